@@ -1,0 +1,103 @@
+# warpdrv: GNU make, C11, pkg-config for the four libraries.
+#   make            build build/warpdrv and build/warpdrv-admin
+#   make check      install missing build dependencies, build, run every test
+#   make check SANITIZE=1   the same under AddressSanitizer and UBSan (in build/san)
+#   make demo       the main job on the bundled sample volume
+#   make fuzz       build the libFuzzer targets (clang)
+#   make deps       install missing Debian build dependencies (or list them)
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libcurl openssl sqlite3 zlib
+
+ifeq ($(SANITIZE),1)
+O ?= build/san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+O ?= build
+SANFLAGS :=
+endif
+
+# Recursive on purpose: pkg-config only runs once something is compiled, so
+# `make deps` works on a machine that lacks the libraries.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRCS := $(wildcard common/*.c installer/*.c catalog/*.c license/*.c)
+UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(wildcard ui/*.c))
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
+UI_OBJS := $(UI_SRCS:%.c=$(O)/obj/%.o)
+TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
+FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
+
+all: $(O)/warpdrv $(O)/warpdrv-admin data
+
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(O)/libwarpdrv.a: $(LIB_OBJS) $(UI_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$($(PKG_CONFIG) --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# Data the programs find beside themselves (keys, the bundled repository):
+# later rules add to it.
+data:
+
+# libFuzzer targets: the library built again with clang's fuzzer instrumentation.
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/fuzzobj/%.o)
+$(O)/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) $(WARN) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+$(O)/fuzz/%: $(O)/fuzzobj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(PKG_LIBS)
+fuzz: $(FUZZERS)
+
+deps:
+	@sh tests/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all tests fuzz
+	@sh tests/run.sh $(O)
+
+tests: $(TESTS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpdrv $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(O)/warpdrv $(O)/warpdrv-admin $(DESTDIR)$(PREFIX)/bin/
+	for d in keys repo; do if [ -d $(O)/$$d ]; then cp -R $(O)/$$d $(DESTDIR)$(PREFIX)/share/warpdrv/; fi; done
+	rm -f $(DESTDIR)$(PREFIX)/share/warpdrv/keys/*/*.key
+	install -m 0644 docs/warpdrv.1 docs/warpdrv-admin.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build
+
+.PHONY: all data deps check tests fuzz install clean demo
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,97 @@
+#include "common/hash.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct wd_sha256 {
+	EVP_MD_CTX *ctx;
+};
+
+struct wd_sha256 *wd_sha256_new(void)
+{
+	struct wd_sha256 *h = malloc(sizeof *h);
+	if (!h)
+		abort();
+	h->ctx = EVP_MD_CTX_new();
+	if (!h->ctx || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
+		abort();
+	return h;
+}
+
+void wd_sha256_update(struct wd_sha256 *h, const void *p, size_t n)
+{
+	if (n && EVP_DigestUpdate(h->ctx, p, n) != 1)
+		abort();
+}
+
+void wd_sha256_final(struct wd_sha256 *h, unsigned char out[WD_SHA256_LEN])
+{
+	unsigned int len = 0;
+	if (EVP_DigestFinal_ex(h->ctx, out, &len) != 1 || len != WD_SHA256_LEN)
+		abort();
+}
+
+void wd_sha256_free(struct wd_sha256 *h)
+{
+	if (!h)
+		return;
+	EVP_MD_CTX_free(h->ctx);
+	free(h);
+}
+
+void wd_sha256(const void *p, size_t n, unsigned char out[WD_SHA256_LEN])
+{
+	unsigned int len = 0;
+	if (EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) != 1)
+		abort();
+}
+
+void wd_hex(const unsigned char *p, size_t n, char *out)
+{
+	static const char d[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = d[p[i] >> 4];
+		out[2 * i + 1] = d[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void wd_sha256_hex(const void *p, size_t n, char out[WD_SHA256_HEX])
+{
+	unsigned char md[WD_SHA256_LEN];
+	wd_sha256(p, n, md);
+	wd_hex(md, sizeof md, out);
+}
+
+int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+	struct wd_sha256 *h = wd_sha256_new();
+	char buf[65536];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			wd_sha256_free(h);
+			return wd_err_set(err, WD_EFAIL, "%s: cannot read: %s", path, strerror(e));
+		}
+		if (n == 0)
+			break;
+		wd_sha256_update(h, buf, (size_t)n);
+	}
+	close(fd);
+	unsigned char md[WD_SHA256_LEN];
+	wd_sha256_final(h, md);
+	wd_sha256_free(h);
+	wd_hex(md, sizeof md, out);
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* An OS/2 boot volume seen from the host: a folder with CONFIG.SYS at its top.
+ * OS/2 file systems ignore case, so every path inside the volume is resolved
+ * component by component against what is on disk, whatever its spelling. */
+#ifndef WD_VOLUME_H
+#define WD_VOLUME_H
+
+#include <stdbool.h>
+
+#include "common/err.h"
+
+struct volume {
+	char *root;       /* host path of the volume's top folder */
+	char *config_sys; /* host path of CONFIG.SYS as spelled on disk */
+	char boot_drive;  /* 'C'..'Z', or 0 while unknown */
+};
+
+/* Opens the volume at root; refuses a folder without CONFIG.SYS at its top. */
+int volume_open(struct volume *v, const char *root, struct wd_err *err);
+void volume_close(struct volume *v);
+
+/* Maps an OS/2 path ("C:\IBMCOM\MACS\E1000.OS2", "\ibmcom\protocol.ini",
+ * "ibmcom/macs") to a host path below the root. Existing components keep the
+ * spelling found on disk; the rest keep the spelling given. *found tells
+ * whether the whole path exists. A ".." component or an empty path is refused. */
+int volume_resolve(const struct volume *v, const char *os2path, char **out, bool *found,
+		   struct wd_err *err);
+
+/* Finds one name in a host folder without regard to case; exact spelling
+ * wins, else the first match in byte order. Returns a malloc'd name or NULL. */
+char *volume_find_entry(const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,289 @@
+#include "license/keys.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/file.h"
+
+struct wd_key {
+	EVP_PKEY *pkey;
+	char fpr[WD_FPR_HEX];
+};
+
+static int ssl_err(struct wd_err *err, int code, const char *what)
+{
+	unsigned long e = ERR_get_error();
+	char buf[256] = "";
+	if (e)
+		ERR_error_string_n(e, buf, sizeof buf);
+	ERR_clear_error();
+	return wd_err_set(err, code, "%s%s%s", what, *buf ? ": " : "", buf);
+}
+
+static int wrap(EVP_PKEY *pkey, struct wd_key **out, const char *path, struct wd_err *err)
+{
+	if (EVP_PKEY_get_id(pkey) != EVP_PKEY_ED25519) {
+		EVP_PKEY_free(pkey);
+		return wd_err_set(err, WD_ETRUST, "%s: not an Ed25519 key", path);
+	}
+	unsigned char raw[32];
+	size_t len = sizeof raw;
+	if (EVP_PKEY_get_raw_public_key(pkey, raw, &len) != 1 || len != sizeof raw) {
+		EVP_PKEY_free(pkey);
+		return ssl_err(err, WD_ETRUST, path);
+	}
+	struct wd_key *k = wd_xcalloc(1, sizeof *k);
+	k->pkey = pkey;
+	wd_sha256_hex(raw, sizeof raw, k->fpr);
+	*out = k;
+	return 0;
+}
+
+static int write_pem(const char *path, EVP_PKEY *pkey, bool priv, struct wd_err *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, priv ? 0600 : 0644);
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot create: %s", path, strerror(errno));
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return wd_err_set(err, WD_EFAIL, "%s: %s", path, strerror(errno));
+	}
+	int ok = priv ? PEM_write_PrivateKey(f, pkey, NULL, NULL, 0, NULL, NULL)
+		      : PEM_write_PUBKEY(f, pkey);
+	if (fclose(f) != 0 || ok != 1)
+		return ssl_err(err, WD_EFAIL, path);
+	return 0;
+}
+
+int key_generate(const char *prefix, char fpr[WD_FPR_HEX], struct wd_err *err)
+{
+	EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+	if (!pkey)
+		return ssl_err(err, WD_EFAIL, "cannot generate an Ed25519 key");
+	char *keyp = wd_xasprintf("%s.key", prefix), *pubp = wd_xasprintf("%s.pub", prefix);
+	int r = write_pem(keyp, pkey, true, err);
+	if (!r)
+		r = write_pem(pubp, pkey, false, err);
+	struct wd_key *k = NULL;
+	if (!r)
+		r = wrap(pkey, &k, keyp, err);
+	else
+		EVP_PKEY_free(pkey);
+	if (!r) {
+		memcpy(fpr, k->fpr, WD_FPR_HEX);
+		key_free(k);
+	}
+	free(keyp);
+	free(pubp);
+	return r;
+}
+
+static int load(const char *path, bool priv, struct wd_key **out, struct wd_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return wd_err_set(err, WD_ETRUST, "%s: cannot open key: %s", path, strerror(errno));
+	EVP_PKEY *pkey = priv ? PEM_read_PrivateKey(f, NULL, NULL, NULL)
+			      : PEM_read_PUBKEY(f, NULL, NULL, NULL);
+	fclose(f);
+	if (!pkey) {
+		ERR_clear_error();
+		return wd_err_set(err, WD_ETRUST, "%s: not a PEM %s key", path,
+				  priv ? "private" : "public");
+	}
+	return wrap(pkey, out, path, err);
+}
+
+int key_load_private(const char *path, struct wd_key **out, struct wd_err *err)
+{
+	return load(path, true, out, err);
+}
+
+int key_load_public(const char *path, struct wd_key **out, struct wd_err *err)
+{
+	return load(path, false, out, err);
+}
+
+void key_free(struct wd_key *k)
+{
+	if (!k)
+		return;
+	EVP_PKEY_free(k->pkey);
+	free(k);
+}
+
+const char *key_fingerprint(const struct wd_key *k)
+{
+	return k->fpr;
+}
+
+int key_sign(const struct wd_key *k, const void *msg, size_t len, unsigned char sig[WD_SIG_LEN],
+	     struct wd_err *err)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	size_t siglen = WD_SIG_LEN;
+	int ok = ctx && EVP_DigestSignInit(ctx, NULL, NULL, NULL, k->pkey) == 1 &&
+		 EVP_DigestSign(ctx, sig, &siglen, msg, len) == 1 && siglen == WD_SIG_LEN;
+	EVP_MD_CTX_free(ctx);
+	if (!ok)
+		return ssl_err(err, WD_EFAIL, "cannot sign (is this a private key?)");
+	return 0;
+}
+
+bool key_verify(const struct wd_key *k, const void *msg, size_t len,
+		const unsigned char sig[WD_SIG_LEN])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	bool ok = ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, k->pkey) == 1 &&
+		  EVP_DigestVerify(ctx, sig, WD_SIG_LEN, msg, len) == 1;
+	EVP_MD_CTX_free(ctx);
+	ERR_clear_error();
+	return ok;
+}
+
+const char *key_role_name(enum key_role role)
+{
+	return role == KEY_ROLE_REPO ? "repo" : "license";
+}
+
+int keyring_add_key(struct keyring *kr, const char *pub_path, enum key_role role,
+		    struct wd_err *err)
+{
+	struct wd_key *k;
+	int r = key_load_public(pub_path, &k, err);
+	if (r)
+		return r;
+	for (size_t i = 0; i < kr->n; i++)
+		if (kr->keys[i].role == role && !strcmp(kr->keys[i].key->fpr, k->fpr)) {
+			key_free(k);
+			return 0;
+		}
+	kr->keys = wd_xrealloc(kr->keys, (kr->n + 1) * sizeof *kr->keys);
+	kr->keys[kr->n].key = k;
+	kr->keys[kr->n].role = role;
+	kr->n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_role_dir(struct keyring *kr, const char *dir, enum key_role role,
+			struct wd_err *err)
+{
+	char *sub = wd_path_join(dir, key_role_name(role));
+	DIR *d = opendir(sub);
+	if (!d) {
+		free(sub);
+		return 0;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".pub")) {
+			names = wd_xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = wd_xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	int r = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *p = wd_path_join(sub, names[i]);
+		if (!r)
+			r = keyring_add_key(kr, p, role, err);
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	free(sub);
+	return r;
+}
+
+static int add_revoked(struct keyring *kr, const char *dir, struct wd_err *err)
+{
+	char *path = wd_path_join(dir, "revoked");
+	struct wd_buf b = {0};
+	int r = 0;
+	if (wd_exists(path)) {
+		r = wd_read_file(path, 1 << 20, &b, err);
+		for (char *line = b.p, *next; !r && line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			struct wd_sv v = wd_sv_trim(wd_sv_cstr(line));
+			if (v.n && v.p[v.n - 1] == '\r')
+				v.n--;
+			if (!v.n || v.p[0] == '#')
+				continue;
+			char *fpr = wd_sv_dup(v);
+			keyring_revoke(kr, fpr);
+			free(fpr);
+		}
+	}
+	wd_buf_free(&b);
+	free(path);
+	return r;
+}
+
+int keyring_add_dir(struct keyring *kr, const char *dir, struct wd_err *err)
+{
+	int r = add_role_dir(kr, dir, KEY_ROLE_REPO, err);
+	if (!r)
+		r = add_role_dir(kr, dir, KEY_ROLE_LICENSE, err);
+	if (!r)
+		r = add_revoked(kr, dir, err);
+	return r;
+}
+
+void keyring_revoke(struct keyring *kr, const char *fpr)
+{
+	if (keyring_is_revoked(kr, fpr))
+		return;
+	kr->revoked = wd_xrealloc(kr->revoked, (kr->nrevoked + 1) * sizeof *kr->revoked);
+	kr->revoked[kr->nrevoked++] = wd_xstrdup(fpr);
+}
+
+bool keyring_is_revoked(const struct keyring *kr, const char *fpr)
+{
+	for (size_t i = 0; i < kr->nrevoked; i++)
+		if (!strcasecmp(kr->revoked[i], fpr))
+			return true;
+	return false;
+}
+
+const struct wd_key *keyring_find(const struct keyring *kr, const char *fpr, enum key_role role)
+{
+	if (keyring_is_revoked(kr, fpr))
+		return NULL;
+	for (size_t i = 0; i < kr->n; i++)
+		if (kr->keys[i].role == role && !strcasecmp(kr->keys[i].key->fpr, fpr))
+			return kr->keys[i].key;
+	return NULL;
+}
+
+void keyring_free(struct keyring *kr)
+{
+	for (size_t i = 0; i < kr->n; i++)
+		key_free(kr->keys[i].key);
+	free(kr->keys);
+	for (size_t i = 0; i < kr->nrevoked; i++)
+		free(kr->revoked[i]);
+	free(kr->revoked);
+	memset(kr, 0, sizeof *kr);
+}

@@ -1,0 +1,86 @@
+# Sourced by every end-to-end test script. A script defines functions t_NAME
+# and ends with `run_tests`; each function runs in its own subshell with
+# `set -e`, so the first failing assertion ends it with a FAIL line.
+# Environment (set by tests/run.sh): WD, WDA (the programs), WARPDRV_SRC (the
+# project), WARPDRV_SAMPLES (the real OS/2 samples, read in place).
+set -u
+: "${WD:?run through tests/run.sh}"
+SRC=${WARPDRV_SRC:?}
+SAMPLES=${WARPDRV_SAMPLES:-$SRC/../shared/os2/samples}
+FIX="$SRC/tests/fixtures"
+unset WARPDRV_ROOT NO_COLOR WARPDRV_NOW
+export LC_ALL=C
+TESTTMP=$(mktemp -d)
+trap 'rm -rf "$TESTTMP"' EXIT
+
+fail() {
+	echo "    $*"
+	return 1
+}
+
+# Runs a program; its stdout is in $OUT (file $T/out), stderr in $ERR, status in $RC.
+run() {
+	RC=0
+	"$@" >"$T/out" 2>"$T/err" </dev/null || RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+	return 0
+}
+wd() { run "$WD" "$@"; }
+wda() { run "$WDA" "$@"; }
+
+assert_rc() {
+	[ "$RC" -eq "$1" ] || fail "exit status $RC, wanted $1; stdout: $OUT; stderr: $ERR"
+}
+assert_out() {
+	grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1'; stdout: $OUT; stderr: $ERR"
+}
+assert_no_out() {
+	! grep -qF -- "$1" "$T/out" || fail "stdout has '$1'; stdout: $OUT"
+}
+assert_err() {
+	grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'; stderr: $ERR"
+}
+# A Python expression over d, the JSON document on stdout.
+assert_json() {
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+if not eval(sys.argv[2]): sys.exit("false: " + sys.argv[2] + "\n    document: " + json.dumps(d)[:2000])' \
+		"$T/out" "$1" || fail "JSON check failed"
+}
+assert_same_file() {
+	cmp -s "$1" "$2" || fail "$1 and $2 differ"
+}
+
+# A digest of every name, type, mode and byte below a folder: equal digests
+# mean nothing on the volume changed.
+snapshot() {
+	(cd "$1" && find . -printf '%p %y %m %s\n' | sort && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+}
+
+skip() {
+	echo "SKIP $CUR: $*"
+	exit 0
+}
+need_samples() {
+	[ -d "$SAMPLES" ] || skip "no samples folder at $SAMPLES"
+}
+
+run_tests() {
+	script=$(basename "$0" .sh)
+	for f in $(declare -F | awk '{print $3}' | grep '^t_'); do
+		T="$TESTTMP/$f"
+		mkdir -p "$T"
+		CUR="$script:$f"
+		(set -e; "$f") >"$T/log" 2>&1
+		rc=$?
+		if grep -q '^SKIP ' "$T/log"; then
+			grep '^SKIP ' "$T/log"
+		elif [ $rc -eq 0 ]; then
+			echo "PASS $script:$f"
+		else
+			echo "FAIL $script:$f"
+			sed 's/^/    /' "$T/log"
+		fi
+	done
+}

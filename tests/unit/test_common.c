@@ -1,0 +1,230 @@
+/* common/, installer/volume and license/keys: the helpers everything stands on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/date.h"
+#include "common/file.h"
+#include "common/hash.h"
+#include "installer/volume.h"
+#include "license/keys.h"
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/wd-unit-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	assert_non_null(d);
+	return wd_xstrdup(d);
+}
+
+static void rmrf(const char *d)
+{
+	char *cmd = wd_xasprintf("rm -rf '%s'", d);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void touch(const char *dir, const char *rel)
+{
+	char *p = wd_path_join(dir, rel);
+	struct wd_err e;
+	char *d = wd_dirname(p);
+	assert_int_equal(wd_mkdirs(d, &e), 0);
+	assert_int_equal(wd_write_atomic(p, "x", 1, 0644, &e), 0);
+	free(d);
+	free(p);
+}
+
+static void test_buf_grows_and_formats(void **state)
+{
+	(void)state;
+	struct wd_buf b = {0};
+	for (int i = 0; i < 1000; i++)
+		wd_buf_addf(&b, "%d,", i);
+	assert_true(b.len > 3000);
+	assert_memory_equal(b.p, "0,1,2,", 6);
+	assert_int_equal(b.p[b.len], '\0');
+	wd_buf_reset(&b);
+	assert_int_equal(b.len, 0);
+	wd_buf_free(&b);
+}
+
+static void test_sv_trim_and_compare(void **state)
+{
+	(void)state;
+	struct wd_sv v = wd_sv_trim(wd_sv_cstr(" \tDEVICE \t"));
+	assert_true(wd_sv_eq(v, "DEVICE"));
+	assert_true(wd_sv_ieq(v, "device"));
+	assert_false(wd_sv_ieq(v, "devic"));
+	assert_true(wd_sv_istarts(v, "dev"));
+}
+
+static void test_dates(void **state)
+{
+	(void)state;
+	int d;
+	assert_true(wd_date_parse("1970-01-01", &d));
+	assert_int_equal(d, 0);
+	assert_true(wd_date_parse("2024-02-29", &d));
+	char s[WD_DATE_LEN];
+	wd_date_format(d, s);
+	assert_string_equal(s, "2024-02-29");
+	assert_false(wd_date_parse("2023-02-29", &d));
+	assert_false(wd_date_parse("2023-13-01", &d));
+	assert_false(wd_date_parse("2023-1-01", &d));
+	assert_false(wd_date_parse("2023-01-01x", &d));
+	setenv("WARPDRV_NOW", "2026-11-29", 1);
+	struct wd_err e;
+	assert_int_equal(wd_today(&d, &e), 0);
+	wd_date_format(d, s);
+	assert_string_equal(s, "2026-11-29");
+	setenv("WARPDRV_NOW", "tomorrow", 1);
+	assert_int_equal(wd_today(&d, &e), -WD_EUSAGE);
+	assert_non_null(strstr(e.msg, "WARPDRV_NOW"));
+	unsetenv("WARPDRV_NOW");
+}
+
+static void test_sha256_known_answer(void **state)
+{
+	(void)state;
+	char hex[WD_SHA256_HEX];
+	wd_sha256_hex("abc", 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void test_atomic_write_replaces(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	char *p = wd_path_join(d, "f");
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(p, "one", 3, 0644, &e), 0);
+	assert_int_equal(wd_write_atomic(p, "two!", 4, 0644, &e), 0);
+	struct wd_buf b = {0};
+	assert_int_equal(wd_read_file(p, 0, &b, &e), 0);
+	assert_string_equal(b.p, "two!");
+	char *tmp = wd_xasprintf("%s.wd-new", p);
+	assert_false(wd_exists(tmp));
+	assert_int_equal(wd_read_file(tmp, 0, &b, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, tmp));
+	free(tmp);
+	wd_buf_free(&b);
+	free(p);
+	rmrf(d);
+	free(d);
+}
+
+static void test_volume_refuses_folder_without_config_sys(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "not an OS/2 boot volume"));
+	assert_int_equal(volume_open(&v, NULL, &e), -WD_EUSAGE);
+	rmrf(d);
+	free(d);
+}
+
+static void test_volume_resolves_without_case(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	touch(d, "config.sys");
+	touch(d, "ibmcom/Macs/e1000.os2");
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), 0);
+	char *p;
+	bool found;
+	assert_int_equal(volume_resolve(&v, "C:\\IBMCOM\\MACS\\E1000.OS2", &p, &found, &e), 0);
+	assert_true(found);
+	char *want = wd_path_join(d, "ibmcom/Macs/e1000.os2");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	/* A missing file keeps the spelling given, below the folders found. */
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\MACS\\MMLEM.OS2", &p, &found, &e), 0);
+	assert_false(found);
+	want = wd_path_join(d, "ibmcom/Macs/MMLEM.OS2");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	assert_int_equal(volume_resolve(&v, "IBMCOM\\..\\..\\etc", &p, &found, &e), -WD_ETRUST);
+	volume_close(&v);
+	rmrf(d);
+	free(d);
+}
+
+static void test_keys_sign_verify_and_keyring(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	char *sub = wd_path_join(d, "repo");
+	struct wd_err e;
+	assert_int_equal(wd_mkdirs(sub, &e), 0);
+	char *prefix = wd_path_join(sub, "dev");
+	char fpr[WD_FPR_HEX];
+	assert_int_equal(key_generate(prefix, fpr, &e), 0);
+	char *keyp = wd_xasprintf("%s.key", prefix);
+	struct stat st;
+	assert_int_equal(stat(keyp, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	struct wd_key *k;
+	assert_int_equal(key_load_private(keyp, &k, &e), 0);
+	assert_string_equal(key_fingerprint(k), fpr);
+	unsigned char sig[WD_SIG_LEN];
+	assert_int_equal(key_sign(k, "hello", 5, sig, &e), 0);
+
+	struct keyring kr = {0};
+	assert_int_equal(keyring_add_dir(&kr, d, &e), 0);
+	/* The private key beside the public one is not a .pub: only one key. */
+	assert_int_equal(kr.n, 1);
+	const struct wd_key *pub = keyring_find(&kr, fpr, KEY_ROLE_REPO);
+	assert_non_null(pub);
+	assert_null(keyring_find(&kr, fpr, KEY_ROLE_LICENSE));
+	assert_true(key_verify(pub, "hello", 5, sig));
+	assert_false(key_verify(pub, "hellO", 5, sig));
+	sig[10] ^= 1;
+	assert_false(key_verify(pub, "hello", 5, sig));
+	keyring_revoke(&kr, fpr);
+	assert_null(keyring_find(&kr, fpr, KEY_ROLE_REPO));
+	keyring_free(&kr);
+
+	/* A .pub that is no key names the file. */
+	touch(d, "license/bad.pub");
+	assert_int_equal(keyring_add_dir(&kr, d, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "bad.pub"));
+	keyring_free(&kr);
+	key_free(k);
+	free(keyp);
+	free(prefix);
+	free(sub);
+	rmrf(d);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf_grows_and_formats),
+		cmocka_unit_test(test_sv_trim_and_compare),
+		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_sha256_known_answer),
+		cmocka_unit_test(test_atomic_write_replaces),
+		cmocka_unit_test(test_volume_refuses_folder_without_config_sys),
+		cmocka_unit_test(test_volume_resolves_without_case),
+		cmocka_unit_test(test_keys_sign_verify_and_keyring),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,196 @@
+/* Global options and dispatch, shared by warpdrv and warpdrv-admin.
+ * Global options may stand before or after the command; everything else
+ * goes to the command in order. */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/file.h"
+#include "ui/commands.h"
+
+static const char global_help[] =
+	"Global options:\n"
+	"  --root DIR         the OS/2 boot volume (or WARPDRV_ROOT)\n"
+	"  --pci SOURCE       sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE\n"
+	"  --pci-ids FILE     the PCI ID database for device names\n"
+	"  --repo URL         another repository for this run (repeatable)\n"
+	"  --keys DIR         another folder of trusted keys (repo/*.pub, license/*.pub)\n"
+	"  --boot-drive X:    the boot drive letter (default: from CONFIG.SYS)\n"
+	"  --json             one JSON document on stdout\n"
+	"  -n, --dry-run      show what would be done; write nothing\n"
+	"  -y, --yes          do not ask\n"
+	"  -q, --quiet        say less\n"
+	"  -v, --verbose      say more\n"
+	"  -h, --help         this help; COMMAND --help for a command\n"
+	"  --version          the version\n";
+
+static void print_help(const char *prog, const struct wd_cmd *cmds, const char *synopsis)
+{
+	printf("%s\n\nCommands:\n", synopsis);
+	for (const struct wd_cmd *c = cmds; c->name; c++) {
+		char left[64];
+		snprintf(left, sizeof left, "%s %s", c->name, c->args ? c->args : "");
+		printf("  %-26s %s\n", left, c->summary);
+	}
+	printf("\n%s\nExit status: 0 done, 1 failed, 2 usage error, 3 integrity or trust failure,\n"
+	       "4 subscription problem, 5 no supported device to configure.\n"
+	       "See %s(1).\n",
+	       global_help, prog);
+}
+
+static void print_cmd_help(const char *prog, const struct wd_cmd *c)
+{
+	printf("Usage: %s [OPTIONS] %s %s\n\n%s\n", prog, c->name, c->args ? c->args : "",
+	       c->summary);
+	if (c->help)
+		printf("\n%s", c->help);
+	printf("\nGlobal options: see '%s --help'.\n", prog);
+}
+
+static char *exe_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return wd_dirname(buf);
+}
+
+static int parse_drive(const char *s, char *out)
+{
+	if (!s || !isalpha((unsigned char)s[0]) || (s[1] && (s[1] != ':' || s[2])))
+		return -1;
+	*out = (char)toupper((unsigned char)s[0]);
+	return 0;
+}
+
+/* Returns 1 when argv[*i] was a global option (consumed), 0 when not, or
+ * -code on a usage error. */
+static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
+{
+	static const char *valued[] = {"--root", "--pci", "--pci-ids", "--repo", "--keys",
+				       "--boot-drive", NULL};
+	const char *a = argv[*i];
+	if (!strcmp(a, "--json"))
+		ctx->json = true;
+	else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run"))
+		ctx->dry_run = true;
+	else if (!strcmp(a, "-y") || !strcmp(a, "--yes"))
+		ctx->yes = true;
+	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		ctx->quiet = true;
+	else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+		ctx->verbose++;
+	else {
+		for (int k = 0; valued[k]; k++) {
+			const char *val;
+			bool m;
+			int r = ui_opt_value(ctx, argc, argv, i, valued[k], &val, &m);
+			if (r)
+				return r;
+			if (!m)
+				continue;
+			switch (k) {
+			case 0: ctx->root = val; break;
+			case 1: ctx->pci = val; break;
+			case 2: ctx->pci_ids = val; break;
+			case 3:
+				if (ctx->nrepos == WD_MAX_REPOS)
+					return -ui_usage(ctx, "at most %d --repo options", WD_MAX_REPOS);
+				ctx->repos[ctx->nrepos++] = val;
+				break;
+			case 4: ctx->keys = val; break;
+			case 5:
+				if (parse_drive(val, &ctx->boot_drive) < 0)
+					return -ui_usage(ctx, "--boot-drive %s: expected a drive letter such as D:", val);
+				break;
+			}
+			return 1;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
+	    const char *synopsis)
+{
+	struct wd_ctx ctx = {0};
+	ctx.prog = prog;
+	ctx.root = getenv("WARPDRV_ROOT");
+	ctx.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	ctx.exe_dir = exe_dir();
+	json_init(&ctx.j, stdout);
+
+	char **rest = wd_xcalloc((size_t)argc + 1, sizeof *rest);
+	int nrest = 0;
+	const struct wd_cmd *cmd = NULL;
+	bool help = false, version = false, dashdash = false;
+	int rc = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash) {
+			rest[nrest++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			help = true;
+			continue;
+		}
+		if (!strcmp(a, "--version")) {
+			version = true;
+			continue;
+		}
+		int g = global_opt(&ctx, argc, argv, &i);
+		if (g < 0) {
+			rc = -g;
+			goto out;
+		}
+		if (g)
+			continue;
+		if (!cmd && a[0] != '-') {
+			for (const struct wd_cmd *c = cmds; c->name; c++)
+				if (!strcmp(c->name, a))
+					cmd = c;
+			if (!cmd) {
+				rc = ui_usage(&ctx, "unknown command '%s'", a);
+				goto out;
+			}
+			continue;
+		}
+		if (!cmd) {
+			rc = ui_usage(&ctx, "unknown option '%s'", a);
+			goto out;
+		}
+		rest[nrest++] = argv[i];
+	}
+	if (version) {
+		printf("%s %s\n", prog, WD_VERSION);
+		goto out;
+	}
+	if (help) {
+		if (cmd)
+			print_cmd_help(prog, cmd);
+		else
+			print_help(prog, cmds, synopsis);
+		goto out;
+	}
+	if (!cmd) {
+		rc = ui_usage(&ctx, "no command given");
+		goto out;
+	}
+	rc = cmd->run(&ctx, nrest, rest);
+out:
+	fflush(stdout);
+	free(rest);
+	free(ctx.exe_dir);
+	return rc;
+}

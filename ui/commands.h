@@ -1,0 +1,11 @@
+/* The commands of both programs; each lives in ui/cmd_<name>.c. */
+#ifndef WD_COMMANDS_H
+#define WD_COMMANDS_H
+
+#include "ui/ui.h"
+
+int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
+	    const char *synopsis);
+
+
+#endif

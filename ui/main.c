@@ -1,0 +1,14 @@
+/* warpdrv: the user's program. */
+#include "ui/commands.h"
+
+static const struct wd_cmd commands[] = {
+	{0},
+};
+
+int main(int argc, char **argv)
+{
+	return ui_main(argc, argv, "warpdrv", commands,
+		       "Usage: warpdrv [OPTIONS] COMMAND [ARGS]\n\n"
+		       "Installs and configures OS/2 driver packages (NIC drivers, the ACPI PSD)\n"
+		       "on an OS/2 boot volume, and manages the subscription that entitles them.");
+}
