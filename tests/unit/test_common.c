@@ -16,6 +16,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "installer/volume.h"
+#include "catalog/db.h"
 #include "license/keys.h"
 
 static char *tmpdir(void)
@@ -214,6 +215,41 @@ static void test_keys_sign_verify_and_keyring(void **state)
 	free(d);
 }
 
+static void test_db_is_created_only_when_asked(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	touch(d, "CONFIG.SYS");
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), 0);
+	struct db db;
+	bool exists = true;
+	assert_int_equal(db_open(&db, &v, false, &exists, &e), 0);
+	assert_false(exists);
+	assert_null(db.h);
+	char *state_dir = wd_path_join(d, "var");
+	assert_false(wd_exists(state_dir));
+	db_close(&db);
+	assert_int_equal(db_open(&db, &v, true, &exists, &e), 0);
+	assert_true(exists);
+	assert_int_equal(db_meta_set(&db, "last_seen", "2026-11-29", &e), 0);
+	db_close(&db);
+	assert_int_equal(db_open(&db, &v, false, &exists, &e), 0);
+	assert_true(exists);
+	char *val;
+	assert_int_equal(db_meta_get(&db, "last_seen", &val, &e), 0);
+	assert_string_equal(val, "2026-11-29");
+	free(val);
+	assert_int_equal(db_meta_get(&db, "nothing", &val, &e), 0);
+	assert_null(val);
+	db_close(&db);
+	free(state_dir);
+	volume_close(&v);
+	rmrf(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_volume_refuses_folder_without_config_sys),
 		cmocka_unit_test(test_volume_resolves_without_case),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
+		cmocka_unit_test(test_db_is_created_only_when_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

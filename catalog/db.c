@@ -1,0 +1,173 @@
+#include "catalog/db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/schema.h"
+#include "common/buf.h"
+#include "common/file.h"
+
+int db_schema_version(void)
+{
+	int n = 0;
+	while (db_schema_steps[n])
+		n++;
+	return n;
+}
+
+int db_fail(struct db *db, struct wd_err *err, const char *what)
+{
+	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database", what,
+			  db->h ? sqlite3_errmsg(db->h) : "not open");
+}
+
+int db_exec(struct db *db, const char *sql, struct wd_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int r = wd_err_set(err, WD_EFAIL, "%s: %s", db->path, msg ? msg : "error");
+		sqlite3_free(msg);
+		return r;
+	}
+	return 0;
+}
+
+int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err)
+{
+	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(db, err, "cannot prepare a query");
+	return 0;
+}
+
+int db_begin(struct db *db, struct wd_err *err)
+{
+	return db_exec(db, "BEGIN IMMEDIATE", err);
+}
+
+int db_commit(struct db *db, struct wd_err *err)
+{
+	return db_exec(db, "COMMIT", err);
+}
+
+void db_rollback(struct db *db)
+{
+	if (db->h && !sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int user_version(struct db *db, int *v, struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "PRAGMA user_version", &st, err);
+	if (r)
+		return r;
+	*v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int migrate(struct db *db, struct wd_err *err)
+{
+	int have, want = db_schema_version();
+	int r = user_version(db, &have, err);
+	if (r)
+		return r;
+	if (have > want)
+		return wd_err_set(err, WD_EFAIL,
+				  "%s: schema version %d is newer than this warpdrv knows (%d); "
+				  "use a newer warpdrv", db->path, have, want);
+	for (int v = have; v < want; v++) {
+		if ((r = db_begin(db, err)))
+			return r;
+		char pragma[64];
+		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
+		if ((r = db_exec(db, db_schema_steps[v], err)) || (r = db_exec(db, pragma, err)) ||
+		    (r = db_commit(db, err))) {
+			db_rollback(db);
+			return wd_err_prefix(err, "upgrading the database schema to version %d", v + 1);
+		}
+	}
+	return 0;
+}
+
+int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
+	    struct wd_err *err)
+{
+	memset(db, 0, sizeof *db);
+	char *dir = NULL;
+	bool found = false;
+	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
+	if (r)
+		return r;
+	db->path = wd_path_join(dir, WD_DB_NAME);
+	bool have = found && wd_exists(db->path);
+	if (exists)
+		*exists = have;
+	if (!have && !create) {
+		free(dir);
+		return 0;
+	}
+	if (!found && (r = wd_mkdirs(dir, err))) {
+		free(dir);
+		db_close(db);
+		return r;
+	}
+	free(dir);
+	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
+	if (sqlite3_open_v2(db->path, &db->h, flags, NULL) != SQLITE_OK) {
+		r = db_fail(db, err, "cannot open the state database");
+		db_close(db);
+		return r;
+	}
+	sqlite3_busy_timeout(db->h, 5000);
+	if ((r = db_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; "
+			     "PRAGMA foreign_keys = ON;", err)) ||
+	    (r = migrate(db, err))) {
+		db_close(db);
+		return r;
+	}
+	if (exists)
+		*exists = true;
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	if (db->h)
+		sqlite3_close(db->h);
+	free(db->path);
+	memset(db, 0, sizeof *db);
+}
+
+int db_meta_get(struct db *db, const char *key, char **val, struct wd_err *err)
+{
+	*val = NULL;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT value FROM meta WHERE key = ?", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		*val = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
+	else if (s != SQLITE_DONE)
+		r = db_fail(db, err, "cannot read");
+	sqlite3_finalize(st);
+	return r;
+}
+
+int db_meta_set(struct db *db, const char *key, const char *val, struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "INSERT INTO meta (key, value) VALUES (?, ?) "
+			       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, val, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_fail(db, err, "cannot write");
+	sqlite3_finalize(st);
+	return r;
+}

@@ -1,0 +1,43 @@
+/* The state database on the volume: var/lib/warpdrv/warpdrv.db (SQLite).
+ * Schema upgrades step through PRAGMA user_version, one version per
+ * transaction. The rollback journal (not WAL) is used: it works on every file
+ * system the volume may be mounted from, shared memory or not. */
+#ifndef WD_DB_H
+#define WD_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "common/err.h"
+#include "installer/volume.h"
+
+#define WD_STATE_DIR "var/lib/warpdrv"
+#define WD_DB_NAME "warpdrv.db"
+
+struct db {
+	sqlite3 *h;
+	char *path;
+};
+
+/* Opens the volume's database. With create false and no database on the
+ * volume, *exists is false and nothing is written (a read-only command must
+ * not even create the state folder). With create true, the state folder and
+ * the database are made and migrated to the newest schema. */
+int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
+	    struct wd_err *err);
+void db_close(struct db *db);
+/* Runs SQL with no result rows; the message names the database and SQLite's reason. */
+int db_exec(struct db *db, const char *sql, struct wd_err *err);
+int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err);
+int db_fail(struct db *db, struct wd_err *err, const char *what);
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+int db_begin(struct db *db, struct wd_err *err);
+int db_commit(struct db *db, struct wd_err *err);
+void db_rollback(struct db *db);
+/* A small key-value table for single facts (the latest date seen, say). */
+int db_meta_get(struct db *db, const char *key, char **val, struct wd_err *err); /* *val NULL if unset */
+int db_meta_set(struct db *db, const char *key, const char *val, struct wd_err *err);
+/* The schema version this build writes. */
+int db_schema_version(void);
+
+#endif
