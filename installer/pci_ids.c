@@ -1,0 +1,113 @@
+/* Device names from the PCI ID database (pci.ids), read in one pass that looks
+ * only at the vendors present, and built-in names for VirtualBox's devices. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/file.h"
+#include "installer/pci.h"
+
+static const struct {
+	int vendor, device;
+	const char *name;
+} builtin[] = {
+	{0x80ee, 0xcafe, "VirtualBox Guest Service"},
+	{0x80ee, 0xbeef, "VirtualBox Graphics Adapter"},
+	{0x8086, 0x1237, "Intel 440FX host bridge"},
+	{0x8086, 0x7000, "Intel PIIX3 ISA bridge"},
+	{0x8086, 0x7010, "Intel PIIX3 IDE"},
+	{0x8086, 0x7111, "Intel PIIX4 IDE"},
+	{0x8086, 0x7113, "Intel PIIX4 ACPI"},
+	{0x8086, 0x27b9, "Intel ICH9 LPC bridge"},
+	{0x8086, 0x2829, "Intel ICH8M AHCI controller"},
+	{0x8086, 0x2415, "Intel 82801AA AC'97 audio"},
+	{0x106b, 0x003f, "Apple KeyLargo/Intrepid USB (OHCI)"},
+};
+
+static void name_builtin(struct pci_dev *d)
+{
+	if (d->name)
+		return;
+	for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
+		if (builtin[i].vendor == d->vendor && builtin[i].device == d->device) {
+			d->name = wd_xstrdup(builtin[i].name);
+			return;
+		}
+	const struct vbox_nic_model *m = vbox_model_of(d);
+	if (m)
+		d->name = wd_xstrdup(m->title);
+}
+
+static int hex4(const char *p)
+{
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i];
+		if (!isxdigit(c))
+			return -1;
+		v = v * 16 + (isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+	}
+	return v;
+}
+
+static bool wants_vendor(const struct pci_list *l, int vendor)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->devs[i].vendor == vendor && !l->devs[i].name)
+			return true;
+	return false;
+}
+
+static void scan(struct pci_list *l, const char *p, const char *end)
+{
+	int vendor = -1;
+	struct wd_sv vname = {0};
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		size_t n = (size_t)(e - p);
+		if (n > 6 && p[0] != '\t' && p[0] != '#') {
+			if (p[0] == 'C' && p[1] == ' ')
+				break; /* the class list follows the vendors */
+			int v = hex4(p);
+			vendor = v >= 0 && wants_vendor(l, v) ? v : -1;
+			vname = wd_sv_trim(wd_sv_make(p + 4, n - 4));
+		} else if (vendor >= 0 && n > 7 && p[0] == '\t' && p[1] != '\t') {
+			int dev = hex4(p + 1);
+			for (size_t i = 0; dev >= 0 && i < l->n; i++) {
+				struct pci_dev *d = &l->devs[i];
+				if (d->vendor == vendor && d->device == dev && !d->name) {
+					struct wd_sv dn = wd_sv_trim(wd_sv_make(p + 5, n - 5));
+					if (dn.n && dn.p[dn.n - 1] == '\r')
+						dn.n--;
+					d->name = wd_xasprintf("%.*s %.*s", (int)vname.n, vname.p, (int)dn.n, dn.p);
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+int pci_name_devices(struct pci_list *l, const char *ids_path, struct wd_err *err)
+{
+	static const char *places[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
+				       "/usr/share/pci.ids", NULL};
+	const char *path = ids_path;
+	for (int i = 0; !path && places[i]; i++)
+		if (wd_exists(places[i]))
+			path = places[i];
+	if (path) {
+		struct wd_buf b = {0};
+		int r = wd_read_file(path, 64u << 20, &b, err);
+		if (r) {
+			wd_buf_free(&b);
+			return ids_path ? wd_err_prefix(err, "--pci-ids") : 0;
+		}
+		scan(l, b.p, b.p + b.len);
+		wd_buf_free(&b);
+	}
+	for (size_t i = 0; i < l->n; i++)
+		name_builtin(&l->devs[i]);
+	return 0;
+}
