@@ -1,0 +1,110 @@
+/* installer/pci: the parsers and the VirtualBox model table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "installer/pci.h"
+
+static struct pci_list parse_lspci(const char *text)
+{
+	struct pci_list l;
+	struct wd_err e;
+	assert_int_equal(pci_parse_lspci(text, strlen(text), "t", &l, &e), 0);
+	return l;
+}
+
+static void test_pcnet_models_differ_by_revision(void **state)
+{
+	(void)state;
+	struct pci_dev d = {.vendor = 0x1022, .device = 0x2000, .class_code = 0x020000,
+			    .revision = 0x40};
+	assert_string_equal(vbox_model_of(&d)->nictype, "Am79C973");
+	d.revision = 0x10;
+	assert_string_equal(vbox_model_of(&d)->nictype, "Am79C970A");
+	d.revision = 0x16;
+	assert_string_equal(vbox_model_of(&d)->nictype, "Am79C970A");
+	/* Not a network controller: no model, whatever the IDs. */
+	d.class_code = 0x060000;
+	assert_null(vbox_model_of(&d));
+}
+
+static void test_nictype_lookup_ignores_case(void **state)
+{
+	(void)state;
+	assert_string_equal(vbox_model_by_nictype("82545em")->nictype, "82545EM");
+	assert_int_equal(vbox_model_by_nictype("NE2000")->vendor, PCI_NONE);
+	assert_null(vbox_model_by_nictype("82599"));
+}
+
+static void test_lspci_domain_slots_and_subsystem(void **state)
+{
+	(void)state;
+	struct pci_list l = parse_lspci(
+		"0000:00:03.0 Ethernet controller [0200]: Intel Corporation 82545EM [8086:100f] (rev 01)\r\n"
+		"\tSubsystem: VMware PRO/1000 MT Single Port Adapter [15ad:0750]\r\n"
+		"\tFlags: bus master, 66MHz, medium devsel, latency 64, IRQ 19\r\n"
+		"\n"
+		"00:0A.0 0200: 1af4:1000\n");
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.devs[0].slot, "0000:00:03.0");
+	assert_int_equal(l.devs[0].subvendor, 0x15ad);
+	assert_int_equal(l.devs[0].subdevice, 0x0750);
+	assert_string_equal(l.devs[0].vbox_model, "82545EM");
+	assert_string_equal(l.devs[1].slot, "0000:00:0a.0");
+	assert_int_equal(l.devs[1].revision, PCI_NONE);
+	assert_string_equal(l.devs[1].vbox_model, "virtio");
+	assert_false(l.virtualbox);
+	pci_list_free(&l);
+}
+
+static void test_lspci_rejects_half_lines(void **state)
+{
+	(void)state;
+	static const char *bad[] = {
+		"00:03.0 0200 8086:100e\n",
+		"00:03.0 0200: 8086:100\n",
+		"00:03.0 Ethernet controller: Intel Corporation\n",
+		"0:03.0 0200: 8086:100e\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct pci_list l;
+		struct wd_err e;
+		assert_int_equal(pci_parse_lspci(bad[i], strlen(bad[i]), "f", &l, &e), -WD_EFAIL);
+		assert_non_null(strstr(e.msg, "f line 1"));
+		pci_list_free(&l);
+	}
+}
+
+static void test_vbox_last_value_wins_and_order(void **state)
+{
+	(void)state;
+	const char *t = "nic2=\"bridged\"\nnictype2=\"82543GC\"\nnic1=\"null\"\nnictype1=\"Am79C973\"\n"
+			"\"nic 9\"=\"x\"\nnicspeed1=\"0\"\n";
+	struct pci_list l;
+	struct wd_err e;
+	assert_int_equal(pci_parse_vbox(t, strlen(t), "v", &l, &e), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.devs[0].slot, "nic1");
+	assert_string_equal(l.devs[0].vbox_model, "Am79C973");
+	assert_int_equal(l.devs[0].revision, 0x40);
+	assert_string_equal(l.devs[1].vbox_model, "82543GC");
+	assert_string_equal(l.devs[1].attachment, "bridged");
+	assert_true(l.virtualbox);
+	pci_list_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pcnet_models_differ_by_revision),
+		cmocka_unit_test(test_nictype_lookup_ignores_case),
+		cmocka_unit_test(test_lspci_domain_slots_and_subsystem),
+		cmocka_unit_test(test_lspci_rejects_half_lines),
+		cmocka_unit_test(test_vbox_last_value_wins_and_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
