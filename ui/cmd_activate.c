@@ -128,12 +128,17 @@ static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err
 		return r;
 	if (!(r = ui_sub_keyring(ctx, &v, &kr, err)) &&
 	    !(r = sub_parse(text->p, text->len, &kr, &s, err)) && !(r = wd_today(&today, err)) &&
-	    !(r = db_open(&db, &v, !ctx->dry_run, NULL, err)) &&
+	    !(r = db_open(&db, &v, false, NULL, err)) &&
 	    !(r = state_of(&db, &s, today, &st, err)))
 		r = activation_current_id(&db, old_id, err);
 	bool same = !r && !strcmp(old_id, s.id);
 	if (!r && st == SUB_EXPIRED)
 		warn_expired(ctx, &s);
+	/* The state folder and database appear only once the key is accepted. */
+	if (!r && !ctx->dry_run && !same && !db.h) {
+		db_close(&db);
+		r = db_open(&db, &v, true, NULL, err);
+	}
 	if (!r && !ctx->dry_run && !same)
 		r = activation_store(&db, &s, today, err);
 	if (!r)
