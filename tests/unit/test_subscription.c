@@ -224,6 +224,30 @@ static void test_every_single_character_change_is_caught(void **state)
 	assert_true(bad_chars > 0 && other > 0 && same > 0);
 }
 
+static void test_every_swap_of_neighbours_is_caught(void **state)
+{
+	struct fixture *f = *state;
+	int swaps = 0;
+	for (int a = 3; a < SUB_TEXT_LEN - 1; a++) {
+		if (f->text[a] == '-')
+			continue;
+		int b = f->text[a + 1] == '-' ? a + 2 : a + 1;
+		if (f->text[a] == f->text[b])
+			continue;
+		char key[SUB_TEXT_LEN + 1];
+		memcpy(key, f->text, sizeof key);
+		key[a] = f->text[b];
+		key[b] = f->text[a];
+		struct subscription s;
+		struct wd_err e = {0};
+		assert_int_equal(parse(f, key, &s, &e), -WD_ELICENSE);
+		if (!strstr(e.msg, "mistyped"))
+			fail_msg("swap at %d: '%s'", a, e.msg);
+		swaps++;
+	}
+	assert_true(swaps > 100);
+}
+
 static void test_every_bit_flip_fails_verification(void **state)
 {
 	struct fixture *f = *state;
@@ -563,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_key_round_trips_and_fits),
 		cmocka_unit_test(test_key_is_read_forgivingly),
 		cmocka_unit_test(test_every_single_character_change_is_caught),
+		cmocka_unit_test(test_every_swap_of_neighbours_is_caught),
 		cmocka_unit_test(test_every_bit_flip_fails_verification),
 		cmocka_unit_test(test_malformed_text_names_the_problem),
 		cmocka_unit_test(test_unknown_version_is_refused),
