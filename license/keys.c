@@ -201,7 +201,8 @@ static int add_role_dir(struct keyring *kr, const char *dir, enum key_role role,
 		}
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
 	int r = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *p = wd_path_join(sub, names[i]);

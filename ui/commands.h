@@ -9,5 +9,9 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv);
 
+int cmd_activate(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_license(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_deactivate(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_issue(struct wd_ctx *ctx, int argc, char **argv);
 
 #endif

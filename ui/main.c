@@ -7,6 +7,16 @@ static const struct wd_cmd commands[] = {
 	 "Reads the PCI devices (--pci SOURCE: sysfs, sysfs:DIR, lspci:FILE, vbox:FILE),\n"
 	 "names them from the PCI ID database (--pci-ids FILE), tells whether this is a\n"
 	 "VirtualBox guest and which VirtualBox NIC model each network controller is.\n"},
+	{"activate", cmd_activate, "KEY | --file F", "activate a subscription key (- for stdin)",
+	 "Checks the key against the trusted licence keys and stores it on the volume;\n"
+	 "a new key replaces the old one, which stays in the history. An expired key is\n"
+	 "stored with a warning: it still covers packages released before it expired.\n"
+	 "With --dry-run the key is checked and nothing is stored.\n"},
+	{"license", cmd_license, "", "show the subscription: state, entitlements, expiry",
+	 "States: none, active, expired, revoked, clock (the date is behind one already\n"
+	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n"},
+	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
+	 NULL},
 	{0},
 };
 

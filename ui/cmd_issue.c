@@ -1,0 +1,127 @@
+/* warpdrv-admin issue: sign a subscription key with a licence key and print it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/date.h"
+#include "license/keys.h"
+#include "license/subscription.h"
+#include "ui/commands.h"
+
+struct issue_opts {
+	const char *key, *customer, *ents, *expires, *issued, *seats;
+};
+
+static int parse_opts(struct wd_ctx *ctx, int argc, char **argv, struct issue_opts *o)
+{
+	static const char *names[] = {"--key", "--customer", "--entitlements", "--expires",
+				      "--issued", "--seats"};
+	const char **slots[] = {&o->key, &o->customer, &o->ents, &o->expires, &o->issued,
+				&o->seats};
+	for (int i = 0; i < argc; i++) {
+		bool m = false;
+		for (int k = 0; k < 6 && !m; k++) {
+			int r = ui_opt_value(ctx, argc, argv, &i, names[k], slots[k], &m);
+			if (r)
+				return -r;
+		}
+		if (!m)
+			return ui_usage(ctx, "issue: unexpected argument '%s'", argv[i]);
+	}
+	for (int k = 0; k < 4; k++)
+		if (!*slots[k])
+			return ui_usage(ctx, "issue: %s is required", names[k]);
+	return 0;
+}
+
+static int number(struct wd_ctx *ctx, const char *opt, const char *s, unsigned long max,
+		  unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v < 1 || v > max)
+		return ui_usage(ctx, "issue: %s %s: expected a number from 1 to %lu", opt, s, max);
+	*out = v;
+	return 0;
+}
+
+static int date(struct wd_ctx *ctx, const char *opt, const char *s, int *out)
+{
+	if (!wd_date_parse(s, out))
+		return ui_usage(ctx, "issue: %s %s: expected a date as YYYY-MM-DD", opt, s);
+	return 0;
+}
+
+static int fields(struct wd_ctx *ctx, const struct issue_opts *o, struct subscription *s)
+{
+	unsigned long customer, seats = 1;
+	struct wd_err err;
+	int rc = number(ctx, "--customer", o->customer, 0xffffffffUL, &customer);
+	if (!rc && o->seats)
+		rc = number(ctx, "--seats", o->seats, 0xffff, &seats);
+	if (!rc)
+		rc = date(ctx, "--expires", o->expires, &s->expires);
+	if (!rc && o->issued)
+		rc = date(ctx, "--issued", o->issued, &s->issued);
+	else if (!rc && wd_today(&s->issued, &err))
+		rc = ui_fail(ctx, -WD_EUSAGE, &err);
+	if (!rc && sub_entitlements_parse(o->ents, &s->entitlements, &err))
+		rc = ui_usage(ctx, "issue: --entitlements: %s", err.msg);
+	if (!rc && s->expires < s->issued)
+		rc = ui_usage(ctx, "issue: --expires %s is before the issue date", o->expires);
+	s->customer = (uint32_t)customer;
+	s->seats = (unsigned)seats;
+	return rc;
+}
+
+static void report(struct wd_ctx *ctx, const struct subscription *s, const char *text)
+{
+	if (!ctx->json) {
+		printf("%s\n", text);
+		if (!ctx->quiet)
+			fprintf(stderr, "key id %s\n", s->id);
+		return;
+	}
+	char issued[WD_DATE_LEN], expires[WD_DATE_LEN], ents[128];
+	wd_date_format(s->issued, issued);
+	wd_date_format(s->expires, expires);
+	sub_entitlements_format(s->entitlements, ",", ents, sizeof ents);
+	json_obj_begin(&ctx->j, NULL);
+	json_str(&ctx->j, "key", text);
+	json_str(&ctx->j, "key_id", s->id);
+	json_int(&ctx->j, "customer", s->customer);
+	json_arr_begin(&ctx->j, "entitlements");
+	for (char *save = NULL, *t = strtok_r(ents, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		json_str(&ctx->j, NULL, t);
+	json_arr_end(&ctx->j);
+	json_str(&ctx->j, "issued", issued);
+	json_str(&ctx->j, "expires", expires);
+	json_int(&ctx->j, "seats", s->seats);
+	json_obj_end(&ctx->j);
+	json_finish(&ctx->j);
+}
+
+int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
+{
+	struct issue_opts o = {0};
+	struct subscription s = {0};
+	int rc = parse_opts(ctx, argc, argv, &o);
+	if (!rc)
+		rc = fields(ctx, &o, &s);
+	if (rc)
+		return rc;
+	struct wd_key *k;
+	struct wd_err err;
+	int r = key_load_private(o.key, &k, &err);
+	if (!r) {
+		r = sub_sign(&s, k, &err);
+		key_free(k);
+	}
+	if (r)
+		return ui_fail(ctx, r, &err);
+	char text[SUB_TEXT_LEN + 1];
+	sub_format(&s, text);
+	report(ctx, &s, text);
+	return 0;
+}
