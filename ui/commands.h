@@ -7,5 +7,7 @@
 int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	    const char *synopsis);
 
+int cmd_bench(struct wd_ctx *ctx, int argc, char **argv);
+extern const char cmd_bench_help[];
 
 #endif

@@ -2,6 +2,7 @@
 #include "ui/commands.h"
 
 static const struct wd_cmd commands[] = {
+	{"bench", cmd_bench, "server|client|import|report ...", "netio-compatible throughput test and before/after table", cmd_bench_help},
 	{0},
 };
 
