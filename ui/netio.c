@@ -504,8 +504,13 @@ static int tcp_serve(struct netio_server *s, const struct netio_events *ev,
 		if (cmd == CMD_QUIT)
 			break;
 		if ((cmd != CMD_C2S && cmd != CMD_S2C) || !block_ok(bs)) {
+			/* Show what came after the 8 bytes too: "GET / HTTP/1.0" says more. */
+			unsigned char sample[16];
+			size_t more = c.end - c.start < 8 ? c.end - c.start : 8;
+			memcpy(sample, m, 8);
+			memcpy(sample + 8, c.in + c.start, more);
 			char d[80];
-			describe(m, sizeof m, d, sizeof d);
+			describe(sample, 8 + more, d, sizeof d);
 			r = wd_err_set(err, WD_EFAIL, "%s does not speak netio: it sent %s where a "
 				       "command was due", c.who, d);
 			break;
