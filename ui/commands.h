@@ -13,5 +13,7 @@ int cmd_activate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_license(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_deactivate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_issue(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_bench(struct wd_ctx *ctx, int argc, char **argv);
+extern const char cmd_bench_help[];
 
 #endif

@@ -17,6 +17,7 @@ static const struct wd_cmd commands[] = {
 	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n"},
 	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
 	 NULL},
+	{"bench", cmd_bench, "server|client|import|report ...", "netio-compatible throughput test and before/after table", cmd_bench_help},
 	{0},
 };
 

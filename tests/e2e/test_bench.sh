@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# warpdrv bench: a server in the background on a free loopback port, clients
+# against it, imports of the announcement's listings, the report, and the faults
+# the issue names. Every command is bounded in time; traffic stays on 127.0.0.1.
+. "$(dirname "$0")/lib.sh"
+BFIX="$FIX/bench"
+export XDG_STATE_HOME="$TESTTMP/state" # never the user's own results
+
+# Runs warpdrv with a time limit.
+wdt() { run timeout 30 "$WD" "$@"; }
+
+# A TCP port whose TCP and UDP (+1) are both free right now.
+free_port() {
+	python3 - <<'EOF'
+import random, socket
+for _ in range(200):
+    p = random.randint(20000, 60000)
+    try:
+        t = socket.socket(); t.bind(("127.0.0.1", p))
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", p + 1))
+        t.close(); u.close(); print(p); break
+    except OSError:
+        pass
+EOF
+}
+
+# Starts `warpdrv bench server` on $PORT with results in $T/server.db; the
+# EXIT trap of the test's subshell stops it whatever happens.
+start_server() {
+	PORT=$(free_port)
+	timeout 60 "$WD" bench server --bind 127.0.0.1 --port "$PORT" --seconds 0.1 \
+		--db "$T/server.db" "$@" >"$T/server.log" 2>&1 &
+	SERVER=$!
+	trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || :' EXIT
+	for _ in $(seq 50); do
+		grep -q '^Listening' "$T/server.log" && return 0
+		sleep 0.1
+	done
+	fail "server did not start: $(cat "$T/server.log")"
+}
+
+# How many runs a results file holds.
+runs_in() {
+	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from run").fetchone()[0])' "$1"
+}
+
+# Six netio lines, one per block size, in order, then Done.
+assert_six_lines() {
+	python3 - "$T/out" <<'EOF' || fail "not six netio lines: $OUT"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+rx = re.compile(r'^Packet size (..k) bytes:  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s Tx,  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s Rx\.$')
+sizes = [m.group(1) for m in map(rx.match, lines) if m]
+assert sizes == [" 1k", " 2k", " 4k", " 8k", "16k", "32k"], sizes
+assert "Done." in lines
+EOF
+}
+
+t_tcp_client_against_server_every_size() {
+	start_server --label after
+	wdt bench client 127.0.0.1 -t --port "$PORT" --seconds 0.1 --label loop --db "$T/c.db"
+	assert_rc 0
+	assert_out "TCP connection established."
+	assert_six_lines
+	assert_out "Recorded as run 1 under label 'loop'"
+	[ "$(runs_in "$T/c.db")" = 1 ] || fail "client db"
+	# The server recorded the same run under its own label.
+	for _ in $(seq 20); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
+	wdt bench report --db "$T/server.db" --labels after
+	assert_rc 0
+	assert_out "| 32k |"
+}
+
+t_udp_client_against_server_every_size() {
+	start_server
+	wdt bench client 127.0.0.1 -u --port "$PORT" --seconds 0.1 --label udp --db "$T/c.db"
+	assert_rc 0
+	assert_out "UDP connection established."
+	assert_six_lines
+	wdt --json bench report --db "$T/c.db"
+	assert_json 'd["runs"][0]["label"] == "udp" and len(d["rows"]) == 6 and all(v["tx"] > 0 and v["rx"] > 0 for r in d["rows"] for v in r["values"])'
+}
+
+t_client_json_and_one_block_size() {
+	start_server
+	wdt --json bench client 127.0.0.1 -b 4k --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	assert_rc 0
+	assert_json 'd["label"] == "127.0.0.1" and len(d["results"]) == 1 and d["results"][0]["block"] == 4096 and d["results"][0]["line"].startswith("Packet size  4k bytes:  ") and d["results"][0]["rx"]["bytes"] % 4096 == 0'
+}
+
+t_import_announcement_gives_its_table() {
+	wdt bench import --db "$T/r.db" --label E1000 "$BFIX/e1000.txt"
+	assert_rc 0
+	assert_out "Read 6 block sizes"
+	wdt bench import --db "$T/r.db" --label MMLEM "$BFIX/mmlem.txt"
+	assert_rc 0
+	wdt bench report --db "$T/r.db" --svg "$T/chart.svg"
+	assert_rc 0
+	assert_out "| block | E1000 Tx | E1000 Rx | MMLEM Tx | MMLEM Rx | Tx ratio | Rx ratio |"
+	assert_out "| 1k | 15.04 | 8.95 | 13.19 | 8.97 | 0.88x | 1.00x |"
+	assert_out "| 16k | 24.83 | 20.62 | 50.39 | 22.74 | 2.03x | 1.10x |"
+	assert_out "| 32k | 19.52 | 17.82 | 28.07 | 19.19 | 1.44x | 1.08x |"
+	assert_out "peak Tx went from 24.83 MByte/s to 50.39 MByte/s at 16k: 2.03x"
+	assert_out "peak Rx went from 20.62 MByte/s to 22.74 MByte/s at 16k: 1.10x"
+	# Every row of the announcement's table, as the reference has it.
+	ref="$SAMPLES/../REFERENCE.md"
+	if [ -f "$ref" ]; then
+		n=0
+		while IFS= read -r row; do
+			assert_out "$row"
+			n=$((n + 1))
+		done < <(grep -E '^\| (1|2|4|8|16|32)k \| [0-9]' "$ref" | sed 's/ |$//')
+		[ "$n" = 6 ] || fail "found $n rows in the reference"
+	fi
+	# The chart: well-formed SVG with a bar per label, direction and block size.
+	python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+bars = [e for e in r.iter("{http://www.w3.org/2000/svg}rect") if e.find("{http://www.w3.org/2000/svg}title") is not None]
+assert r.tag.endswith("svg") and len(bars) == 24, len(bars)
+assert any("MMLEM 16k Tx: 50.39" in b.find("{http://www.w3.org/2000/svg}title").text for b in bars)' "$T/chart.svg" || fail "bad chart"
+}
+
+t_import_netio126_integers_from_stdin() {
+	printf 'Packet size  1k bytes:  9168 KByte/s Tx,  9183 KByte/s Rx.\r\nPacket size  2k bytes:  12000 KByte/s Tx,  12288 KByte/s Rx.\r\n' >"$T/old.txt"
+	RC=0
+	timeout 30 "$WD" bench import --db "$T/r.db" --label old - <"$T/old.txt" >"$T/out" 2>"$T/err" || RC=$?
+	OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+	assert_rc 0
+	wdt bench report --db "$T/r.db"
+	assert_out "| 1k | 8.95 | 8.97 |"
+	assert_out "| 2k | 11.72 | 12.00 |"
+	assert_no_out "ratio"
+}
+
+t_client_server_closes_mid_test() {
+	PORT=$(free_port)
+	# Reads the first command and a little data, then hangs up.
+	timeout 20 python3 -c 'import socket,sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True)
+c, _ = s.accept(); c.recv(5000); c.close()' "$PORT" >"$T/fake.log" 2>&1 &
+	for _ in $(seq 50); do grep -q up "$T/fake.log" && break; sleep 0.1; done
+	wdt bench client 127.0.0.1 --port "$PORT" --seconds 1 --db "$T/c.db"
+	assert_rc 1
+	assert_err "closed the connection during the 1k Tx test"
+	assert_err "nothing recorded"
+	[ "$(runs_in "$T/c.db")" = 0 ] || fail "a broken run was recorded"
+}
+
+t_client_against_another_protocol() {
+	PORT=$(free_port)
+	# An HTTP server's answer to anything.
+	timeout 20 python3 -c 'import socket,sys,time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True)
+c, _ = s.accept(); c.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n"); time.sleep(5)' "$PORT" >"$T/fake.log" 2>&1 &
+	for _ in $(seq 50); do grep -q up "$T/fake.log" && break; sleep 0.1; done
+	wdt bench client 127.0.0.1 --port "$PORT" --seconds 1 --db "$T/c.db"
+	assert_rc 1
+	assert_err "does not speak netio: it sent \"HTTP/1.0 400 Bad"
+	[ "$(runs_in "$T/c.db")" = 0 ] || fail "a broken run was recorded"
+}
+
+t_server_survives_bad_clients() {
+	start_server --label srv
+	# Another protocol, then a client that hangs up in the middle of a test.
+	python3 -c 'import socket,sys,struct
+p = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", p)); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); s.recv(100); s.close()
+s = socket.create_connection(("127.0.0.1", p)); s.sendall(struct.pack(">II", 1, 1024) + bytes(3000)); s.close()
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.sendto(b"hello netio?", ("127.0.0.1", p + 1))' "$PORT"
+	sleep 0.3
+	wdt bench client 127.0.0.1 --port "$PORT" --seconds 0.1 -b 1k --db "$T/c.db"
+	assert_rc 0
+	assert_out "Packet size  1k bytes:"
+	log=$(cat "$T/server.log")
+	grep -qF 'does not speak netio: it sent "GET / HTTP/1.0  " where a command was due; run not recorded' "$T/server.log" || fail "no foreign note: $log"
+	grep -qF 'closed the connection during the 1k Tx test; run not recorded' "$T/server.log" || fail "no closed note: $log"
+	grep -qF 'does not speak netio: it sent a 12-byte datagram ("hello netio?")' "$T/server.log" || fail "no UDP note: $log"
+	for _ in $(seq 20); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
+	[ "$(runs_in "$T/server.db")" = 1 ] || fail "server recorded $(runs_in "$T/server.db") runs: $log"
+}
+
+t_port_in_use() {
+	start_server
+	wdt bench server --bind 127.0.0.1 --port "$PORT" --db "$T/other.db"
+	assert_rc 1
+	assert_err "TCP port $PORT is in use on 127.0.0.1"
+}
+
+t_unreachable_server() {
+	PORT=$(free_port)
+	wdt bench client 127.0.0.1 --port "$PORT" --db "$T/c.db"
+	assert_rc 1
+	assert_err "nothing listens on TCP port $PORT at 127.0.0.1"
+	wdt bench client 127.0.0.1 -u --port "$PORT" --db "$T/c.db"
+	assert_rc 1
+	assert_err "nothing listens on its UDP port"
+	[ "$(runs_in "$T/c.db")" = 0 ] || fail "recorded"
+}
+
+t_block_size_out_of_range() {
+	wdt bench client 127.0.0.1 -b 64k --db "$T/c.db"
+	assert_rc 1
+	assert_err "block size 64k is out of range: netio blocks are 1k to 32k"
+	wdt bench client 127.0.0.1 -b lots --db "$T/c.db"
+	assert_rc 2
+	assert_err "'lots' is not a block size"
+	[ ! -e "$T/c.db" ] || fail "a results file was made for a refused command"
+}
+
+t_import_refuses_unreadable_and_foreign_files() {
+	wdt bench import --db "$T/r.db" --label x "$T/missing.txt"
+	assert_rc 1
+	assert_err "$T/missing.txt"
+	printf 'DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n' >"$T/config.sys"
+	wdt bench import --db "$T/r.db" --label x "$T/config.sys"
+	assert_rc 1
+	assert_err "config.sys: no netio result lines in it"
+	head -c 2000 /dev/urandom >"$T/noise.bin"
+	printf '\0' >>"$T/noise.bin"
+	wdt bench import --db "$T/r.db" --label x "$T/noise.bin"
+	assert_rc 1
+	assert_err "noise.bin: not text"
+	printf 'Packet size 1k bytes: 1 MByte/s Tx, 2 MByte/s Rx.\nPacket size 2k bytes: lots Tx, none Rx.\n' >"$T/bad.txt"
+	wdt bench import --db "$T/r.db" --label x "$T/bad.txt"
+	assert_rc 1
+	assert_err "bad.txt line 2: not a netio result line"
+	[ ! -e "$T/r.db" ] || fail "a refused import made a results file"
+	wdt bench import --db "$T/r.db" "$BFIX/e1000.txt"
+	assert_rc 2
+	assert_err "needs --label NAME"
+}
+
+t_report_without_results_or_label() {
+	wdt bench report --db "$T/none.db"
+	assert_rc 1
+	assert_err "no results yet: $T/none.db does not exist"
+	[ ! -e "$T/none.db" ] || fail "report made a file"
+	wdt bench import --db "$T/r.db" --label E1000 "$BFIX/e1000.txt"
+	wdt bench report --db "$T/r.db" --labels E1000,MMLEM
+	assert_rc 1
+	assert_err "no run recorded under label 'MMLEM' (labels there: 'E1000')"
+	wdt bench report --db "$T/r.db" --labels E1000,
+	assert_rc 2
+}
+
+t_default_db_is_in_the_state_folder() {
+	wdt bench import --label E1000 "$BFIX/e1000.txt"
+	assert_rc 0
+	[ -f "$XDG_STATE_HOME/warpdrv/bench.db" ] || fail "no $XDG_STATE_HOME/warpdrv/bench.db"
+}
+
+t_bench_usage() {
+	wdt bench
+	assert_rc 2
+	assert_err "name a subcommand"
+	wdt bench frob
+	assert_rc 2
+	wdt bench client
+	assert_rc 2
+	assert_err "name the HOST"
+	wdt bench client 127.0.0.1 --seconds 0
+	assert_rc 2
+	wdt bench --help
+	assert_rc 0
+	assert_out "bench import --label NAME FILE"
+}
+
+run_tests

@@ -1,0 +1,44 @@
+/* The results of `warpdrv bench`: one SQLite file in the user's state folder
+ * (not on an OS/2 volume: a benchmark belongs to the person comparing, not to
+ * the guest). A run is a label, where it came from, and one row per block size.
+ * Never prints. */
+#ifndef WD_BENCH_DB_H
+#define WD_BENCH_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "common/err.h"
+#include "ui/netio.h"
+
+struct bench_db {
+	sqlite3 *h;
+	char *path;
+};
+
+struct bench_run {
+	long long id;
+	char label[128];
+	char source[16];     /* "client", "server", "import" */
+	char peer[128];      /* host, client address or imported file name */
+	char recorded[32];   /* UTC, "2024-05-01T10:00:00Z" */
+	struct netio_listing l;
+};
+
+/* $XDG_STATE_HOME/warpdrv/bench.db, else ~/.local/state/warpdrv/bench.db
+ * (malloc'd); NULL when neither variable is set. */
+char *bench_db_default_path(void);
+/* Opens (create: making the folder and the file) and brings the schema up to
+ * date. With create false and no file, *exists is false and nothing is written. */
+int bench_db_open(struct bench_db *db, const char *path, bool create, bool *exists,
+		  struct wd_err *err);
+void bench_db_close(struct bench_db *db);
+/* Records a whole run in one transaction; run->id and run->recorded are set. */
+int bench_db_add(struct bench_db *db, struct bench_run *run, struct wd_err *err);
+/* The labels in the order they were first recorded (malloc'd array of malloc'd strings). */
+int bench_db_labels(struct bench_db *db, char ***labels, int *n, struct wd_err *err);
+/* The latest run recorded under label; *found false when there is none. */
+int bench_db_latest(struct bench_db *db, const char *label, struct bench_run *run,
+		    bool *found, struct wd_err *err);
+
+#endif
