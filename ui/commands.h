@@ -7,5 +7,15 @@
 int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	    const char *synopsis);
 
+int cmd_list(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_info(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_install(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv);
 
 #endif
