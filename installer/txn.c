@@ -738,7 +738,10 @@ static int plan_put(const struct volume *v, struct db *db, const struct package 
 	int r = volume_resolve(v, f->dest, &abs, &found, err);
 	if (!r)
 		r = owner_of(db, f->dest, &owner, err);
-	if (!r && owner)
+	bool replaced = false;
+	for (size_t k = 0; owner && k < p->m.nreplaces; k++)
+		replaced |= !strcmp(owner, p->m.replaces[k]);
+	if (!r && owner && !replaced)
 		r = wd_err_set(err, WD_EFAIL, "%s: %s belongs to the installed package %s; two "
 			       "packages cannot own one file (remove %s first)", p->m.name,
 			       f->dest, owner, owner);

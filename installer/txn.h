@@ -71,7 +71,8 @@ int txn_pending(struct db *db, bool *pending, struct wd_err *err);
 
 /* Plans the installation of a checked package: refuses a path another
  * installed package owns (unless p replaces it) and files that cannot be
- * written. Already installed at the same version: *nothing is set. */
+ * written. (Paths owned by a package p replaces pass: the caller removes
+ * that package first and plans again.) Already installed at the same version: *nothing is set. */
 int txn_plan_install(const struct volume *v, struct db *db, const struct package *p,
 		     struct txn_plan *plan, bool *nothing, struct wd_err *err);
 /* Plans the removal of an installed package (WD_EFAIL if it is not installed). */

@@ -57,7 +57,9 @@ static int check_all(struct db *db, const struct keyring *kr,
 	return 0;
 }
 
-static int dry_run(struct wd_ctx *ctx, struct volume *v, struct package *pkgs, int n,
+/* Plans every package against the volume as it is, writing nothing: the
+ * --dry-run output, and the conflict checks before the lock is taken. */
+static int preplan(struct wd_ctx *ctx, struct volume *v, struct package *pkgs, int n, bool show,
 		   struct wd_err *err)
 {
 	struct db db;
@@ -65,7 +67,7 @@ static int dry_run(struct wd_ctx *ctx, struct volume *v, struct package *pkgs, i
 	int r = db_open(&db, v, false, &have, err);
 	if (r)
 		return r;
-	if (ctx->json) {
+	if (show && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", true);
 		json_arr_begin(&ctx->j, "plans");
@@ -74,14 +76,14 @@ static int dry_run(struct wd_ctx *ctx, struct volume *v, struct package *pkgs, i
 		struct txn_plan plan;
 		bool nothing;
 		r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
-		if (!r && nothing)
+		if (!r && nothing && show)
 			ui_say(ctx, "%s %s is already installed.\n", pkgs[i].m.name, pkgs[i].m.version);
-		else if (!r)
+		else if (!r && !nothing && show)
 			pkg_show_plan(ctx, &plan);
 		if (!r && !nothing)
 			txn_plan_free(&plan);
 	}
-	if (!r && ctx->json) {
+	if (!r && show && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
@@ -193,8 +195,9 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 		r = check_all(&db, &kr, &cat, pkgs, argc, &err);
 	db_close(&db);
 	if (!r)
-		r = ctx->dry_run ? dry_run(ctx, &v, pkgs, argc, &err)
-				 : install_all(ctx, &v, &cat, pkgs, argc, &err);
+		r = preplan(ctx, &v, pkgs, argc, ctx->dry_run, &err);
+	if (!r && !ctx->dry_run)
+		r = install_all(ctx, &v, &cat, pkgs, argc, &err);
 	for (int i = 0; i < loaded; i++)
 		package_free(&pkgs[i]);
 	free(pkgs);
