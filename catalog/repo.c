@@ -139,7 +139,8 @@ int catalog_fetch(const struct repo *from, const struct index_entry *e, const st
 {
 	char *u = join_url(from->url, e->file);
 	struct wd_buf b = {0};
-	int r = repo_fetch(u, e->size < PACKAGE_MAX_BYTES ? (size_t)e->size : PACKAGE_MAX_BYTES,
+	/* one byte over the index's size, so that a longer file is named as such */
+	int r = repo_fetch(u, e->size < PACKAGE_MAX_BYTES ? (size_t)e->size + 1 : PACKAGE_MAX_BYTES,
 			   &b, err);
 	char hex[WD_SHA256_HEX];
 	if (!r && b.len != e->size)

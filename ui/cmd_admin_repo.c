@@ -260,7 +260,8 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 	struct wd_buf out = {0};
 	char *path = wd_path_join(o.dir, INDEX_NAME);
 	if ((r = wd_today(&idx.issued, &err)) || (r = load_key(o.keyp, &k, &err)) ||
-	    (r = own_keyring(o.keyp, &kr, &err)) || (r = next_serial(&o, path, &idx.serial, &err)))
+	    (r = own_keyring(o.keyp, &kr, &err)) ||
+	    (ctx->keys && (r = keyring_add_dir(&kr, ctx->keys, &err))) || (r = next_serial(&o, path, &idx.serial, &err)))
 		goto out;
 	idx.expires = idx.issued + 365;
 	if (o.expires && !wd_date_parse(o.expires, &idx.expires)) {

@@ -11,6 +11,7 @@ import io
 import subprocess
 import sys
 import tarfile
+import tempfile
 
 
 def read(path):
@@ -40,8 +41,11 @@ def write(path, members, tail=b""):
 
 def resign(text, key):
     body = text[: text.rindex(b"signature ")]
-    sig = subprocess.run(["openssl", "pkeyutl", "-sign", "-rawin", "-inkey", key],
-                         input=body, capture_output=True, check=True).stdout
+    with tempfile.NamedTemporaryFile() as f:  # Ed25519 signs a file, not a pipe
+        f.write(body)
+        f.flush()
+        sig = subprocess.run(["openssl", "pkeyutl", "-sign", "-rawin", "-inkey", key,
+                              "-in", f.name], capture_output=True, check=True).stdout
     fpr = text[text.rindex(b"signature ") + 10:].split(b" ")[0]
     return body + b"signature " + fpr + b" " + sig.hex().encode() + b"\n"
 
@@ -55,7 +59,6 @@ def main():
             data = data[: len(data) // 2]
         else:
             data[-6] ^= 0xFF  # the CRC-32 of the stream
-            data[len(data) // 2] ^= 0x55
         open(dst, "wb").write(bytes(data))
         return
     ms = read(src)
@@ -86,7 +89,7 @@ def main():
     elif mut == "missing":
         del ms[1]
     elif mut == "bomb":
-        tail = b"\1" * (64 * 1024 * 1024)
+        tail = bytes(64 * 1024 * 1024)  # zeros: a few KiB compressed
     elif mut.startswith("manifest:"):
         old, new = mut[9:].split("=>")
         ms[0] = member(man.name, resign(mdata.replace(old.encode(), new.encode(), 1), key))
