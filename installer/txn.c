@@ -106,6 +106,8 @@ static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 			continue;
 		}
 		done[nd++] = d;
+		if (!wd_is_dir(d))
+			continue; /* undoing a run that stopped before making it */
 		step(t);
 		r = wd_fsync_dir(d, err);
 	}
