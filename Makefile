@@ -66,6 +66,27 @@ $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv.a
 # later rules add to it.
 data:
 
+# Development key pairs, one per role, made once and never committed; then the
+# bundled repository: every recipe in drivers/ packed, signed and indexed.
+# `make repo VENDOR_FILES=DIR` packs the real vendor files found in DIR.
+VENDOR_FILES ?=
+ADMIN = $(O)/warpdrv-admin -q
+data: $(O)/repo/INDEX
+$(O)/keys/repo/dev.key $(O)/keys/license/dev.key: | $(O)/warpdrv-admin
+	@mkdir -p $(dir $@)
+	@$(ADMIN) keygen --out $(basename $@) >/dev/null
+$(O)/repo/INDEX: $(O)/warpdrv-admin $(O)/keys/repo/dev.key $(O)/keys/license/dev.key $(wildcard drivers/*/*)
+	@rm -rf $(O)/repo.new && mkdir -p $(O)/repo.new
+	@for d in drivers/*/; do \
+		$(ADMIN) pack $$d --key $(O)/keys/repo/dev.key --out $(O)/repo.new \
+			$(if $(VENDOR_FILES),--vendor-files $(VENDOR_FILES)) || exit 1; done
+	@$(ADMIN) index $(O)/repo.new --key $(O)/keys/repo/dev.key --serial $$(date +%s)
+	@rm -rf $(O)/repo && mv $(O)/repo.new $(O)/repo
+	@echo "bundled repository: $(O)/repo ($$(ls $(O)/repo | grep -c wdp) packages)"
+repo:
+	@rm -f $(O)/repo/INDEX
+	@$(MAKE) --no-print-directory $(O)/repo/INDEX VENDOR_FILES=$(VENDOR_FILES)
+
 # libFuzzer targets: the library built again with clang's fuzzer instrumentation.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined
@@ -97,7 +118,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all data deps check tests fuzz install clean demo
+.PHONY: all data repo deps check tests fuzz install clean demo
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

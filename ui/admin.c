@@ -8,6 +8,14 @@ static const struct wd_cmd commands[] = {
 	 "Options: --key FILE (the licence private key), --customer N, --entitlements\n"
 	 "drivers,acpi, --expires YYYY-MM-DD, --issued YYYY-MM-DD (default today),\n"
 	 "--seats N (installations, default 1). The key goes to stdout, its id to stderr.\n"},
+	{"keygen", cmd_admin_keygen, "--out PREFIX", "make an Ed25519 key pair (PREFIX.key, PREFIX.pub)", NULL},
+	{"pack", cmd_admin_pack, "RECIPE_DIR --key KEY --out FILE.wdp", "pack and sign a package",
+	 "  --vendor-files DIR   pack files found in DIR instead of the recipe's stand-ins\n"},
+	{"index", cmd_admin_index, "REPO_DIR --key KEY", "sign the index of a repository folder",
+	 "  --serial N           the serial (default: one more than the index there)\n"
+	 "  --expires YYYY-MM-DD the expiry (default: a year from today)\n"
+	 "  --revoke KEYID       list a revoked subscription key (repeatable)\n"},
+	{"verify", cmd_admin_verify, "FILE --keys DIR", "check a package's or an index's signature", NULL},
 	{0},
 };
 

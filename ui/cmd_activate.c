@@ -10,6 +10,7 @@
 #include "common/file.h"
 #include "license/activation.h"
 #include "ui/commands.h"
+#include "ui/pkgutil.h"
 #include "ui/subscription_ui.h"
 
 #define KEY_FILE_MAX (64 * 1024)
@@ -126,7 +127,7 @@ static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err
 	int r = volume_open(&v, ctx->root, err);
 	if (r)
 		return r;
-	if (!(r = ui_sub_keyring(ctx, &v, &kr, err)) &&
+	if (!(r = pkg_keyring(ctx, &v, &kr, err)) &&
 	    !(r = sub_parse(text->p, text->len, &kr, &s, err)) && !(r = wd_today(&today, err)) &&
 	    !(r = db_open(&db, &v, false, NULL, err)) &&
 	    !(r = state_of(&db, &s, today, &st, err)))

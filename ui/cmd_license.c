@@ -6,6 +6,7 @@
 #include "catalog/db.h"
 #include "license/activation.h"
 #include "ui/commands.h"
+#include "ui/pkgutil.h"
 #include "ui/subscription_ui.h"
 
 static void report(struct wd_ctx *ctx, const struct activation *a, enum sub_state st,
@@ -36,7 +37,7 @@ static int license(struct wd_ctx *ctx, struct wd_err *err)
 	int r = volume_open(&v, ctx->root, err);
 	if (r)
 		return r;
-	if (!(r = ui_sub_keyring(ctx, &v, &kr, err)) &&
+	if (!(r = pkg_keyring(ctx, &v, &kr, err)) &&
 	    !(r = db_open(&db, &v, false, NULL, err)))
 		r = activation_load(&db, &kr, &a, err);
 	if (!r) {

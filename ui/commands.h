@@ -15,5 +15,15 @@ int cmd_deactivate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_issue(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_bench(struct wd_ctx *ctx, int argc, char **argv);
 extern const char cmd_bench_help[];
+int cmd_list(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_info(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_install(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -18,6 +18,12 @@ static const struct wd_cmd commands[] = {
 	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
 	 NULL},
 	{"bench", cmd_bench, "server|client|import|report ...", "netio-compatible throughput test and before/after table", cmd_bench_help},
+	{"list", cmd_list, "[--installed]", "the packages on offer, or those installed", NULL},
+	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
+	{"install", cmd_install, "PKG|FILE.wdp...", "install packages on the volume", NULL},
+	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
+	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
+	{"history", cmd_history, "", "what was installed and removed, and when", NULL},
 	{0},
 };
 

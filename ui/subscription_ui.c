@@ -6,24 +6,6 @@
 #include "common/date.h"
 #include "common/file.h"
 
-int ui_sub_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
-		   struct wd_err *err)
-{
-	char *builtin = ui_data_dir(ctx, "keys");
-	int r = builtin ? keyring_add_dir(kr, builtin, err) : 0;
-	free(builtin);
-	if (!r && ctx->keys)
-		r = keyring_add_dir(kr, ctx->keys, err);
-	char *onvol = NULL;
-	bool found = false;
-	if (!r)
-		r = volume_resolve(v, WD_STATE_DIR "/keys", &onvol, &found, err);
-	if (!r && found)
-		r = keyring_add_dir(kr, onvol, err);
-	free(onvol);
-	return r;
-}
-
 static void ents_json(struct json *j, uint16_t mask)
 {
 	json_arr_begin(j, "entitlements");

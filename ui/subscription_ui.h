@@ -1,5 +1,5 @@
-/* What activate, license and deactivate share: the trusted keys and the
- * report of a subscription, as text or JSON. */
+/* What activate, license and deactivate share: the report of a
+ * subscription, as text or JSON (the trusted keys: pkg_keyring). */
 #ifndef WD_SUBSCRIPTION_UI_H
 #define WD_SUBSCRIPTION_UI_H
 
@@ -8,10 +8,6 @@
 #include "license/keys.h"
 #include "ui/ui.h"
 
-/* The trusted keys: the bundled folder, --keys DIR, and the volume's
- * var/lib/warpdrv/keys. */
-int ui_sub_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
-		   struct wd_err *err);
 /* The fields of a subscription report into the JSON object being written
  * (never the key text). */
 void ui_sub_json(struct wd_ctx *ctx, enum sub_state st, const struct subscription *s,

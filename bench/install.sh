@@ -1,0 +1,82 @@
+#!/bin/sh
+# Installs and removes a package of 500 small files with warpdrv, and the
+# same payload as a .deb with `dpkg --root`, both durable (dpkg without
+# --force-unsafe-io; warpdrv always flushes), and prints the median wall time
+# of install+remove for each and the ratio warpdrv/dpkg (aim: 0.5 or less).
+#   sh bench/install.sh [BUILD_DIR] [RUNS]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${1:-$top/build}
+RUNS=${2:-5}
+N=500
+WD="$O/warpdrv"
+WDA="$O/warpdrv-admin"
+command -v dpkg >/dev/null || { echo "dpkg is not installed"; exit 1; }
+[ -x "$WD" ] || { echo "build warpdrv first (make)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# One payload for both: N files of 200-odd bytes.
+mkdir -p "$work/recipe" "$work/deb/DEBIAN" "$work/deb/bench" "$work/keys/repo"
+{
+	printf 'format 1\nname bench\nversion 1.0\nreleased 2024-01-01\n'
+	printf 'summary %s small files\nkind psd\n' "$N"
+	i=1
+	while [ "$i" -le "$N" ]; do
+		f=$(printf 'F%04d.TXT' "$i")
+		printf 'file %s \\BENCH\\%s\n' "$f" "$f"
+		i=$((i + 1))
+	done
+} >"$work/recipe/MANIFEST"
+i=1
+while [ "$i" -le "$N" ]; do
+	f=$(printf 'F%04d.TXT' "$i")
+	head -c 200 /dev/urandom | od -An -tx1 >"$work/recipe/$f"
+	cp "$work/recipe/$f" "$work/deb/bench/$f"
+	i=$((i + 1))
+done
+printf 'Package: bench\nVersion: 1.0\nArchitecture: all\nMaintainer: bench <b@example.org>\nDescription: %s small files\n' \
+	"$N" >"$work/deb/DEBIAN/control"
+"$WDA" -q keygen --out "$work/keys/repo/bench" >/dev/null
+"$WDA" -q pack "$work/recipe" --key "$work/keys/repo/bench.key" --out "$work/bench.wdp"
+dpkg-deb -Zgzip --root-owner-group --build "$work/deb" "$work/bench.deb" >/dev/null
+
+now_ms() { date +%s%N | cut -c1-13; }
+
+wd_run() {
+	v="$work/vol"
+	rm -rf "$v" && mkdir -p "$v" && printf 'REM\r\n' >"$v/CONFIG.SYS"
+	sync
+	t0=$(now_ms)
+	"$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
+	"$WD" -q --root "$v" remove bench
+	echo $(($(now_ms) - t0))
+}
+
+dpkg_run() {
+	r="$work/root"
+	rm -rf "$r" && mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates" "$r/var/lib/dpkg/triggers"
+	: >"$r/var/lib/dpkg/status"
+	: >"$r/var/lib/dpkg/available"
+	sync
+	t0=$(now_ms)
+	dpkg --root="$r" --force-not-root --force-script-chrootless --log=/dev/null -i "$work/bench.deb" >/dev/null
+	dpkg --root="$r" --force-not-root --force-script-chrootless --log=/dev/null -P bench >/dev/null
+	echo $(($(now_ms) - t0))
+}
+
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+: >"$work/wd" && : >"$work/dpkg"
+k=0
+while [ "$k" -lt "$RUNS" ]; do
+	wd_run >>"$work/wd"
+	dpkg_run >>"$work/dpkg"
+	k=$((k + 1))
+done
+w=$(median <"$work/wd")
+d=$(median <"$work/dpkg")
+echo "install+remove of $N files, median of $RUNS runs:"
+echo "  warpdrv: $w ms   (runs: $(tr '\n' ' ' <"$work/wd"))"
+echo "  dpkg:    $d ms   (runs: $(tr '\n' ' ' <"$work/dpkg"))"
+awk -v w="$w" -v d="$d" 'BEGIN {printf "ratio warpdrv/dpkg: %.2f (aim: 0.5 or less)\n", w / d}'

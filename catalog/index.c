@@ -1,0 +1,288 @@
+#include "catalog/index.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/signed.h"
+#include "common/date.h"
+
+#define MAX_WORDS 10
+
+static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return wd_err_set(err, WD_ETRUST, "%s line %d: %s", where, no, msg);
+}
+
+bool index_valid_keyid(const char *s, size_t n)
+{
+	if (!n || n > 128)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._:-", s[i]))
+			return false;
+	return true;
+}
+
+static bool word_ok(struct wd_sv v, size_t max, const char *extra)
+{
+	if (!v.n || v.n > max)
+		return false;
+	for (size_t i = 0; i < v.n; i++)
+		if (!isalnum((unsigned char)v.p[i]) && !strchr(extra, v.p[i]))
+			return false;
+	return true;
+}
+
+static int date_of(struct wd_sv v, int *out)
+{
+	char d[WD_DATE_LEN] = "";
+	if (v.n != 10)
+		return -1;
+	memcpy(d, v.p, 10);
+	return wd_date_parse(d, out) ? 0 : -1;
+}
+
+static int u64_of(struct wd_sv v, uint64_t *out)
+{
+	if (!v.n || v.n > 15)
+		return -1;
+	uint64_t x = 0;
+	for (size_t i = 0; i < v.n; i++) {
+		if (!isdigit((unsigned char)v.p[i]))
+			return -1;
+		x = x * 10 + (uint64_t)(v.p[i] - '0');
+	}
+	*out = x;
+	return 0;
+}
+
+static bool sha_ok(struct wd_sv v)
+{
+	if (v.n != 64)
+		return false;
+	for (size_t i = 0; i < 64; i++)
+		if (!isdigit((unsigned char)v.p[i]) && !(v.p[i] >= 'a' && v.p[i] <= 'f'))
+			return false;
+	return true;
+}
+
+/* "package NAME VERSION RELEASED KIND ENTITLEMENT|- FILE SIZE SHA256 SUMMARY..." */
+static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, const char *where,
+			 struct repo_index *idx, struct wd_err *err)
+{
+	struct index_entry e = {0};
+	if (n < 10)
+		return bad(err, where, no, "package: expected NAME VERSION RELEASED KIND "
+			   "ENTITLEMENT FILE SIZE SHA256 SUMMARY");
+	if (!word_ok(w[1], 32, ".+-") ||
+	    (!islower((unsigned char)w[1].p[0]) && !isdigit((unsigned char)w[1].p[0])))
+		return bad(err, where, no, "package: malformed name");
+	for (size_t i = 0; i < w[1].n; i++)
+		if (isupper((unsigned char)w[1].p[i]))
+			return bad(err, where, no, "package: malformed name");
+	if (!word_ok(w[2], 32, ".+-~_"))
+		return bad(err, where, no, "package: malformed version");
+	if (date_of(w[3], &e.released))
+		return bad(err, where, no, "package: release date must be YYYY-MM-DD");
+	if (wd_sv_eq(w[4], "nic"))
+		e.kind = PKG_KIND_NIC;
+	else if (wd_sv_eq(w[4], "psd"))
+		e.kind = PKG_KIND_PSD;
+	else
+		return bad(err, where, no, "package: kind must be nic or psd");
+	if (!wd_sv_eq(w[5], "-") && !word_ok(w[5], 32, ".+-"))
+		return bad(err, where, no, "package: malformed entitlement");
+	char *file = wd_sv_dup(w[6]);
+	bool file_ok = pkg_safe_member(file) && !strchr(file, '/');
+	free(file);
+	if (!file_ok)
+		return bad(err, where, no, "package: file must be a plain name in the repository");
+	if (u64_of(w[7], &e.size) || e.size > ((uint64_t)1 << 40))
+		return bad(err, where, no, "package: size must be a number of bytes");
+	if (!sha_ok(w[8]))
+		return bad(err, where, no, "package: SHA-256 must be 64 lowercase hex digits");
+	for (size_t i = 0; i < idx->npkgs; i++)
+		if (wd_sv_eq(w[1], idx->pkgs[i].name))
+			return bad(err, where, no, "package: '%.*s' listed twice", (int)w[1].n, w[1].p);
+	e.name = wd_sv_dup(w[1]);
+	e.version = wd_sv_dup(w[2]);
+	e.entitlement = wd_sv_eq(w[5], "-") ? NULL : wd_sv_dup(w[5]);
+	e.file = wd_sv_dup(w[6]);
+	memcpy(e.sha256, w[8].p, 64);
+	e.summary = wd_sv_dup(rest);
+	idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
+	idx->pkgs[idx->npkgs++] = e;
+	return 0;
+}
+
+static int parse_line(struct wd_sv s, int no, const char *where, struct repo_index *idx,
+		      unsigned *seen, struct wd_err *err)
+{
+	struct wd_sv w[MAX_WORDS];
+	int n = 0;
+	struct wd_sv rest = {0};
+	size_t i = 0;
+	while (i < s.n) {
+		while (i < s.n && s.p[i] == ' ')
+			i++;
+		if (i == s.n)
+			break;
+		if (n == MAX_WORDS - 1) { /* the last word is the rest of the line */
+			rest = wd_sv_make(s.p + i, s.n - i);
+			w[n++] = rest;
+			break;
+		}
+		size_t b = i;
+		while (i < s.n && s.p[i] != ' ')
+			i++;
+		w[n++] = wd_sv_make(s.p + b, i - b);
+	}
+	if (!n)
+		return 0;
+	enum { FORMAT = 1, SERIAL = 2, ISSUED = 4, EXPIRES = 8 };
+	if (!(*seen & FORMAT)) {
+		if (n != 2 || !wd_sv_eq(w[0], "format") || !wd_sv_eq(w[1], "1"))
+			return bad(err, where, no, "the first line must be 'format 1'");
+		*seen |= FORMAT;
+		return 0;
+	}
+	if (wd_sv_eq(w[0], "package"))
+		return parse_package(w, n, rest, no, where, idx, err);
+	if (wd_sv_eq(w[0], "revoke")) {
+		if (n != 2 || !index_valid_keyid(w[1].p, w[1].n))
+			return bad(err, where, no, "revoke: one key id of letters, digits and ._:-");
+		idx->revoked = wd_xrealloc(idx->revoked, (idx->nrevoked + 1) * sizeof *idx->revoked);
+		idx->revoked[idx->nrevoked++] = wd_sv_dup(w[1]);
+		return 0;
+	}
+	unsigned bit = wd_sv_eq(w[0], "serial") ? SERIAL : wd_sv_eq(w[0], "issued") ? ISSUED
+		     : wd_sv_eq(w[0], "expires") ? EXPIRES : 0;
+	if (!bit)
+		return bad(err, where, no, "unknown field '%.*s'", (int)(w[0].n > 40 ? 40 : w[0].n),
+			   w[0].p);
+	if (*seen & bit)
+		return bad(err, where, no, "'%.*s' given twice", (int)w[0].n, w[0].p);
+	*seen |= bit;
+	if (n != 2)
+		return bad(err, where, no, "'%.*s' takes one value", (int)w[0].n, w[0].p);
+	if (bit == SERIAL && u64_of(w[1], &idx->serial))
+		return bad(err, where, no, "serial must be a number");
+	if (bit == ISSUED && date_of(w[1], &idx->issued))
+		return bad(err, where, no, "issued must be a date YYYY-MM-DD");
+	if (bit == EXPIRES && date_of(w[1], &idx->expires))
+		return bad(err, where, no, "expires must be a date YYYY-MM-DD");
+	return 0;
+}
+
+int index_parse(const char *text, size_t len, const char *where, struct repo_index *idx,
+		struct wd_err *err)
+{
+	memset(idx, 0, sizeof *idx);
+	if (len > INDEX_MAX_BYTES)
+		return wd_err_set(err, WD_ETRUST, "%s: larger than %d bytes", where, INDEX_MAX_BYTES);
+	unsigned seen = 0;
+	int r = 0, no = 0;
+	for (size_t i = 0; !r && i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) : len;
+		struct wd_sv s = wd_sv_make(text + i, e - i);
+		i = e + 1;
+		no++;
+		for (size_t k = 0; !r && k < s.n; k++)
+			if ((unsigned char)s.p[k] < 0x20 || s.p[k] == 0x7f)
+				r = bad(err, where, no, "a control character or NUL byte");
+		if (!r && s.n && s.p[0] != '#')
+			r = parse_line(s, no, where, idx, &seen, err);
+	}
+	if (!r && seen != 15)
+		r = wd_err_set(err, WD_ETRUST, "%s: format, serial, issued and expires are all "
+			       "required", where);
+	if (!r && idx->expires < idx->issued)
+		r = wd_err_set(err, WD_ETRUST, "%s: expires before it was issued", where);
+	if (r)
+		index_free(idx);
+	return r;
+}
+
+int index_read(const char *text, size_t len, const struct keyring *kr, int today,
+	       const char *where, struct repo_index *idx, struct wd_err *err)
+{
+	size_t body;
+	char fpr[WD_FPR_HEX];
+	int r = signed_verify(text, len, kr, where, &body, fpr, err);
+	if (r)
+		return r;
+	if ((r = index_parse(text, body, where, idx, err)))
+		return r;
+	memcpy(idx->signer, fpr, WD_FPR_HEX);
+	if (today > idx->expires) {
+		char d[WD_DATE_LEN];
+		wd_date_format(idx->expires, d);
+		index_free(idx);
+		return wd_err_set(err, WD_ETRUST, "%s: expired on %s; the repository must publish a "
+				  "fresh index (an old one could hide revocations)", where, d);
+	}
+	return 0;
+}
+
+void index_write(const struct repo_index *idx, struct wd_buf *out)
+{
+	char is[WD_DATE_LEN], ex[WD_DATE_LEN];
+	wd_date_format(idx->issued, is);
+	wd_date_format(idx->expires, ex);
+	wd_buf_addf(out, "format 1\nserial %llu\nissued %s\nexpires %s\n",
+		    (unsigned long long)idx->serial, is, ex);
+	for (size_t i = 0; i < idx->npkgs; i++) {
+		const struct index_entry *e = &idx->pkgs[i];
+		char rel[WD_DATE_LEN];
+		wd_date_format(e->released, rel);
+		wd_buf_addf(out, "package %s %s %s %s %s %s %llu %s %s\n", e->name, e->version, rel,
+			    pkg_kind_name(e->kind), e->entitlement ? e->entitlement : "-", e->file,
+			    (unsigned long long)e->size, e->sha256, e->summary);
+	}
+	for (size_t i = 0; i < idx->nrevoked; i++)
+		wd_buf_addf(out, "revoke %s\n", idx->revoked[i]);
+}
+
+void index_free(struct repo_index *idx)
+{
+	for (size_t i = 0; i < idx->npkgs; i++) {
+		struct index_entry *e = &idx->pkgs[i];
+		free(e->name);
+		free(e->version);
+		free(e->entitlement);
+		free(e->file);
+		free(e->summary);
+	}
+	free(idx->pkgs);
+	for (size_t i = 0; i < idx->nrevoked; i++)
+		free(idx->revoked[i]);
+	free(idx->revoked);
+	memset(idx, 0, sizeof *idx);
+}
+
+const struct index_entry *index_find(const struct repo_index *idx, const char *name)
+{
+	for (size_t i = 0; i < idx->npkgs; i++)
+		if (!strcmp(idx->pkgs[i].name, name))
+			return &idx->pkgs[i];
+	return NULL;
+}
+
+bool index_is_revoked(const struct repo_index *idx, const char *keyid)
+{
+	for (size_t i = 0; i < idx->nrevoked; i++)
+		if (!strcmp(idx->revoked[i], keyid))
+			return true;
+	return false;
+}

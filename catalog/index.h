@@ -1,0 +1,52 @@
+/* The repository index: a signed text (catalog/signed.h) naming every
+ * package of a repository with its size and SHA-256, a serial that only
+ * grows, the issue and expiry dates, and the revoked subscription key ids.
+ * Format in docs/formats.md, "Repository index". */
+#ifndef WD_INDEX_H
+#define WD_INDEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog/manifest.h"
+#include "common/buf.h"
+#include "license/keys.h"
+
+#define INDEX_NAME "INDEX"
+#define INDEX_MAX_BYTES (4 * 1024 * 1024)
+
+struct index_entry {
+	char *name, *version;
+	int released;
+	enum pkg_kind kind;
+	char *entitlement; /* NULL: free */
+	char *file;        /* "mmlem-2.06.wdp", relative to the repository */
+	uint64_t size;
+	char sha256[WD_SHA256_HEX];
+	char *summary;
+};
+
+struct repo_index {
+	uint64_t serial;
+	int issued, expires; /* days since 1970-01-01 */
+	struct index_entry *pkgs;
+	size_t npkgs;
+	char **revoked;      /* subscription key ids */
+	size_t nrevoked;
+	char signer[WD_FPR_HEX];
+};
+
+/* Parses the signed part of an index (no signature check: index_read does it). */
+int index_parse(const char *text, size_t len, const char *where, struct repo_index *idx,
+		struct wd_err *err);
+/* Checks the signature, parses, and refuses an index that expired before today. */
+int index_read(const char *text, size_t len, const struct keyring *kr, int today,
+	       const char *where, struct repo_index *idx, struct wd_err *err);
+void index_write(const struct repo_index *idx, struct wd_buf *out); /* unsigned */
+void index_free(struct repo_index *idx);
+const struct index_entry *index_find(const struct repo_index *idx, const char *name);
+bool index_is_revoked(const struct repo_index *idx, const char *keyid);
+/* A revoked key id: 1..128 of [A-Za-z0-9._:-]. */
+bool index_valid_keyid(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,544 @@
+#include "catalog/manifest.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/date.h"
+
+/* One line split into space-separated words, views into the text. */
+#define MAX_WORDS 12
+struct line {
+	struct wd_sv w[MAX_WORDS];
+	int n;
+	struct wd_sv rest1; /* everything after the first word (for summary) */
+	int no;
+};
+
+static int split(struct wd_sv s, struct line *l)
+{
+	l->n = 0;
+	size_t i = 0;
+	while (i < s.n) {
+		while (i < s.n && (s.p[i] == ' ' || s.p[i] == '\t'))
+			i++;
+		if (i == s.n)
+			break;
+		if (l->n == MAX_WORDS)
+			return -1;
+		size_t b = i;
+		while (i < s.n && s.p[i] != ' ' && s.p[i] != '\t')
+			i++;
+		l->w[l->n++] = wd_sv_make(s.p + b, i - b);
+		if (l->n == 1)
+			l->rest1 = wd_sv_trim(wd_sv_make(s.p + i, s.n - i));
+	}
+	return 0;
+}
+
+static bool printable(struct wd_sv v)
+{
+	for (size_t i = 0; i < v.n; i++)
+		if ((unsigned char)v.p[i] < 0x20 || v.p[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static bool valid_name(struct wd_sv v)
+{
+	if (!v.n || v.n > 32 || !(islower((unsigned char)v.p[0]) || isdigit((unsigned char)v.p[0])))
+		return false;
+	for (size_t i = 0; i < v.n; i++) {
+		char c = v.p[i];
+		if (!islower((unsigned char)c) && !isdigit((unsigned char)c) && !strchr(".+-", c))
+			return false;
+	}
+	return true;
+}
+
+static bool valid_version(struct wd_sv v)
+{
+	if (!v.n || v.n > 32)
+		return false;
+	for (size_t i = 0; i < v.n; i++)
+		if (!isalnum((unsigned char)v.p[i]) && !strchr(".+-~_", v.p[i]))
+			return false;
+	return true;
+}
+
+static int hex16(struct wd_sv v, uint16_t *out)
+{
+	if (v.n != 4)
+		return -1;
+	unsigned x = 0;
+	for (size_t i = 0; i < 4; i++) {
+		int c = tolower((unsigned char)v.p[i]);
+		if (!isxdigit(c))
+			return -1;
+		x = x * 16 + (unsigned)(isdigit(c) ? c - '0' : c - 'a' + 10);
+	}
+	*out = (uint16_t)x;
+	return 0;
+}
+
+static int id_pair(struct wd_sv v, uint16_t *a, uint16_t *b)
+{
+	if (v.n != 9 || v.p[4] != ':')
+		return -1;
+	return hex16(wd_sv_make(v.p, 4), a) || hex16(wd_sv_make(v.p + 5, 4), b) ? -1 : 0;
+}
+
+static int number(struct wd_sv v, uint64_t max, uint64_t *out)
+{
+	if (!v.n || v.n > 20)
+		return -1;
+	uint64_t x = 0;
+	for (size_t i = 0; i < v.n; i++) {
+		if (!isdigit((unsigned char)v.p[i]))
+			return -1;
+		unsigned d = (unsigned)(v.p[i] - '0');
+		if (x > (max - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*out = x;
+	return 0;
+}
+
+bool pkg_safe_member(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || n > 100 || name[0] == '/')
+		return false;
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '\\' || *c == ':')
+			return false;
+	/* every component non-empty and neither "." nor ".." */
+	for (const char *p = name; *p;) {
+		const char *e = strchr(p, '/');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (!len || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!e)
+			break;
+		p = e + 1;
+		if (!*p)
+			return false;
+	}
+	return true;
+}
+
+bool pkg_safe_dest(const char *dest)
+{
+	if (dest[0] != '\\' || strlen(dest) > 259)
+		return false;
+	for (const char *p = dest + 1;;) {
+		const char *e = strchr(p, '\\');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (!len || len > 255)
+			return false;
+		bool dots = true;
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)p[i];
+			if (c < 0x20 || c == 0x7f || strchr("/:*?\"<>|", c))
+				return false;
+			if (c != '.')
+				dots = false;
+		}
+		if (dots) /* ".", "..", "..." are all folder tricks on some system */
+			return false;
+		if (!e)
+			return true;
+		p = e + 1;
+	}
+}
+
+#define GROW(arr, n) ((arr) = wd_xrealloc((arr), ((n) + 1) * sizeof *(arr)), &(arr)[(n)++])
+
+static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return wd_err_set(err, WD_ETRUST, "%s line %d: %s", where, no, msg);
+}
+
+static int parse_pci(struct line *l, struct pkg_manifest *m, const char *where,
+		     struct wd_err *err)
+{
+	struct pkg_pci p = {.revision = -1, .rank = -1};
+	if (l->n < 2 || id_pair(l->w[1], &p.vendor, &p.device))
+		return bad(err, where, l->no, "pci: expected VENDOR:DEVICE in hex (8086:100e)");
+	for (int i = 2; i < l->n; i += 2) {
+		if (i + 1 >= l->n)
+			return bad(err, where, l->no, "pci: '%.*s' needs a value", (int)l->w[i].n, l->w[i].p);
+		struct wd_sv k = l->w[i], v = l->w[i + 1];
+		uint64_t x;
+		if (wd_sv_eq(k, "subsys")) {
+			if (p.has_subsys || id_pair(v, &p.subsys_vendor, &p.subsys_device))
+				return bad(err, where, l->no, "pci: subsys must be VENDOR:DEVICE in hex, once");
+			p.has_subsys = true;
+		} else if (wd_sv_eq(k, "rev")) {
+			if (p.revision >= 0 || v.n != 2 || !isxdigit((unsigned char)v.p[0]) ||
+			    !isxdigit((unsigned char)v.p[1]))
+				return bad(err, where, l->no, "pci: rev must be two hex digits, once");
+			p.revision = (int)strtol((char[3]){v.p[0], v.p[1], 0}, NULL, 16);
+		} else if (wd_sv_eq(k, "rank")) {
+			if (p.rank >= 0 || number(v, 1000, &x))
+				return bad(err, where, l->no, "pci: rank must be a number 0..1000, once");
+			p.rank = (int)x;
+		} else {
+			return bad(err, where, l->no, "pci: unknown option (expected subsys, rev, rank)");
+		}
+	}
+	if (p.rank < 0)
+		return bad(err, where, l->no, "pci: a rank is required (rank 1 is preferred)");
+	*GROW(m->pci, m->npci) = p;
+	return 0;
+}
+
+static bool valid_sha(struct wd_sv v)
+{
+	if (v.n != 64)
+		return false;
+	for (size_t i = 0; i < 64; i++)
+		if (!isdigit((unsigned char)v.p[i]) && !(v.p[i] >= 'a' && v.p[i] <= 'f'))
+			return false;
+	return true;
+}
+
+static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
+		      struct wd_err *err)
+{
+	if (l->n != 3 && l->n != 5)
+		return bad(err, where, l->no, "file: expected 'file SRC DEST SIZE SHA256'");
+	if (l->n == 3 && !recipe)
+		return bad(err, where, l->no, "file: the size and SHA-256 are missing");
+	struct pkg_file f = {0};
+	f.src = wd_sv_dup(l->w[1]);
+	f.dest = wd_sv_dup(l->w[2]);
+	int r = 0;
+	if (!pkg_safe_member(f.src))
+		r = bad(err, where, l->no, "file: unsafe file name '%s'", f.src);
+	else if (!pkg_safe_dest(f.dest))
+		r = bad(err, where, l->no, "file: unsafe destination '%s' (expected \\FOLDER\\FILE, "
+			"no drive letter, no . or ..)", f.dest);
+	for (size_t i = 0; !r && i < m->nfiles; i++) {
+		if (!strcmp(m->files[i].src, f.src))
+			r = bad(err, where, l->no, "file: '%s' listed twice", f.src);
+		else if (!strcasecmp(m->files[i].dest, f.dest))
+			r = bad(err, where, l->no, "file: destination '%s' listed twice", f.dest);
+	}
+	if (!r && l->n == 5) {
+		if (number(l->w[3], (uint64_t)1 << 40, &f.size))
+			r = bad(err, where, l->no, "file: size must be a number of bytes");
+		else if (!valid_sha(l->w[4]))
+			r = bad(err, where, l->no, "file: SHA-256 must be 64 lowercase hex digits");
+		else {
+			memcpy(f.sha256, l->w[4].p, 64);
+			f.sha256[64] = '\0';
+			f.has_hash = true;
+		}
+	}
+	if (r) {
+		free(f.src);
+		free(f.dest);
+		return r;
+	}
+	*GROW(m->files, m->nfiles) = f;
+	return 0;
+}
+
+static int parse_config(struct line *l, struct pkg_config **arr, size_t *n, const char *where,
+			struct wd_err *err)
+{
+	if (l->n != 3)
+		return bad(err, where, l->no, "%.*s: expected KEYWORD VALUE", (int)l->w[0].n, l->w[0].p);
+	struct wd_sv k = l->w[1];
+	static const char *const kw[] = {"PSD", "BASEDEV", "DEVICE", "RUN", "CALL", "IFS", NULL};
+	bool ok = false;
+	for (int i = 0; kw[i]; i++)
+		ok |= wd_sv_ieq(k, kw[i]);
+	if (!ok)
+		return bad(err, where, l->no, "config: keyword must be one of PSD, BASEDEV, DEVICE, "
+			   "RUN, CALL, IFS");
+	struct pkg_config c = {wd_sv_dup(k), wd_sv_dup(l->w[2])};
+	for (char *p = c.keyword; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	*GROW(*arr, *n) = c;
+	return 0;
+}
+
+/* A field that may appear once: its value (rest of the line) as a new string. */
+static int once(char **slot, struct line *l, const char *field, const char *where,
+		struct wd_err *err)
+{
+	if (*slot)
+		return bad(err, where, l->no, "'%s' given twice", field);
+	if (l->n < 2 || !l->rest1.n)
+		return bad(err, where, l->no, "'%s' needs a value", field);
+	*slot = wd_sv_dup(l->rest1);
+	return 0;
+}
+
+static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
+		      bool *seen_format, struct wd_err *err)
+{
+	struct wd_sv k = l->w[0];
+	uint64_t x;
+	if (!*seen_format) {
+		if (!wd_sv_eq(k, "format") || l->n != 2)
+			return bad(err, where, l->no, "the first line must be 'format %s'", "1");
+		if (number(l->w[1], 1000, &x) || x != MANIFEST_FORMAT)
+			return bad(err, where, l->no, "format %.*s is not one this warpdrv reads; "
+				   "use a newer warpdrv", (int)l->w[1].n, l->w[1].p);
+		m->format = (int)x;
+		*seen_format = true;
+		return 0;
+	}
+	if (wd_sv_eq(k, "name")) {
+		if (l->n != 2 || !valid_name(l->w[1]))
+			return bad(err, where, l->no, "name: lowercase letters, digits, '.', '+', '-'; "
+				   "at most 32");
+		return once(&m->name, l, "name", where, err);
+	}
+	if (wd_sv_eq(k, "version")) {
+		if (l->n != 2 || !valid_version(l->w[1]))
+			return bad(err, where, l->no, "version: letters, digits and .+-~_ only");
+		return once(&m->version, l, "version", where, err);
+	}
+	if (wd_sv_eq(k, "released")) {
+		char d[WD_DATE_LEN] = "";
+		if (m->released >= 0)
+			return bad(err, where, l->no, "'%s' given twice", "released");
+		if (l->n == 2 && l->w[1].n == 10)
+			memcpy(d, l->w[1].p, 10);
+		if (!wd_date_parse(d, &m->released))
+			return bad(err, where, l->no, "released: expected a date YYYY-MM-DD");
+		return 0;
+	}
+	if (wd_sv_eq(k, "summary"))
+		return once(&m->summary, l, "summary", where, err);
+	if (wd_sv_eq(k, "kind")) {
+		if (m->kind != PKG_KIND_UNSET)
+			return bad(err, where, l->no, "'%s' given twice", "kind");
+		if (l->n == 2 && wd_sv_eq(l->w[1], "nic"))
+			m->kind = PKG_KIND_NIC;
+		else if (l->n == 2 && wd_sv_eq(l->w[1], "psd"))
+			m->kind = PKG_KIND_PSD;
+		else
+			return bad(err, where, l->no, "kind: expected 'nic' or 'psd'");
+		return 0;
+	}
+	if (wd_sv_eq(k, "entitlement")) {
+		if (l->n != 2 || !valid_name(l->w[1]))
+			return bad(err, where, l->no, "entitlement: one lowercase word");
+		return once(&m->entitlement, l, "entitlement", where, err);
+	}
+	if (wd_sv_eq(k, "replaces")) {
+		if (l->n != 2 || !valid_name(l->w[1]))
+			return bad(err, where, l->no, "replaces: one package name");
+		*GROW(m->replaces, m->nreplaces) = wd_sv_dup(l->w[1]);
+		return 0;
+	}
+	if (wd_sv_eq(k, "pci"))
+		return parse_pci(l, m, where, err);
+	if (wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif")) {
+		bool drv = wd_sv_eq(k, "driver");
+		char *v = l->n == 2 ? wd_sv_dup(l->w[1]) : NULL;
+		bool ok = v && strlen(v) <= 12 && pkg_safe_member(v) && !strchr(v, '/');
+		free(v);
+		if (!ok)
+			return bad(err, where, l->no, "%s: one 8.3 file name without a path",
+				   drv ? "driver" : "nif");
+		return once(drv ? &m->driver : &m->nif, l, drv ? "driver" : "nif", where, err);
+	}
+	if (wd_sv_eq(k, "drivername")) {
+		if (l->n != 2 || l->w[1].n > 16)
+			return bad(err, where, l->no, "drivername: one word such as MMLEM$");
+		return once(&m->driver_name, l, "drivername", where, err);
+	}
+	if (wd_sv_eq(k, "file"))
+		return parse_file(l, m, recipe, where, err);
+	if (wd_sv_eq(k, "config-need"))
+		return parse_config(l, &m->config_need, &m->nconfig_need, where, err);
+	if (wd_sv_eq(k, "config-displace"))
+		return parse_config(l, &m->config_displace, &m->nconfig_displace, where, err);
+	return bad(err, where, l->no, "unknown field '%.*s'", (int)(k.n > 40 ? 40 : k.n), k.p);
+}
+
+static int check_complete(struct pkg_manifest *m, const char *where, struct wd_err *err)
+{
+	const char *missing = !m->name ? "name" : !m->version ? "version"
+			    : m->released < 0 ? "released" : !m->summary ? "summary"
+			    : m->kind == PKG_KIND_UNSET ? "kind" : !m->nfiles ? "file" : NULL;
+	if (missing)
+		return wd_err_set(err, WD_ETRUST, "%s: the field '%s' is missing", where, missing);
+	if (m->kind == PKG_KIND_NIC) {
+		if (!m->driver || !m->nif || !m->driver_name || !m->npci)
+			return wd_err_set(err, WD_ETRUST, "%s: a nic package needs driver, nif, "
+					  "drivername and at least one pci line", where);
+		const char *need[2] = {m->driver, m->nif};
+		for (int i = 0; i < 2; i++) {
+			bool listed = false;
+			for (size_t f = 0; f < m->nfiles; f++) {
+				const char *base = strrchr(m->files[f].dest, '\\');
+				listed |= !strcasecmp(base + 1, need[i]);
+			}
+			if (!listed)
+				return wd_err_set(err, WD_ETRUST, "%s: '%s' is named but no file line "
+						  "installs it", where, need[i]);
+		}
+	} else if (m->driver || m->nif || m->driver_name) {
+		return wd_err_set(err, WD_ETRUST, "%s: driver, nif and drivername belong to nic "
+				  "packages only", where);
+	}
+	return 0;
+}
+
+int manifest_parse(const char *text, size_t len, bool recipe, const char *where,
+		   struct pkg_manifest *m, struct wd_err *err)
+{
+	memset(m, 0, sizeof *m);
+	m->released = -1;
+	m->kind = PKG_KIND_UNSET;
+	if (len > MANIFEST_MAX_BYTES)
+		return wd_err_set(err, WD_ETRUST, "%s: larger than %d bytes", where, MANIFEST_MAX_BYTES);
+	bool seen_format = false;
+	int r = 0, no = 0;
+	for (size_t i = 0; !r && i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) : len;
+		struct wd_sv s = wd_sv_make(text + i, e - i);
+		i = e + 1;
+		no++;
+		if (s.n && s.p[s.n - 1] == '\r')
+			s.n--;
+		if (!printable(s)) {
+			r = bad(err, where, no, "a control character or NUL byte");
+			break;
+		}
+		if (memchr(s.p, '#', s.n) == s.p || !wd_sv_trim(s).n)
+			continue;
+		struct line l = {.no = no};
+		if (split(s, &l) < 0) {
+			r = bad(err, where, no, "more than %d words", MAX_WORDS);
+			break;
+		}
+		if (l.n)
+			r = parse_line(&l, m, recipe, where, &seen_format, err);
+	}
+	if (!r && !seen_format)
+		r = wd_err_set(err, WD_ETRUST, "%s: empty; the first line must be 'format 1'", where);
+	if (!r)
+		r = check_complete(m, where, err);
+	if (r)
+		manifest_free(m);
+	return r;
+}
+
+static void free_config(struct pkg_config *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(c[i].keyword);
+		free(c[i].value);
+	}
+	free(c);
+}
+
+void manifest_free(struct pkg_manifest *m)
+{
+	free(m->name);
+	free(m->version);
+	free(m->summary);
+	free(m->entitlement);
+	for (size_t i = 0; i < m->nreplaces; i++)
+		free(m->replaces[i]);
+	free(m->replaces);
+	free(m->pci);
+	free(m->driver);
+	free(m->nif);
+	free(m->driver_name);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		free(m->files[i].src);
+		free(m->files[i].dest);
+	}
+	free(m->files);
+	free_config(m->config_need, m->nconfig_need);
+	free_config(m->config_displace, m->nconfig_displace);
+	memset(m, 0, sizeof *m);
+}
+
+const char *pkg_kind_name(enum pkg_kind k)
+{
+	return k == PKG_KIND_NIC ? "nic" : "psd";
+}
+
+void manifest_write(const struct pkg_manifest *m, struct wd_buf *out)
+{
+	char d[WD_DATE_LEN];
+	wd_date_format(m->released, d);
+	wd_buf_addf(out, "format %d\nname %s\nversion %s\nreleased %s\nsummary %s\nkind %s\n",
+		    MANIFEST_FORMAT, m->name, m->version, d, m->summary, pkg_kind_name(m->kind));
+	if (m->entitlement)
+		wd_buf_addf(out, "entitlement %s\n", m->entitlement);
+	for (size_t i = 0; i < m->nreplaces; i++)
+		wd_buf_addf(out, "replaces %s\n", m->replaces[i]);
+	for (size_t i = 0; i < m->npci; i++) {
+		const struct pkg_pci *p = &m->pci[i];
+		wd_buf_addf(out, "pci %04x:%04x", p->vendor, p->device);
+		if (p->has_subsys)
+			wd_buf_addf(out, " subsys %04x:%04x", p->subsys_vendor, p->subsys_device);
+		if (p->revision >= 0)
+			wd_buf_addf(out, " rev %02x", p->revision);
+		wd_buf_addf(out, " rank %d\n", p->rank);
+	}
+	if (m->driver)
+		wd_buf_addf(out, "driver %s\nnif %s\ndrivername %s\n", m->driver, m->nif,
+			    m->driver_name);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		const struct pkg_file *f = &m->files[i];
+		wd_buf_addf(out, "file %s %s", f->src, f->dest);
+		if (f->has_hash)
+			wd_buf_addf(out, " %llu %s", (unsigned long long)f->size, f->sha256);
+		wd_buf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < m->nconfig_need; i++)
+		wd_buf_addf(out, "config-need %s %s\n", m->config_need[i].keyword,
+			    m->config_need[i].value);
+	for (size_t i = 0; i < m->nconfig_displace; i++)
+		wd_buf_addf(out, "config-displace %s %s\n", m->config_displace[i].keyword,
+			    m->config_displace[i].value);
+}
+
+const struct pkg_file *manifest_find_dest(const struct pkg_manifest *m, const char *dest)
+{
+	for (size_t i = 0; i < m->nfiles; i++)
+		if (!strcasecmp(m->files[i].dest, dest))
+			return &m->files[i];
+	return NULL;
+}
+
+const struct pkg_pci *manifest_match_pci(const struct pkg_manifest *m, uint16_t vendor,
+					 uint16_t device, uint16_t subsys_vendor,
+					 uint16_t subsys_device, int revision)
+{
+	for (size_t i = 0; i < m->npci; i++) {
+		const struct pkg_pci *p = &m->pci[i];
+		if (p->vendor != vendor || p->device != device)
+			continue;
+		if (p->has_subsys && (p->subsys_vendor != subsys_vendor ||
+				      p->subsys_device != subsys_device))
+			continue;
+		if (p->revision >= 0 && p->revision != revision)
+			continue;
+		return p;
+	}
+	return NULL;
+}

@@ -1,0 +1,41 @@
+/* A package file (.wdp): a gzip-compressed ustar archive whose first member
+ * is MANIFEST, the signed manifest (catalog/manifest.h, catalog/signed.h),
+ * followed by one member per file line, named by the line's SRC. The
+ * signature covers the manifest; the manifest pins each file's size and
+ * SHA-256, so the signature covers everything. */
+#ifndef WD_PACKAGE_H
+#define WD_PACKAGE_H
+
+#include "catalog/manifest.h"
+#include "common/buf.h"
+#include "license/keys.h"
+
+#define PACKAGE_MANIFEST "MANIFEST"
+#define PACKAGE_MAX_BYTES (64 * 1024 * 1024) /* compressed */
+
+struct package {
+	struct pkg_manifest m;
+	struct wd_buf manifest;   /* the signed text, signature line included */
+	char signer[WD_FPR_HEX];
+	struct wd_buf *data;      /* data[i] holds the bytes of m.files[i] */
+};
+
+/* Reads and checks a whole package in memory: signature by a trusted key,
+ * every member a listed plain file with a safe name, once, with the size and
+ * hash the manifest gives, nothing unlisted, nothing missing, no more data
+ * than declared. Any failure is WD_ETRUST with a message naming where. */
+int package_read(const void *wdp, size_t len, const struct keyring *kr, const char *where,
+		 struct package *p, struct wd_err *err);
+void package_free(struct package *p);
+
+/* Packs the recipe folder (MANIFEST and the files it names) into out, signed
+ * with key. A file found in vendor_dir (may be NULL) under the same name is
+ * packed instead of the recipe's stand-in. m (may be NULL) receives the
+ * packed manifest. */
+int package_pack(const char *recipe_dir, const char *vendor_dir, const struct wd_key *key,
+		 struct wd_buf *out, struct pkg_manifest *m, struct wd_err *err);
+
+/* "mmlem-2.06.wdp" (malloc'd) */
+char *package_file_name(const struct pkg_manifest *m);
+
+#endif

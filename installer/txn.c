@@ -1,0 +1,863 @@
+#define _GNU_SOURCE /* sync_file_range, where there is one */
+#include "installer/txn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/file.h"
+#include "common/hash.h"
+
+/* ---- durable steps, each one a place the crash test can stop at ---- */
+
+static void step(struct txn *t)
+{
+	if (++t->steps == t->crash_at)
+		_exit(TXN_CRASH_EXIT);
+}
+
+static char *abs_path(const struct txn *t, const char *rel)
+{
+	return wd_path_join(t->v->root, rel);
+}
+
+static int sys_fail(struct wd_err *err, const char *path, const char *what)
+{
+	return wd_err_set(err, WD_EFAIL, "%s: cannot %s: %s", path, what, strerror(errno));
+}
+
+/* Writes a file and starts its write-back without waiting: the flush comes
+ * later, in flush_file, after all files of the batch are written, so that the
+ * disk sees one batch rather than a create-flush-create-flush sequence. */
+static int write_file(struct txn *t, const char *path, const void *data, size_t len,
+		      struct wd_err *err)
+{
+	step(t);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return sys_fail(err, path, "create");
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int r = sys_fail(err, path, "write");
+			close(fd);
+			return r;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+	close(fd);
+	return 0;
+}
+
+static int flush_file(struct txn *t, const char *path, struct wd_err *err)
+{
+	step(t);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sys_fail(err, path, "open");
+	if (fsync(fd) < 0) {
+		int r = sys_fail(err, path, "flush");
+		close(fd);
+		return r;
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_flushed(struct txn *t, const char *path, const void *data, size_t len,
+			 struct wd_err *err)
+{
+	int r = write_file(t, path, data, len, err);
+	return r ? r : flush_file(t, path, err);
+}
+
+static int copy_flushed(struct txn *t, const char *from, const char *to, struct wd_err *err)
+{
+	struct wd_buf b = {0};
+	int r = wd_read_file(from, 0, &b, err);
+	if (!r)
+		r = write_flushed(t, to, b.p, b.len, err);
+	wd_buf_free(&b);
+	return r;
+}
+
+static int rename_step(struct txn *t, const char *from, const char *to, struct wd_err *err)
+{
+	step(t);
+	if (rename(from, to) < 0)
+		return sys_fail(err, to, "rename into place");
+	return 0;
+}
+
+static int unlink_step(struct txn *t, const char *path, struct wd_err *err)
+{
+	if (!wd_exists(path))
+		return 0;
+	step(t);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return sys_fail(err, path, "delete");
+	return 0;
+}
+
+/* Flushes each distinct parent folder of the given host paths once. */
+static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
+{
+	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
+	size_t nd = 0;
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!paths[i])
+			continue;
+		char *d = wd_dirname(paths[i]);
+		bool seen = false;
+		for (size_t k = 0; k < nd; k++)
+			seen |= !strcmp(done[k], d);
+		if (seen) {
+			free(d);
+			continue;
+		}
+		done[nd++] = d;
+		if (!wd_is_dir(d))
+			continue; /* undoing a run that stopped before making it */
+		step(t);
+		r = wd_fsync_dir(d, err);
+	}
+	for (size_t k = 0; k < nd; k++)
+		free(done[k]);
+	free(done);
+	return r;
+}
+
+static int commit_step(struct txn *t, struct wd_err *err)
+{
+	step(t);
+	return db_commit(&t->db, err);
+}
+
+static bool file_has_sha(const char *path, const char *sha)
+{
+	char hex[WD_SHA256_HEX];
+	struct wd_err e;
+	return wd_exists(path) && !wd_sha256_file(path, hex, &e) && !strcmp(hex, sha);
+}
+
+static char *temp_of(const char *host)
+{
+	return wd_xasprintf("%s.wd-new", host);
+}
+
+/* ---- the intent in the database ---- */
+
+static const char *const kind_names[] = {"mkdir", "put", "delete", "restore"};
+
+static int record_intent(struct txn *t, const struct txn_plan *plan, sqlite3_int64 *id,
+			 struct wd_err *err)
+{
+	struct db *db = &t->db;
+	sqlite3_stmt *st = NULL;
+	int r = db_begin(db, err);
+	if (r)
+		return r;
+	if ((r = db_prepare(db, "INSERT INTO txn (action, package, started) VALUES (?, ?, "
+			    "datetime('now'))", &st, err)))
+		goto fail;
+	sqlite3_bind_text(st, 1, plan->install ? "install" : "remove", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, plan->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		r = db_fail(db, err, "cannot record the transaction");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(db->h);
+	if ((r = db_prepare(db, "INSERT INTO txn_op (txn, seq, kind, host, temp, kept, "
+			    "old_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st, err)))
+		goto fail;
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		char *temp = o->kind == TXN_MKDIR ? NULL : temp_of(o->host);
+		sqlite3_bind_int64(st, 1, *id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 3, kind_names[o->kind], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, o->host, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, temp, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, o->kept, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, o->kept ? o->old_sha : NULL, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 8, o->kind == TXN_MKDIR ? NULL : o->new_sha, -1, SQLITE_STATIC);
+		int s = sqlite3_step(st);
+		free(temp);
+		sqlite3_reset(st);
+		if (s != SQLITE_DONE) {
+			r = db_fail(db, err, "cannot record the transaction");
+			goto fail;
+		}
+	}
+	sqlite3_finalize(st);
+	return commit_step(t, err);
+fail:
+	sqlite3_finalize(st);
+	db_rollback(db);
+	return r;
+}
+
+static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64 id,
+		       struct wd_err *err)
+{
+	struct db *db = &t->db;
+	sqlite3_stmt *st = NULL;
+	int r = db_begin(db, err);
+	if (r)
+		return r;
+	if (plan->install) {
+		const struct pkg_manifest *m = &plan->pkg->m;
+		char rel[16];
+		snprintf(rel, sizeof rel, "%d", m->released);
+		if ((r = db_prepare(db, "INSERT INTO package (name, version, released, kind, "
+				    "entitlement, summary, manifest, installed) VALUES "
+				    "(?, ?, date(? * 86400, 'unixepoch'), ?, ?, ?, ?, datetime('now'))",
+				    &st, err)))
+			goto fail;
+		sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, m->version, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, m->released);
+		sqlite3_bind_text(st, 4, pkg_kind_name(m->kind), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, m->entitlement, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, m->summary, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, plan->pkg->manifest.p, (int)plan->pkg->manifest.len,
+				  SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			r = db_fail(db, err, "cannot record the package");
+			goto fail;
+		}
+		sqlite3_finalize(st);
+		if ((r = db_prepare(db, "INSERT INTO file (path, package, host, size, sha256, kept, "
+				    "kept_sha256) VALUES (upper(?), ?, ?, ?, ?, ?, ?)", &st, err)))
+			goto fail;
+		for (size_t i = 0; i < plan->nops; i++) {
+			const struct txn_op *o = &plan->ops[i];
+			if (o->kind != TXN_PUT)
+				continue;
+			sqlite3_bind_text(st, 1, o->os2, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, o->host, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 4, (sqlite3_int64)o->len);
+			sqlite3_bind_text(st, 5, o->new_sha, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 6, o->kept, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 7, o->kept ? o->old_sha : NULL, -1, SQLITE_STATIC);
+			int s = sqlite3_step(st);
+			sqlite3_reset(st);
+			if (s != SQLITE_DONE) {
+				r = db_fail(db, err, "cannot record the files");
+				goto fail;
+			}
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	} else {
+		if ((r = db_prepare(db, "DELETE FROM package WHERE name = ?", &st, err)))
+			goto fail;
+		sqlite3_bind_text(st, 1, plan->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			r = db_fail(db, err, "cannot forget the package");
+			goto fail;
+		}
+		sqlite3_finalize(st);
+	}
+	if ((r = db_prepare(db, "INSERT INTO history (at, action, package, version) VALUES "
+			    "(datetime('now'), ?, ?, ?)", &st, err)))
+		goto fail;
+	sqlite3_bind_text(st, 1, plan->install ? "install" : "remove", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, plan->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, plan->version, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		r = db_fail(db, err, "cannot record the history");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	char sql[64];
+	snprintf(sql, sizeof sql, "DELETE FROM txn WHERE id = %lld", (long long)id);
+	if ((r = db_exec(db, sql, err)))
+		goto fail;
+	return commit_step(t, err);
+fail:
+	sqlite3_finalize(st);
+	db_rollback(db);
+	return r;
+}
+
+/* ---- the file phases ---- */
+
+static int put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **tmps = wd_xcalloc(2 * n + 1, sizeof *tmps), **targets = tmps + n;
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_MKDIR) {
+			char *d = abs_path(t, ops[i].host);
+			step(t);
+			if (mkdir(d, 0755) < 0 && errno != EEXIST)
+				r = sys_fail(err, d, "create folder");
+			free(d);
+		}
+	/* copies of the foreign files first, so that anything renamed over
+	 * later can always be put back */
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_PUT && ops[i].kept) {
+			char *from = abs_path(t, ops[i].host), *to = abs_path(t, ops[i].kept);
+			r = copy_flushed(t, from, to, err);
+			free(from);
+			tmps[i] = to;
+		}
+	if (!r)
+		r = flush_dirs(t, tmps, n, err);
+	for (size_t i = 0; i < n; i++) {
+		free(tmps[i]);
+		tmps[i] = NULL;
+	}
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_PUT) {
+			targets[i] = abs_path(t, ops[i].host);
+			tmps[i] = temp_of(targets[i]);
+			r = write_file(t, tmps[i], ops[i].data, ops[i].len, err);
+		}
+	for (size_t i = 0; !r && i < n; i++)
+		if (tmps[i])
+			r = flush_file(t, tmps[i], err);
+	if (!r)
+		r = flush_dirs(t, tmps, n, err);
+	for (size_t i = 0; !r && i < n; i++)
+		if (tmps[i])
+			r = rename_step(t, tmps[i], targets[i], err);
+	if (!r)
+		r = flush_dirs(t, targets, n, err);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(tmps[i]);
+	free(tmps);
+	return r;
+}
+
+/* Puts a kept file back over target unless target already holds it. */
+static int restore_kept(struct txn *t, const struct txn_op *o, const char *target,
+			struct wd_err *err)
+{
+	if (file_has_sha(target, o->old_sha))
+		return 0;
+	char *kept = abs_path(t, o->kept), *tmp = temp_of(target);
+	int r = 0;
+	if (!file_has_sha(kept, o->old_sha))
+		r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or damaged; "
+			       "the original file cannot be put back", kept, target);
+	if (!r)
+		r = copy_flushed(t, kept, tmp, err);
+	if (!r)
+		r = rename_step(t, tmp, target, err);
+	free(kept);
+	free(tmp);
+	return r;
+}
+
+static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	int r = 0;
+	bool any = false;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kept) {
+			char *k = abs_path(t, ops[i].kept);
+			r = unlink_step(t, k, err);
+			free(k);
+			any = true;
+		}
+	if (!r && any) {
+		char *d = abs_path(t, WD_KEPT_DIR);
+		step(t);
+		r = wd_fsync_dir(d, err);
+		free(d);
+	}
+	return r;
+}
+
+/* Removal, also the roll-forward of an interrupted one: idempotent. */
+static int remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
+			continue;
+		targets[i] = abs_path(t, ops[i].host);
+		char *tmp = temp_of(targets[i]);
+		r = unlink_step(t, tmp, err); /* a partial copy from an earlier try */
+		free(tmp);
+		if (!r)
+			r = ops[i].kind == TXN_RESTORE ? restore_kept(t, &ops[i], targets[i], err)
+						       : unlink_step(t, targets[i], err);
+	}
+	if (!r)
+		r = flush_dirs(t, targets, n, err);
+	if (!r)
+		r = drop_kept(t, ops, n, err);
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+/* Undoes an install that did not reach its commit. */
+static int undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t k = n; !r && k-- > 0;) {
+		if (ops[k].kind != TXN_PUT)
+			continue;
+		targets[k] = abs_path(t, ops[k].host);
+		char *tmp = temp_of(targets[k]);
+		r = ops[k].kept ? restore_kept(t, &ops[k], targets[k], err)
+				: unlink_step(t, targets[k], err);
+		if (!r)
+			r = unlink_step(t, tmp, err);
+		free(tmp);
+	}
+	if (!r)
+		r = flush_dirs(t, targets, n, err);
+	if (!r)
+		r = drop_kept(t, ops, n, err);
+	for (size_t k = n; !r && k-- > 0;)
+		if (ops[k].kind == TXN_MKDIR) {
+			char *d = abs_path(t, ops[k].host);
+			if (rmdir(d) == 0)
+				r = wd_fsync_parent(d, err);
+			free(d);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
+{
+	sqlite3_int64 id = 0;
+	int r = record_intent(t, plan, &id, err);
+	if (r)
+		return r;
+	r = plan->install ? put_files(t, plan->ops, plan->nops, err)
+			  : remove_files(t, plan->ops, plan->nops, err);
+	if (!r)
+		return record_done(t, plan, id, err);
+	/* A failure (disk full, say) is handled like a crash, at once. */
+	struct wd_err e2;
+	if (plan->install && !undo_install(t, plan->ops, plan->nops, &e2)) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "DELETE FROM txn WHERE id = %lld", (long long)id);
+		db_exec(&t->db, sql, &e2);
+	}
+	return r;
+}
+
+/* ---- recovery ---- */
+
+static void free_ops(struct txn_op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(ops[i].os2);
+		free(ops[i].host);
+		free(ops[i].kept);
+	}
+	free(ops);
+}
+
+static int load_ops(struct db *db, sqlite3_int64 id, struct txn_op **out, size_t *n,
+		    struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT kind, host, kept, old_sha256, new_sha256 FROM txn_op "
+			   "WHERE txn = ? ORDER BY seq", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	struct txn_op *ops = NULL;
+	size_t k = 0;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		ops = wd_xrealloc(ops, (k + 1) * sizeof *ops);
+		struct txn_op *o = &ops[k++];
+		memset(o, 0, sizeof *o);
+		const char *kind = (const char *)sqlite3_column_text(st, 0);
+		for (int i = 0; i < 4; i++)
+			if (kind && !strcmp(kind, kind_names[i]))
+				o->kind = (enum txn_op_kind)i;
+		o->host = wd_xstrdup((const char *)sqlite3_column_text(st, 1));
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			o->kept = wd_xstrdup((const char *)sqlite3_column_text(st, 2));
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			snprintf(o->old_sha, sizeof o->old_sha, "%s", sqlite3_column_text(st, 3));
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+			snprintf(o->new_sha, sizeof o->new_sha, "%s", sqlite3_column_text(st, 4));
+	}
+	sqlite3_finalize(st);
+	if (s != SQLITE_DONE) {
+		free_ops(ops, k);
+		return db_fail(db, err, "cannot read the interrupted transaction");
+	}
+	*out = ops;
+	*n = k;
+	return 0;
+}
+
+static int recover(struct txn *t, struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(&t->db, "SELECT id, action, package FROM txn ORDER BY id LIMIT 1",
+			   &st, err);
+	if (r)
+		return r;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	struct txn_plan plan = {0};
+	sqlite3_int64 id = sqlite3_column_int64(st, 0);
+	plan.install = !strcmp((const char *)sqlite3_column_text(st, 1), "install");
+	plan.name = wd_xstrdup((const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	if ((r = load_ops(&t->db, id, &plan.ops, &plan.nops, err)))
+		goto out;
+	if (plan.install) {
+		/* not committed: undo it, and say so in the history */
+		plan.version = wd_xstrdup("(undone)");
+		if ((r = undo_install(t, plan.ops, plan.nops, err)))
+			goto out;
+		st = NULL;
+		if ((r = db_begin(&t->db, err)))
+			goto out;
+		if ((r = db_prepare(&t->db, "INSERT INTO history (at, action, package, version) "
+				    "VALUES (datetime('now'), 'undo install', ?, '-')", &st, err)))
+			goto fail;
+		sqlite3_bind_text(st, 1, plan.name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			r = db_fail(&t->db, err, "cannot record the history");
+			goto fail;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		char del[64];
+		snprintf(del, sizeof del, "DELETE FROM txn WHERE id = %lld", (long long)id);
+		if ((r = db_exec(&t->db, del, err)) || (r = db_commit(&t->db, err)))
+			goto fail;
+	} else {
+		/* committed intent: finish it */
+		char *v = NULL;
+		if ((r = db_prepare(&t->db, "SELECT version FROM package WHERE name = ?", &st, err)))
+			goto out;
+		sqlite3_bind_text(st, 1, plan.name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		st = NULL;
+		plan.version = v ? v : wd_xstrdup("-");
+		if ((r = remove_files(t, plan.ops, plan.nops, err)) ||
+		    (r = record_done(t, &plan, id, err)))
+			goto out;
+	}
+	t->recovered = true;
+	goto out;
+fail:
+	sqlite3_finalize(st);
+	db_rollback(&t->db);
+out:
+	if (r)
+		wd_err_prefix(err, "finishing an interrupted %s of %s", plan.install ? "install"
+			      : "removal", plan.name);
+	free_ops(plan.ops, plan.nops);
+	free(plan.name);
+	free(plan.version);
+	return r;
+}
+
+int txn_pending(struct db *db, bool *pending, struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT 1 FROM txn LIMIT 1", &st, err);
+	if (r)
+		return r;
+	*pending = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* ---- the lock ---- */
+
+static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
+{
+	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (t->lock_fd < 0)
+		return sys_fail(err, path, "open the lock file");
+	const char *w = getenv("WARPDRV_LOCK_WAIT");
+	int tries = (w ? atoi(w) : 3) * 10;
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	for (int i = 0;; i++) {
+		if (fcntl(t->lock_fd, F_SETLK, &fl) == 0)
+			break;
+		if (errno != EAGAIN && errno != EACCES)
+			return sys_fail(err, path, "lock");
+		if (i >= tries) {
+			struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+			fcntl(t->lock_fd, F_GETLK, &q);
+			char holder[200] = "";
+			ssize_t n = pread(t->lock_fd, holder, sizeof holder - 1, 0);
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			return wd_err_set(err, WD_EFAIL, "the volume is busy: another warpdrv (process "
+					  "%ld: %s) holds %s; try again when it has finished",
+					  (long)q.l_pid, *holder ? holder : "unknown", path);
+		}
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	char line[200];
+	int n = snprintf(line, sizeof line, "warpdrv %s\n", what);
+	if (ftruncate(t->lock_fd, 0) == 0 && pwrite(t->lock_fd, line, (size_t)n, 0) < 0) {
+		/* the note is for people; the lock is what counts */
+	}
+	return 0;
+}
+
+int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err)
+{
+	memset(t, 0, sizeof *t);
+	t->v = v;
+	t->lock_fd = -1;
+	const char *c = getenv("WARPDRV_CRASH_AT");
+	t->crash_at = c ? atoi(c) : 0;
+	char *dir = NULL, *kept = NULL;
+	bool found;
+	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
+	if (!r)
+		r = wd_mkdirs(dir, err);
+	if (!r) {
+		char *lock = wd_path_join(dir, "lock");
+		r = take_lock(t, lock, what, err);
+		free(lock);
+	}
+	if (!r) {
+		kept = wd_path_join(v->root, WD_KEPT_DIR);
+		r = wd_mkdirs(kept, err);
+	}
+	if (!r)
+		r = db_open(&t->db, v, true, NULL, err);
+	if (!r)
+		r = recover(t, err);
+	free(dir);
+	free(kept);
+	if (r)
+		txn_end(t);
+	return r;
+}
+
+void txn_end(struct txn *t)
+{
+	db_close(&t->db);
+	if (t->lock_fd >= 0)
+		close(t->lock_fd); /* closing drops the fcntl lock */
+	t->lock_fd = -1;
+}
+
+/* ---- plans ---- */
+
+void txn_plan_free(struct txn_plan *plan)
+{
+	free_ops(plan->ops, plan->nops);
+	free(plan->name);
+	free(plan->version);
+	memset(plan, 0, sizeof *plan);
+}
+
+static struct txn_op *add_op(struct txn_plan *plan, enum txn_op_kind kind)
+{
+	plan->ops = wd_xrealloc(plan->ops, (plan->nops + 1) * sizeof *plan->ops);
+	struct txn_op *o = &plan->ops[plan->nops++];
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	return o;
+}
+
+static char *rel_of(const struct volume *v, const char *abs)
+{
+	return wd_xstrdup(abs + strlen(v->root) + 1);
+}
+
+/* MKDIR ops, outermost first, for every missing folder above a new file. */
+static void plan_folders(const struct volume *v, struct txn_plan *plan, const char *abs)
+{
+	char *d = wd_dirname(abs);
+	size_t rootlen = strlen(v->root);
+	char *missing[64];
+	int n = 0;
+	while (strlen(d) > rootlen && !wd_is_dir(d) && n < 64) {
+		missing[n++] = d;
+		d = wd_dirname(d);
+	}
+	free(d);
+	while (n-- > 0) {
+		char *rel = rel_of(v, missing[n]);
+		bool have = false;
+		for (size_t i = 0; i < plan->nops; i++)
+			have |= plan->ops[i].kind == TXN_MKDIR && !strcmp(plan->ops[i].host, rel);
+		if (have)
+			free(rel);
+		else
+			add_op(plan, TXN_MKDIR)->host = rel;
+		free(missing[n]);
+	}
+}
+
+static int owner_of(struct db *db, const char *os2, char **owner, struct wd_err *err)
+{
+	*owner = NULL;
+	if (!db || !db->h)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT package FROM file WHERE path = upper(?)", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, os2, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*owner = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int installed_version(struct db *db, const char *name, char **version,
+			     struct wd_err *err)
+{
+	*version = NULL;
+	if (!db || !db->h)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT version FROM package WHERE name = ?", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*version = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int plan_put(const struct volume *v, struct db *db, const struct package *p, size_t i,
+		    struct txn_plan *plan, struct wd_err *err)
+{
+	const struct pkg_file *f = &p->m.files[i];
+	char *abs = NULL, *owner = NULL;
+	bool found;
+	int r = volume_resolve(v, f->dest, &abs, &found, err);
+	if (!r)
+		r = owner_of(db, f->dest, &owner, err);
+	bool replaced = false;
+	for (size_t k = 0; owner && k < p->m.nreplaces; k++)
+		replaced |= !strcmp(owner, p->m.replaces[k]);
+	if (!r && owner && !replaced)
+		r = wd_err_set(err, WD_EFAIL, "%s: %s belongs to the installed package %s; two "
+			       "packages cannot own one file (remove %s first)", p->m.name,
+			       f->dest, owner, owner);
+	if (!r && found && wd_is_dir(abs))
+		r = wd_err_set(err, WD_EFAIL, "%s: %s is a folder on the volume", p->m.name, f->dest);
+	if (r)
+		goto out;
+	if (!found)
+		plan_folders(v, plan, abs);
+	struct txn_op *o = add_op(plan, TXN_PUT);
+	o->os2 = wd_xstrdup(f->dest);
+	o->host = rel_of(v, abs);
+	o->data = p->data[i].p;
+	o->len = p->data[i].len;
+	memcpy(o->new_sha, f->sha256, WD_SHA256_HEX);
+	if (found) {
+		/* a file the package did not install: keep it for removal */
+		if ((r = wd_sha256_file(abs, o->old_sha, err)))
+			goto out;
+		char upper[300], hex[WD_SHA256_HEX];
+		snprintf(upper, sizeof upper, "%s", f->dest);
+		for (char *c = upper; *c; c++)
+			*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+		wd_sha256_hex(upper, strlen(upper), hex);
+		o->kept = wd_xasprintf("%s/%s", WD_KEPT_DIR, hex);
+	}
+out:
+	free(abs);
+	free(owner);
+	return r;
+}
+
+int txn_plan_install(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, bool *nothing, struct wd_err *err)
+{
+	memset(plan, 0, sizeof *plan);
+	*nothing = false;
+	char *have = NULL;
+	int r = installed_version(db, p->m.name, &have, err);
+	if (!r && have && !strcmp(have, p->m.version))
+		*nothing = true;
+	else if (!r && have)
+		r = wd_err_set(err, WD_EFAIL, "%s %s is installed; remove it before installing %s",
+			       p->m.name, have, p->m.version);
+	free(have);
+	if (r || *nothing)
+		return r;
+	plan->install = true;
+	plan->pkg = p;
+	plan->name = wd_xstrdup(p->m.name);
+	plan->version = wd_xstrdup(p->m.version);
+	for (size_t i = 0; !r && i < p->m.nfiles; i++)
+		r = plan_put(v, db, p, i, plan, err);
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}
+
+int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
+		    struct txn_plan *plan, struct wd_err *err)
+{
+	(void)v;
+	memset(plan, 0, sizeof *plan);
+	int r = installed_version(db, name, &plan->version, err);
+	if (!r && !plan->version)
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed ('warpdrv list --installed' "
+			       "shows what is)", name);
+	sqlite3_stmt *st = NULL;
+	if (!r)
+		r = db_prepare(db, "SELECT path, host, sha256, kept, kept_sha256 FROM file "
+			       "WHERE package = ? ORDER BY path", &st, err);
+	if (!r) {
+		plan->name = wd_xstrdup(name);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			bool kept = sqlite3_column_type(st, 3) != SQLITE_NULL;
+			struct txn_op *o = add_op(plan, kept ? TXN_RESTORE : TXN_DELETE);
+			o->os2 = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
+			o->host = wd_xstrdup((const char *)sqlite3_column_text(st, 1));
+			snprintf(o->new_sha, sizeof o->new_sha, "%s", sqlite3_column_text(st, 2));
+			if (kept) {
+				o->kept = wd_xstrdup((const char *)sqlite3_column_text(st, 3));
+				snprintf(o->old_sha, sizeof o->old_sha, "%s", sqlite3_column_text(st, 4));
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}

@@ -1,0 +1,84 @@
+/* The install transaction (shared/DESIGN.md, "The install transaction").
+ *
+ * txn_begin takes the volume's lock (fcntl on var/lib/warpdrv/lock: a crashed
+ * holder's lock goes with its process), opens the database and finishes or
+ * undoes whatever an interrupted run left. A plan is made under the lock and
+ * applied in this order:
+ *
+ *   install: intent (the ops, committed to the database) -> folders -> copies
+ *            of the foreign files it overwrites ("kept") -> new files under a
+ *            temporary name beside their target, each flushed -> folder flush
+ *            -> renames -> folder flush -> commit (package and file rows).
+ *            Until that commit, recovery undoes: the commit is the point of
+ *            no return.
+ *   remove:  intent -> kept files restored (copy, flush, rename), own files
+ *            deleted -> folder flush -> kept copies deleted -> commit. Once
+ *            the intent is committed, recovery finishes the removal: every
+ *            step is idempotent.
+ *
+ * Fault injection for the crash test: WARPDRV_CRASH_AT=N makes the process
+ * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,
+ * rename, unlink, mkdir and database commit of txn_apply). */
+#ifndef WD_TXN_H
+#define WD_TXN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/db.h"
+#include "catalog/package.h"
+#include "installer/volume.h"
+
+#define TXN_CRASH_EXIT 99
+#define WD_KEPT_DIR WD_STATE_DIR "/kept"
+
+enum txn_op_kind { TXN_MKDIR, TXN_PUT, TXN_DELETE, TXN_RESTORE };
+
+struct txn_op {
+	enum txn_op_kind kind;
+	char *os2;                 /* "\IBMCOM\MACS\MMLEM.OS2" as the manifest spells it */
+	char *host;                /* the target, relative to the volume's root */
+	const char *data;          /* PUT: the new bytes (owned by the package) */
+	size_t len;
+	char new_sha[WD_SHA256_HEX]; /* PUT: of data; DELETE/RESTORE: the installed file */
+	char *kept;                /* relative path of the kept foreign file, or NULL */
+	char old_sha[WD_SHA256_HEX]; /* of the kept file */
+};
+
+struct txn_plan {
+	bool install;              /* else remove */
+	const struct package *pkg; /* install */
+	char *name, *version;
+	struct txn_op *ops;
+	size_t nops;
+};
+
+struct txn {
+	const struct volume *v;
+	struct db db;
+	int lock_fd;
+	int steps, crash_at;
+	bool recovered;            /* an interrupted run was finished or undone */
+};
+
+/* Takes the lock (waiting up to WARPDRV_LOCK_WAIT seconds, default 3; the
+ * message names the holder), opens or creates the database, recovers. what
+ * ("install mmlem") is written into the lock file for the next one waiting. */
+int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err);
+void txn_end(struct txn *t);
+/* Is an interrupted transaction recorded in this database? */
+int txn_pending(struct db *db, bool *pending, struct wd_err *err);
+
+/* Plans the installation of a checked package: refuses a path another
+ * installed package owns (unless p replaces it) and files that cannot be
+ * written. (Paths owned by a package p replaces pass: the caller removes
+ * that package first and plans again.) Already installed at the same version: *nothing is set. */
+int txn_plan_install(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, bool *nothing, struct wd_err *err);
+/* Plans the removal of an installed package (WD_EFAIL if it is not installed). */
+int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
+		    struct txn_plan *plan, struct wd_err *err);
+void txn_plan_free(struct txn_plan *plan);
+int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err);
+
+#endif

@@ -1,0 +1,52 @@
+# Shared by the package tests: a small OS/2 volume, a test signing key, a
+# test recipe and repository. Sourced after lib.sh; every function works in $T.
+
+# A volume with CONFIG.SYS, \IBMCOM\MACS holding the E1000.OS2 the OS
+# shipped, and \OS2\KEEP.SYS that the test package overwrites.
+make_volume() { # DIR
+	mkdir -p "$1/IBMCOM/MACS" "$1/OS2"
+	printf 'PSD=OS2APIC.PSD\r\nDEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n' >"$1/CONFIG.SYS"
+	printf 'the E1000.OS2 the OS shipped\r\n' >"$1/IBMCOM/MACS/E1000.OS2"
+	printf 'the KEEP.SYS the OS shipped\r\n' >"$1/OS2/KEEP.SYS"
+}
+
+# The test key folder $T/k (repo/test.key, repo/test.pub) and the recipe $T/recipe.
+make_key() {
+	mkdir -p "$T/k/repo"
+	wda keygen --out "$T/k/repo/test"
+	assert_rc 0
+}
+
+make_recipe() { # [DIR]
+	local d=${1:-$T/recipe}
+	mkdir -p "$d"
+	cat >"$d/MANIFEST" <<'M'
+format 1
+name testpkg
+version 1.0
+released 2024-01-01
+summary A package for the tests
+kind psd
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+file KEEP.SYS \OS2\KEEP.SYS
+file NEW.ADD \OS2\BOOT\NEW.ADD
+M
+	printf 'test driver\n' >"$d/TEST.OS2"
+	printf 'the package KEEP.SYS\n' >"$d/KEEP.SYS"
+	printf 'new adapter driver\n' >"$d/NEW.ADD"
+}
+
+# $T/good.wdp signed by the test key.
+make_good_package() {
+	make_key
+	make_recipe
+	wda pack "$T/recipe" --key "$T/k/repo/test.key" --out "$T/good.wdp"
+	assert_rc 0
+}
+
+# Every name, type and byte of the volume outside warpdrv's own state folder.
+user_snapshot() {
+	(cd "$1" && find . -path ./var -prune -o -printf '%p %y %s\n' | sort &&
+		find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 -r sha256sum) |
+		sha256sum | cut -d' ' -f1
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Crash safety, tested rather than argued: install and remove are stopped at
+# every durable step in turn (WARPDRV_CRASH_AT=N: each write, flush, rename,
+# unlink, mkdir and database commit), then warpdrv runs again on the volume.
+# The volume must hold exactly the files before or the files after, byte for
+# byte, and the database must agree.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+
+# The installed packages the database lists after a recovering run.
+installed() { # VOLUME
+	wd --root "$1" --json list --installed
+	assert_rc 0
+	python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out"
+}
+
+# Crashes `warpdrv ARGS` at step 1, 2, ... on a copy of FROM until a run
+# completes; each time recovers and checks the result is BEFORE (with the
+# database listing PKGS_BEFORE) or AFTER (PKGS_AFTER). Prints the step count.
+crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
+	local from=$1 before=$2 pb=$3 after=$4 pa=$5
+	shift 5
+	local n=1 saw_before=0 saw_after=0
+	while :; do
+		rm -rf "$T/c"
+		cp -a "$from" "$T/c"
+		RC=0
+		WARPDRV_CRASH_AT=$n "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/crash.err" || RC=$?
+		[ "$RC" -eq 0 ] && break
+		[ "$RC" -eq 99 ] || fail "step $n: exit $RC, not the injected crash: $(cat "$T/crash.err")"
+		pkgs=$(installed "$T/c")
+		now=$(user_snapshot "$T/c")
+		if [ "$now" = "$before" ] && [ "$pkgs" = "$pb" ]; then
+			saw_before=$((saw_before + 1))
+		elif [ "$now" = "$after" ] && [ "$pkgs" = "$pa" ]; then
+			saw_after=$((saw_after + 1))
+		else
+			(cd "$T/c" && find . -path ./var -prune -o -type f -print | sort) >&2
+			fail "step $n: the volume is neither before nor after (database lists '$pkgs')"
+		fi
+		wd --root "$T/c" verify
+		assert_rc 0
+		[ -z "$(find "$T/c" -name '*.wd-new')" ] || fail "step $n: a temporary file was left"
+		n=$((n + 1))
+	done
+	# the run that was not stopped must also have produced "after"
+	[ "$(user_snapshot "$T/c")" = "$after" ] || fail "the uninterrupted run is not 'after'"
+	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
+	echo "$* : $((n - 1)) steps, $saw_before recovered to before, $saw_after to after"
+}
+
+t_install_and_remove_survive_a_crash_at_every_step() {
+	make_good_package
+	make_volume "$T/v0"
+	before=$(user_snapshot "$T/v0")
+	# the state after: installed on a copy without crashing
+	cp -a "$T/v0" "$T/v1"
+	wd --root "$T/v1" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	after=$(user_snapshot "$T/v1")
+	crash_every_step "$T/v0" "$before" "" "$after" "testpkg" install "$T/good.wdp" | tee "$T/summary"
+	# removal: from installed back to the original files (folders made stay)
+	cp -a "$T/v1" "$T/v2"
+	wd --root "$T/v2" remove testpkg
+	removed=$(user_snapshot "$T/v2")
+	crash_every_step "$T/v1" "$after" "testpkg" "$removed" "" remove testpkg | tee -a "$T/summary"
+	grep -q "install.*steps" "$T/summary" && grep -q "remove.*steps" "$T/summary"
+	# the counts, for whoever wants to know how many steps were covered
+	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
+}
+
+run_tests

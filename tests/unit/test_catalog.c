@@ -1,0 +1,292 @@
+/* catalog/: manifests, the tar and gzip layers, signed packages and indexes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog/gz.h"
+#include "catalog/index.h"
+#include "catalog/manifest.h"
+#include "catalog/package.h"
+#include "catalog/signed.h"
+#include "catalog/tar.h"
+#include "common/file.h"
+
+static const char nic[] =
+	"# a comment\n"
+	"format 1\n"
+	"name mmlem\n"
+	"version 2.06\n"
+	"released 2023-05-01\n"
+	"summary MultiMac Legacy EM\n"
+	"kind nic\n"
+	"entitlement drivers\n"
+	"pci 8086:100e rank 1\n"
+	"pci 8086:100f subsys 15ad:0750 rev 02 rank 3\n"
+	"driver MMLEM.OS2\n"
+	"nif MMLEM.NIF\n"
+	"drivername MMLEM$\n"
+	"file MMLEM.OS2 \\IBMCOM\\MACS\\MMLEM.OS2\n"
+	"file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n";
+
+static void test_manifest_gives_the_planner_its_data(void **state)
+{
+	(void)state;
+	struct pkg_manifest m;
+	struct wd_err e;
+	assert_int_equal(manifest_parse(nic, strlen(nic), true, "t", &m, &e), 0);
+	assert_string_equal(m.name, "mmlem");
+	assert_int_equal(m.kind, PKG_KIND_NIC);
+	assert_string_equal(m.entitlement, "drivers");
+	assert_string_equal(m.driver_name, "MMLEM$");
+	assert_int_equal(m.npci, 2);
+	assert_int_equal(m.pci[1].subsys_vendor, 0x15ad);
+	assert_int_equal(m.pci[1].revision, 2);
+	assert_non_null(manifest_match_pci(&m, 0x8086, 0x100e, 0x8086, 0x001e, 0));
+	assert_null(manifest_match_pci(&m, 0x8086, 0x100f, 0x8086, 0x1000, 2));
+	assert_non_null(manifest_match_pci(&m, 0x8086, 0x100f, 0x15ad, 0x0750, 2));
+	assert_non_null(manifest_find_dest(&m, "\\ibmcom\\macs\\mmlem.nif"));
+	manifest_free(&m);
+	/* a packed manifest needs sizes and hashes */
+	assert_int_equal(manifest_parse(nic, strlen(nic), false, "t", &m, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "t line 14: file: the size and SHA-256 are missing"));
+}
+
+static void expect_bad(const char *replace, const char *with, const char *msg)
+{
+	char *text = wd_xstrdup(nic);
+	char *at = strstr(text, replace);
+	assert_non_null(at);
+	char *bad = wd_xasprintf("%.*s%s%s", (int)(at - text), text, with, at + strlen(replace));
+	struct pkg_manifest m;
+	struct wd_err e;
+	assert_int_equal(manifest_parse(bad, strlen(bad), true, "M", &m, &e), -WD_ETRUST);
+	if (!strstr(e.msg, msg))
+		fail_msg("'%s' lacks '%s'", e.msg, msg);
+	free(bad);
+	free(text);
+}
+
+static void test_manifest_refuses_malformed_fields(void **state)
+{
+	(void)state;
+	expect_bad("format 1", "format 2", "line 2: format 2 is not one");
+	expect_bad("name mmlem", "name MMLEM", "name: lowercase");
+	expect_bad("released 2023-05-01", "released 2023-13-01", "released: expected a date");
+	expect_bad("kind nic", "kind usb", "kind: expected");
+	expect_bad("pci 8086:100e rank 1", "pci 8086:100e", "a rank is required");
+	expect_bad("pci 8086:100e rank 1", "pci 8086-100e rank 1", "VENDOR:DEVICE");
+	expect_bad("rev 02", "rev 2", "rev must be two hex digits");
+	expect_bad("drivername MMLEM$\n", "", "a nic package needs driver");
+	expect_bad("\\IBMCOM\\MACS\\MMLEM.OS2", "C:\\IBMCOM\\MACS\\MMLEM.OS2", "unsafe destination");
+	expect_bad("\\IBMCOM\\MACS\\MMLEM.NIF", "\\IBMCOM\\MACS\\MMLEM.OS2", "listed twice");
+	expect_bad("name mmlem\n", "name mmlem\nname again\n", "'name' given twice");
+	expect_bad("kind nic", "kind nic\x01", "control character");
+	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n", "", "'MMLEM.NIF' is named but no file");
+}
+
+static void test_safe_names(void **state)
+{
+	(void)state;
+	assert_true(pkg_safe_member("MMLEM.OS2"));
+	assert_true(pkg_safe_member("sub/FILE"));
+	const char *bad[] = {"", "/etc/passwd", "../x", "a/../b", "a/./b", "C:X", "a\\b", "a//b",
+			     "a/", NULL};
+	for (int i = 0; bad[i]; i++)
+		if (pkg_safe_member(bad[i]))
+			fail_msg("'%s' passed", bad[i]);
+	assert_true(pkg_safe_dest("\\OS2\\BOOT\\ACPI.PSD"));
+	const char *bad_dest[] = {"OS2\\X", "\\OS2\\..\\X", "\\.\\X", "\\OS2\\", "C:\\X",
+				  "\\OS2/X", "\\OS2\\\\X", "\\A\\...\\B", NULL};
+	for (int i = 0; bad_dest[i]; i++)
+		if (pkg_safe_dest(bad_dest[i]))
+			fail_msg("'%s' passed", bad_dest[i]);
+}
+
+static int mem_read(void *src, void *buf, size_t n, struct wd_err *err)
+{
+	struct wd_sv *v = src;
+	if (n > v->n)
+		return wd_err_set(err, WD_ETRUST, "truncated");
+	memcpy(buf, v->p, n);
+	v->p += n;
+	v->n -= n;
+	return 0;
+}
+
+static void test_tar_and_gzip_round_trip(void **state)
+{
+	(void)state;
+	struct wd_buf tar = {0}, gz = {0}, data = {0};
+	tar_add(&tar, "A", "hello", 5);
+	tar_add(&tar, "dir/B", "", 0);
+	tar_end(&tar);
+	assert_int_equal(tar.len % 512, 0);
+	struct wd_err e;
+	assert_int_equal(gz_compress(tar.p, tar.len, &gz, &e), 0);
+	struct gz_reader g;
+	assert_int_equal(gz_reader_init(&g, gz.p, gz.len, tar.len, "t", &e), 0);
+	unsigned char *back = malloc(tar.len);
+	assert_int_equal(gz_read(&g, back, tar.len, &e), 0);
+	assert_memory_equal(back, tar.p, tar.len);
+	assert_int_equal(gz_finish(&g, &e), 0);
+	gz_reader_free(&g);
+	/* one byte under the real size is a bomb */
+	assert_int_equal(gz_reader_init(&g, gz.p, gz.len, tar.len - 1, "t", &e), 0);
+	assert_int_equal(gz_read(&g, back, tar.len, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "more data"));
+	gz_reader_free(&g);
+	free(back);
+
+	struct wd_sv src = {tar.p, tar.len};
+	struct tar_reader r = {mem_read, &src, "t"};
+	struct tar_entry ent;
+	assert_int_equal(tar_next(&r, &ent, &e), 1);
+	assert_string_equal(ent.name, "A");
+	assert_int_equal(tar_data(&r, &ent, &data, &e), 0);
+	assert_memory_equal(data.p, "hello", 5);
+	assert_int_equal(tar_next(&r, &ent, &e), 1);
+	assert_string_equal(ent.name, "dir/B");
+	assert_int_equal(tar_data(&r, &ent, &data, &e), 0);
+	assert_int_equal(tar_next(&r, &ent, &e), 0);
+	/* a flipped header byte breaks the checksum */
+	tar.p[10] ^= 1;
+	src = (struct wd_sv){tar.p, tar.len};
+	assert_int_equal(tar_next(&r, &ent, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "bad checksum"));
+	wd_buf_free(&tar);
+	wd_buf_free(&gz);
+	wd_buf_free(&data);
+}
+
+struct fixture {
+	char dir[64];
+	struct keyring kr;
+	struct wd_key *key;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	strcpy(f->dir, "/tmp/wd-cat-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	char *prefix = wd_path_join(f->dir, "k"), *key = wd_path_join(f->dir, "k.key"),
+	     *pub = wd_path_join(f->dir, "k.pub"), fpr[WD_FPR_HEX];
+	struct wd_err e;
+	if (key_generate(prefix, fpr, &e) || key_load_private(key, &f->key, &e) ||
+	    keyring_add_key(&f->kr, pub, KEY_ROLE_REPO, &e))
+		return -1;
+	free(prefix);
+	free(key);
+	free(pub);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char *cmd = wd_xasprintf("rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(cmd);
+	key_free(f->key);
+	keyring_free(&f->kr);
+	free(f);
+	return 0;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *p = wd_path_join(dir, name);
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(p, text, strlen(text), 0644, &e), 0);
+	free(p);
+}
+
+static void test_package_pack_and_read(void **state)
+{
+	struct fixture *f = *state;
+	put(f->dir, "MANIFEST", nic);
+	put(f->dir, "MMLEM.OS2", "stand-in driver");
+	put(f->dir, "MMLEM.NIF", "[MMLEM]\n");
+	struct wd_buf wdp = {0};
+	struct pkg_manifest m;
+	struct wd_err e;
+	assert_int_equal(package_pack(f->dir, NULL, f->key, &wdp, &m, &e), 0);
+	assert_true(m.files[0].has_hash);
+	assert_int_equal(m.files[0].size, 15);
+	char *name = package_file_name(&m);
+	assert_string_equal(name, "mmlem-2.06.wdp");
+	free(name);
+	manifest_free(&m);
+	struct package p;
+	assert_int_equal(package_read(wdp.p, wdp.len, &f->kr, "p", &p, &e), 0);
+	assert_string_equal(p.signer, key_fingerprint(f->key));
+	assert_memory_equal(p.data[0].p, "stand-in driver", 15);
+	package_free(&p);
+	/* an untrusted signer */
+	struct keyring empty = {0};
+	assert_int_equal(package_read(wdp.p, wdp.len, &empty, "p", &p, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "p: MANIFEST: signed by unknown key"));
+	/* every truncation is refused, none crashes */
+	for (size_t n = 0; n < wdp.len; n += 7)
+		assert_int_equal(package_read(wdp.p, n, &f->kr, "p", &p, &e), -WD_ETRUST);
+	wd_buf_free(&wdp);
+}
+
+static void test_index_signed_round_trip_and_revocations(void **state)
+{
+	struct fixture *f = *state;
+	struct repo_index idx = {.serial = 7, .issued = 19000, .expires = 19365};
+	idx.pkgs = wd_xcalloc(1, sizeof *idx.pkgs);
+	idx.pkgs[0] = (struct index_entry){wd_xstrdup("e1000"), wd_xstrdup("4.02"), 11848,
+					   PKG_KIND_NIC, NULL, wd_xstrdup("e1000-4.02.wdp"), 1077,
+					   "", wd_xstrdup("IBM/Intel PRO/1000 driver")};
+	memset(idx.pkgs[0].sha256, 'a', 64);
+	idx.npkgs = 1;
+	idx.revoked = wd_xcalloc(1, sizeof *idx.revoked);
+	idx.revoked[0] = wd_xstrdup("CUST-0042");
+	idx.nrevoked = 1;
+	struct wd_buf b = {0};
+	index_write(&idx, &b);
+	struct wd_err e;
+	assert_int_equal(signed_append(&b, f->key, &e), 0);
+	index_free(&idx);
+	assert_int_equal(index_read(b.p, b.len, &f->kr, 19100, "I", &idx, &e), 0);
+	assert_int_equal(idx.serial, 7);
+	assert_true(index_is_revoked(&idx, "CUST-0042"));
+	assert_false(index_is_revoked(&idx, "CUST-0043"));
+	assert_null(index_find(&idx, "e1000")->entitlement);
+	assert_string_equal(index_find(&idx, "e1000")->summary, "IBM/Intel PRO/1000 driver");
+	index_free(&idx);
+	/* stale */
+	assert_int_equal(index_read(b.p, b.len, &f->kr, 19366, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "expired on"));
+	/* one changed byte */
+	b.p[20] ^= 1;
+	assert_int_equal(index_read(b.p, b.len, &f->kr, 19100, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "bad signature"));
+	wd_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_manifest_gives_the_planner_its_data),
+		cmocka_unit_test(test_manifest_refuses_malformed_fields),
+		cmocka_unit_test(test_safe_names),
+		cmocka_unit_test(test_tar_and_gzip_round_trip),
+		cmocka_unit_test_setup_teardown(test_package_pack_and_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_signed_round_trip_and_revocations, setup,
+						teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

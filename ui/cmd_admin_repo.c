@@ -1,0 +1,354 @@
+/* warpdrv-admin keygen / pack / index / verify: the vendor's side of the
+ * repository. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/index.h"
+#include "catalog/package.h"
+#include "catalog/signed.h"
+#include "common/date.h"
+#include "common/file.h"
+#include "ui/commands.h"
+
+int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv)
+{
+	const char *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		bool m;
+		int r = ui_opt_value(ctx, argc, argv, &i, "--out", &out, &m);
+		if (r)
+			return -r;
+		if (!m)
+			return ui_usage(ctx, "keygen: unexpected argument '%s'", argv[i]);
+	}
+	if (!out)
+		return ui_usage(ctx, "keygen: --out PREFIX is required");
+	struct wd_err err = {0};
+	char fpr[WD_FPR_HEX];
+	int r = key_generate(out, fpr, &err);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "fingerprint", fpr);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	} else {
+		printf("%s\n", fpr);
+		ui_say(ctx, "Wrote %s.key (private: keep it secret) and %s.pub.\n", out, out);
+	}
+	return 0;
+}
+
+static int load_key(const char *path, struct wd_key **k, struct wd_err *err)
+{
+	return key_load_private(path, k, err);
+}
+
+int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
+{
+	const char *recipe = NULL, *keyp = NULL, *out = NULL, *vendor = NULL;
+	for (int i = 0; i < argc; i++) {
+		bool m1, m2, m3;
+		int r = ui_opt_value(ctx, argc, argv, &i, "--key", &keyp, &m1);
+		if (!r && !m1)
+			r = ui_opt_value(ctx, argc, argv, &i, "--out", &out, &m2);
+		else
+			m2 = false;
+		if (!r && !m1 && !m2)
+			r = ui_opt_value(ctx, argc, argv, &i, "--vendor-files", &vendor, &m3);
+		else
+			m3 = false;
+		if (r)
+			return -r;
+		if (!m1 && !m2 && !m3) {
+			if (recipe || argv[i][0] == '-')
+				return ui_usage(ctx, "pack: unexpected argument '%s'", argv[i]);
+			recipe = argv[i];
+		}
+	}
+	if (!recipe || !keyp || !out)
+		return ui_usage(ctx, "pack: usage: pack RECIPE_DIR --key KEY --out FILE.wdp");
+	struct wd_err err = {0};
+	struct wd_key *k;
+	struct wd_buf wdp = {0};
+	struct pkg_manifest m;
+	int r = load_key(keyp, &k, &err);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	r = package_pack(recipe, vendor, k, &wdp, &m, &err);
+	char *dest = NULL;
+	if (!r) {
+		/* --out FOLDER: the package's own file name inside it */
+		char *name = package_file_name(&m);
+		dest = wd_is_dir(out) ? wd_path_join(out, name) : wd_xstrdup(out);
+		free(name);
+		out = dest;
+		r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err);
+	}
+	if (!r) {
+		ui_say(ctx, "Packed %s %s (%zu files, %zu bytes) into %s.\n", m.name, m.version,
+		       m.nfiles, wdp.len, out);
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_str(&ctx->j, "name", m.name);
+			json_str(&ctx->j, "version", m.version);
+			json_str(&ctx->j, "file", out);
+			json_int(&ctx->j, "size", (long long)wdp.len);
+			json_obj_end(&ctx->j);
+			json_finish(&ctx->j);
+		}
+	}
+	if (dest)
+		manifest_free(&m);
+	free(dest);
+	wd_buf_free(&wdp);
+	key_free(k);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds an index entry for each .wdp in dir, each checked against kr. */
+static int scan_repo(const char *dir, const struct keyring *kr, struct repo_index *idx,
+		     struct wd_err *err)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot open the repository folder", dir);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".wdp")) {
+			names = wd_xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = wd_xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	int r = 0;
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < n; i++) {
+		char *path = wd_path_join(dir, names[i]);
+		struct package p;
+		if (!r && !(r = wd_read_file(path, PACKAGE_MAX_BYTES, &b, err)) &&
+		    !(r = package_read(b.p, b.len, kr, path, &p, err))) {
+			if (index_find(idx, p.m.name))
+				r = wd_err_set(err, WD_EFAIL, "%s: a second package named %s; keep one "
+					       "version per repository", path, p.m.name);
+			struct index_entry ie = {wd_xstrdup(p.m.name), wd_xstrdup(p.m.version),
+						 p.m.released, p.m.kind,
+						 p.m.entitlement ? wd_xstrdup(p.m.entitlement) : NULL,
+						 wd_xstrdup(names[i]), b.len, "", wd_xstrdup(p.m.summary)};
+			wd_sha256_hex(b.p, b.len, ie.sha256);
+			idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
+			idx->pkgs[idx->npkgs++] = ie;
+			package_free(&p);
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	wd_buf_free(&b);
+	return r;
+}
+
+/* The public key beside a private one: PREFIX.key -> PREFIX.pub. */
+static int own_keyring(const char *keyp, struct keyring *kr, struct wd_err *err)
+{
+	size_t n = strlen(keyp);
+	char *pub = n > 4 && !strcmp(keyp + n - 4, ".key")
+			    ? wd_xasprintf("%.*s.pub", (int)(n - 4), keyp)
+			    : wd_xasprintf("%s.pub", keyp);
+	int r = keyring_add_key(kr, pub, KEY_ROLE_REPO, err);
+	if (r)
+		wd_err_prefix(err, "the public key beside %s", keyp);
+	free(pub);
+	return r;
+}
+
+struct index_opts {
+	const char *dir, *keyp, *serial, *expires;
+	const char *revoke[64];
+	int nrevoke;
+};
+
+static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_opts *o)
+{
+	static const char *names[] = {"--key", "--serial", "--expires", "--revoke"};
+	for (int i = 0; i < argc; i++) {
+		bool matched = false;
+		for (int k = 0; k < 4 && !matched; k++) {
+			const char *val;
+			int r = ui_opt_value(ctx, argc, argv, &i, names[k], &val, &matched);
+			if (r)
+				return -r;
+			if (!matched)
+				continue;
+			if (k == 0)
+				o->keyp = val;
+			else if (k == 1)
+				o->serial = val;
+			else if (k == 2)
+				o->expires = val;
+			else if (o->nrevoke == 64)
+				return ui_usage(ctx, "index: at most 64 --revoke options");
+			else
+				o->revoke[o->nrevoke++] = val;
+		}
+		if (matched)
+			continue;
+		if (o->dir || argv[i][0] == '-')
+			return ui_usage(ctx, "index: unexpected argument '%s'", argv[i]);
+		o->dir = argv[i];
+	}
+	if (!o->dir || !o->keyp)
+		return ui_usage(ctx, "index: usage: index REPO_DIR --key KEY [--serial N] "
+				"[--expires YYYY-MM-DD] [--revoke KEYID]...");
+	for (int i = 0; i < o->nrevoke; i++)
+		if (!index_valid_keyid(o->revoke[i], strlen(o->revoke[i])))
+			return ui_usage(ctx, "--revoke %s: a key id is letters, digits and ._:-",
+					o->revoke[i]);
+	return 0;
+}
+
+/* The serial: --serial, else one more than the index already in the folder. */
+static int next_serial(const struct index_opts *o, const char *path, uint64_t *serial,
+		       struct wd_err *err)
+{
+	if (o->serial) {
+		char *end;
+		*serial = strtoull(o->serial, &end, 10);
+		if (!*o->serial || *end)
+			return wd_err_set(err, WD_EUSAGE, "--serial %s: expected a number", o->serial);
+		return 0;
+	}
+	*serial = 1;
+	struct wd_buf b = {0};
+	struct wd_err ignore;
+	struct repo_index old;
+	if (wd_exists(path) && !wd_read_file(path, INDEX_MAX_BYTES, &b, &ignore)) {
+		size_t body = b.len;
+		char *sig = strstr(b.p, "\nsignature ");
+		if (sig)
+			body = (size_t)(sig - b.p) + 1;
+		if (!index_parse(b.p, body, path, &old, &ignore)) {
+			*serial = old.serial + 1;
+			index_free(&old);
+		}
+	}
+	wd_buf_free(&b);
+	return 0;
+}
+
+int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
+{
+	struct index_opts o = {0};
+	int r = index_args(ctx, argc, argv, &o);
+	if (r)
+		return r;
+	struct wd_err err = {0};
+	struct repo_index idx = {0};
+	struct keyring kr = {0};
+	struct wd_key *k = NULL;
+	struct wd_buf out = {0};
+	char *path = wd_path_join(o.dir, INDEX_NAME);
+	if ((r = wd_today(&idx.issued, &err)) || (r = load_key(o.keyp, &k, &err)) ||
+	    (r = own_keyring(o.keyp, &kr, &err)) ||
+	    (ctx->keys && (r = keyring_add_dir(&kr, ctx->keys, &err))) || (r = next_serial(&o, path, &idx.serial, &err)))
+		goto out;
+	idx.expires = idx.issued + 365;
+	if (o.expires && !wd_date_parse(o.expires, &idx.expires)) {
+		r = wd_err_set(&err, WD_EUSAGE, "--expires %s: expected YYYY-MM-DD", o.expires);
+		goto out;
+	}
+	if (idx.expires < idx.issued) {
+		r = wd_err_set(&err, WD_EUSAGE, "--expires %s is before today", o.expires);
+		goto out;
+	}
+	for (int i = 0; i < o.nrevoke; i++) {
+		idx.revoked = wd_xrealloc(idx.revoked, (idx.nrevoked + 1) * sizeof *idx.revoked);
+		idx.revoked[idx.nrevoked++] = wd_xstrdup(o.revoke[i]);
+	}
+	if ((r = scan_repo(o.dir, &kr, &idx, &err)))
+		goto out;
+	index_write(&idx, &out);
+	if ((r = signed_append(&out, k, &err)) ||
+	    (r = wd_write_atomic(path, out.p, out.len, 0644, &err)))
+		goto out;
+	ui_say(ctx, "Wrote %s: serial %llu, %zu packages, %zu revoked keys.\n", path,
+	       (unsigned long long)idx.serial, idx.npkgs, idx.nrevoked);
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "index", path);
+		json_int(&ctx->j, "serial", (long long)idx.serial);
+		json_int(&ctx->j, "packages", (long long)idx.npkgs);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	}
+out:
+	free(path);
+	wd_buf_free(&out);
+	index_free(&idx);
+	keyring_free(&kr);
+	key_free(k);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
+{
+	const char *file = NULL, *keys = ctx->keys;
+	for (int i = 0; i < argc; i++) {
+		bool m;
+		int r = ui_opt_value(ctx, argc, argv, &i, "--keys", &keys, &m);
+		if (r)
+			return -r;
+		if (!m) {
+			if (file || argv[i][0] == '-')
+				return ui_usage(ctx, "verify: unexpected argument '%s'", argv[i]);
+			file = argv[i];
+		}
+	}
+	if (!file || !keys)
+		return ui_usage(ctx, "verify: usage: verify FILE --keys DIR");
+	struct wd_err err = {0};
+	struct keyring kr = {0};
+	struct wd_buf b = {0};
+	int today;
+	int r = keyring_add_dir(&kr, keys, &err);
+	if (!r)
+		r = wd_read_file(file, PACKAGE_MAX_BYTES, &b, &err);
+	if (!r)
+		r = wd_today(&today, &err);
+	if (!r && b.len >= 2 && (unsigned char)b.p[0] == 0x1f && (unsigned char)b.p[1] == 0x8b) {
+		struct package p;
+		if (!(r = package_read(b.p, b.len, &kr, file, &p, &err))) {
+			ui_say(ctx, "%s: good package %s %s, %zu files, signed by %s\n", file, p.m.name,
+			       p.m.version, p.m.nfiles, p.signer);
+			package_free(&p);
+		}
+	} else if (!r) {
+		struct repo_index idx;
+		if (!(r = index_read(b.p, b.len, &kr, today, file, &idx, &err))) {
+			ui_say(ctx, "%s: good index, serial %llu, %zu packages, signed by %s\n", file,
+			       (unsigned long long)idx.serial, idx.npkgs, idx.signer);
+			index_free(&idx);
+		}
+	}
+	if (!r && ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "file", file);
+		json_bool(&ctx->j, "good", true);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	}
+	wd_buf_free(&b);
+	keyring_free(&kr);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}

@@ -1,0 +1,56 @@
+/* warpdrv history: what was installed and removed on this volume, and when. */
+#include "ui/commands.h"
+#include "ui/pkgutil.h"
+
+int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
+{
+	(void)argv;
+	if (argc)
+		return ui_usage(ctx, "history takes no arguments");
+	struct wd_err err = {0};
+	struct volume v;
+	struct db db;
+	bool have;
+	int r = pkg_state_read(ctx, &v, &db, &have, &err);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	sqlite3_stmt *st = NULL;
+	if (have)
+		r = db_prepare(&db, "SELECT id, at, action, package, version FROM history "
+			       "ORDER BY id", &st, &err);
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_arr_begin(&ctx->j, "history");
+	}
+	int n = 0;
+	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
+		n++;
+		const char *at = (const char *)sqlite3_column_text(st, 1),
+			   *action = (const char *)sqlite3_column_text(st, 2),
+			   *pkg = (const char *)sqlite3_column_text(st, 3),
+			   *ver = (const char *)sqlite3_column_text(st, 4);
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_int(&ctx->j, "id", sqlite3_column_int64(st, 0));
+			json_str(&ctx->j, "at", at);
+			json_str(&ctx->j, "action", action);
+			json_str(&ctx->j, "package", pkg);
+			json_str(&ctx->j, "version", ver);
+			json_obj_end(&ctx->j);
+		} else {
+			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", (long long)sqlite3_column_int64(st, 0),
+			       at, action, pkg, ver);
+		}
+	}
+	sqlite3_finalize(st);
+	if (ctx->json) {
+		json_arr_end(&ctx->j);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	} else if (!r && !n) {
+		ui_say(ctx, "No history on this volume yet.\n");
+	}
+	db_close(&db);
+	volume_close(&v);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}

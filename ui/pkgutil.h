@@ -1,0 +1,32 @@
+/* What the package commands share: the trusted keys, the catalog, loading a
+ * package by name or file, and reading the state without writing to it. */
+#ifndef WD_PKGUTIL_H
+#define WD_PKGUTIL_H
+
+#include "catalog/db.h"
+#include "catalog/repo.h"
+#include "installer/volume.h"
+#include "license/keys.h"
+#include "ui/ui.h"
+
+/* The bundled keys, --keys DIR and the volume's var/lib/warpdrv/keys (v may be NULL). */
+int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
+		struct wd_err *err);
+/* --repo URLs first, then the bundled repository. */
+int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *cat,
+		struct wd_err *err);
+/* A package by name (from the catalog) or a .wdp file on disk. */
+int pkg_load(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
+	     const char *arg, struct package *p, struct wd_err *err);
+/* Opens the volume (--root) and, if it has one, its database without writing;
+ * an interrupted transaction is finished first (unless --dry-run). *have is
+ * false when the volume has no database yet. */
+int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *have,
+		   struct wd_err *err);
+struct txn_plan;
+/* Prints a plan (text or a JSON object); in ui/cmd_install.c. */
+void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan);
+/* The JSON or text description of a day number. */
+void pkg_date(int days, char out[11]);
+
+#endif
