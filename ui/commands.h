@@ -7,5 +7,7 @@
 int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	    const char *synopsis);
 
+int cmd_check(struct wd_ctx *ctx, int argc, char **argv);
+
 
 #endif

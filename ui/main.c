@@ -2,6 +2,10 @@
 #include "ui/commands.h"
 
 static const struct wd_cmd commands[] = {
+	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
+	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
+	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
+	 "Exit status 0 when there is no error, 1 when there is one.\n"},
 	{0},
 };
 
