@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "text" loses its quotes; a list such as "YES", "NO" keeps them. */
 static char *unquote(struct wd_sv v)
 {
-	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"')
+	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"' && !memchr(v.p + 1, '"', v.n - 2))
 		v = wd_sv_make(v.p + 1, v.n - 2);
 	return wd_sv_dup(v);
 }

@@ -161,7 +161,7 @@ static bool blank_between(const struct protocol_ini *pi)
 
 static bool one_line(const char *s)
 {
-	return !strpbrk(s, "\r\n");
+	return tl_one_line(s, strlen(s));
 }
 
 static int insert(struct protocol_ini *pi, size_t at, const char *text)

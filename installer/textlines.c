@@ -85,14 +85,16 @@ size_t tl_count_lf_only(const struct textlines *t, size_t *first)
 	return count;
 }
 
-static bool one_line(const char *text, size_t len)
+bool tl_one_line(const char *text, size_t len)
 {
-	return !memchr(text, '\n', len) && !memchr(text, '\r', len);
+	/* A CR inside a line is kept as it was read; only one at the end
+	 * would join the line ending and change it. */
+	return !memchr(text, '\n', len) && !(len && text[len - 1] == '\r');
 }
 
 int tl_insert(struct textlines *t, size_t at, const char *text, size_t len)
 {
-	if (at > t->n || !one_line(text, len))
+	if (at > t->n || !tl_one_line(text, len))
 		return -1;
 	const char *nl = tl_newline(t);
 	size_t nll = strlen(nl);
@@ -112,7 +114,7 @@ int tl_insert(struct textlines *t, size_t at, const char *text, size_t len)
 
 int tl_replace(struct textlines *t, size_t i, const char *text, size_t len)
 {
-	if (i >= t->n || !one_line(text, len))
+	if (i >= t->n || !tl_one_line(text, len))
 		return -1;
 	struct tl_line *l = &t->v[i];
 	char *p = wd_xmalloc(len + l->eol + 1);

@@ -39,8 +39,11 @@ const char *tl_newline(const struct textlines *t);
 /* Counts the lines ending in LF without CR. */
 size_t tl_count_lf_only(const struct textlines *t, size_t *first);
 
-/* Edits. text is one line without its ending (an LF or CR in it is refused
- * with -1: it would split the line). Inserting at n appends; the line before
+/* True when text can be one line: no LF, and no CR at its end. */
+bool tl_one_line(const char *text, size_t len);
+
+/* Edits. text is one line without its ending (refused with -1 when
+ * tl_one_line says no: it would split the line or change its ending). Inserting at n appends; the line before
  * it gains the file's ending when it had none, since two lines cannot share
  * one. Replace keeps the line's own ending. */
 int tl_insert(struct textlines *t, size_t at, const char *text, size_t len);

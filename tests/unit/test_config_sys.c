@@ -240,6 +240,7 @@ static void test_edits_touch_only_their_lines(void **state)
 	/* Refused: out of range, or a line break inside the text. */
 	assert_int_equal(config_sys_replace(&cs, 99, "X=1"), -1);
 	assert_int_equal(config_sys_insert_after(&cs, 0, "A=1\r\nB=2"), -1);
+	assert_int_equal(config_sys_replace(&cs, 0, "A=1\r"), -1);
 	assert_int_equal(config_sys_delete(&cs, 99), -1);
 	config_sys_free(&cs);
 }
