@@ -368,12 +368,11 @@ static void check_loaded_have_sections(const struct protocol_ini *pi, const stru
 		}
 		if (found)
 			continue;
-		char *want = wd_xstrdup(m[k].drivername);
-		if (m[k].instance > 1) {
-			free(want);
-			want = wd_xasprintf("%.*s%d$", (int)strlen(m[k].drivername) - 1,
-					    m[k].drivername, m[k].instance);
-		}
+		/* An extra instance may be named either way (see instance_name). */
+		int n = (int)strlen(m[k].drivername) - 1;
+		char *want = m[k].instance == 1 ? wd_xstrdup(m[k].drivername)
+			   : wd_xasprintf("%.*s%d$ or %.*s%d$", n, m[k].drivername, m[k].instance,
+					  n > 0 ? n - 1 : 0, m[k].drivername, m[k].instance);
 		add(rep, "CONFIG.SYS", m[k].line + 1, CHECK_ERROR, "mac-no-section",
 		    "the MAC driver %.*s is loaded here but %s has no section with "
 		    "DriverName = %s, so it will not start: add the section, or REM this line",

@@ -316,6 +316,11 @@ int pi_rename_section(struct protocol_ini *pi, size_t s, const char *name)
 
 static void add_slot(struct pi_bindings *b, struct wd_sv v)
 {
+	/* A name is text: a NUL byte (a damaged file) ends it, as it would
+	 * end the name when the list is written back. */
+	const char *nul = memchr(v.p, '\0', v.n);
+	if (nul)
+		v.n = (size_t)(nul - v.p);
 	v = wd_sv_trim(v);
 	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"') {
 		b->quoted = true;
