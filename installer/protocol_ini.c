@@ -321,6 +321,9 @@ static void add_slot(struct pi_bindings *b, struct wd_sv v)
 	const char *nul = memchr(v.p, '\0', v.n);
 	if (nul)
 		v.n = (size_t)(nul - v.p);
+	/* A stray CR is no part of a name either (and must not end the line). */
+	while (v.n && (v.p[v.n - 1] == '\r' || v.p[v.n - 1] == ' ' || v.p[v.n - 1] == '\t'))
+		v.n--;
 	v = wd_sv_trim(v);
 	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"') {
 		b->quoted = true;
