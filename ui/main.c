@@ -24,6 +24,10 @@ static const struct wd_cmd commands[] = {
 	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
 	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
 	{"history", cmd_history, "", "what was installed and removed, and when", NULL},
+	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
+	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
+	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
+	 "Exit status 0 when there is no error, 1 when there is one.\n"},
 	{0},
 };
 

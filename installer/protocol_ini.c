@@ -1,0 +1,501 @@
+#include "installer/protocol_ini.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void free_index(struct protocol_ini *pi)
+{
+	for (size_t s = 0; s < pi->nsec; s++)
+		free(pi->sec[s].name);
+	free(pi->sec);
+	pi->sec = NULL;
+	pi->nsec = 0;
+}
+
+static enum ini_kind line_kind(const struct protocol_ini *pi, size_t i, struct wd_sv *a,
+			       struct wd_sv *b)
+{
+	return tl_ini_line(tl_text(&pi->t, i), a, b);
+}
+
+/* Rebuilt after every edit: the files are small, and one source of truth
+ * (the lines) cannot drift from its index. */
+static void reindex(struct protocol_ini *pi)
+{
+	free_index(pi);
+	size_t cap = 0;
+	for (size_t i = 0; i < pi->t.n; i++) {
+		struct wd_sv a, b;
+		if (line_kind(pi, i, &a, &b) != INI_HEADER)
+			continue;
+		if (pi->nsec == cap) {
+			cap = cap ? cap * 2 : 16;
+			pi->sec = wd_xrealloc(pi->sec, cap * sizeof *pi->sec);
+		}
+		if (pi->nsec)
+			pi->sec[pi->nsec - 1].end = i;
+		pi->sec[pi->nsec++] = (struct pi_section){wd_sv_dup(a), i, pi->t.n};
+	}
+}
+
+void protocol_ini_parse(struct protocol_ini *pi, const char *p, size_t n)
+{
+	memset(pi, 0, sizeof *pi);
+	tl_parse(&pi->t, p, n);
+	reindex(pi);
+}
+
+void protocol_ini_free(struct protocol_ini *pi)
+{
+	free_index(pi);
+	tl_free(&pi->t);
+}
+
+void protocol_ini_write(const struct protocol_ini *pi, struct wd_buf *out)
+{
+	tl_write(&pi->t, out);
+}
+
+long pi_section(const struct protocol_ini *pi, const char *name)
+{
+	for (size_t s = 0; s < pi->nsec; s++)
+		if (tl_sv_ieq(wd_sv_cstr(pi->sec[s].name), wd_sv_cstr(name)))
+			return (long)s;
+	return -1;
+}
+
+bool pi_line_key(const struct protocol_ini *pi, size_t i, struct wd_sv *key, struct wd_sv *val)
+{
+	return i < pi->t.n && line_kind(pi, i, key, val) == INI_KEY;
+}
+
+long pi_key_line(const struct protocol_ini *pi, size_t s, const char *key)
+{
+	if (s >= pi->nsec)
+		return -1;
+	for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++) {
+		struct wd_sv k, v;
+		if (pi_line_key(pi, i, &k, &v) && wd_sv_ieq(k, key))
+			return (long)i;
+	}
+	return -1;
+}
+
+bool pi_get(const struct protocol_ini *pi, size_t s, const char *key, struct wd_sv *val)
+{
+	long i = pi_key_line(pi, s, key);
+	struct wd_sv k;
+	return i >= 0 && pi_line_key(pi, (size_t)i, &k, val);
+}
+
+long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername)
+{
+	for (size_t s = from; s < pi->nsec; s++) {
+		struct wd_sv v;
+		if (pi_get(pi, s, "DriverName", &v) && wd_sv_ieq(v, drivername))
+			return (long)s;
+	}
+	return -1;
+}
+
+/* ---- layout ---- */
+
+static bool is_blank(const struct protocol_ini *pi, size_t i)
+{
+	struct wd_sv a, b;
+	return i < pi->t.n && line_kind(pi, i, &a, &b) == INI_BLANK;
+}
+
+/* The first keyword line of section s, else of the file; -1 when none. */
+static long sample_key_line(const struct protocol_ini *pi, long s)
+{
+	struct wd_sv k, v;
+	if (s >= 0)
+		for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++)
+			if (pi_line_key(pi, i, &k, &v))
+				return (long)i;
+	for (size_t i = 0; i < pi->t.n; i++)
+		if (pi_line_key(pi, i, &k, &v))
+			return (long)i;
+	return -1;
+}
+
+/* "   key = value" for section s, in the layout of its (or the file's)
+ * first keyword line; MPTS's is a three-space indent and " = ". */
+static char *key_line(const struct protocol_ini *pi, long s, const char *key, const char *value)
+{
+	const char *indent = "   ";
+	size_t nindent = 3;
+	const char *before = " ", *after = " ";
+	long i = sample_key_line(pi, s);
+	if (i >= 0) {
+		struct wd_sv t = tl_text(&pi->t, (size_t)i);
+		nindent = 0;
+		while (nindent < t.n && (t.p[nindent] == ' ' || t.p[nindent] == '\t'))
+			nindent++;
+		indent = t.p;
+		const char *eq = memchr(t.p, '=', t.n);
+		size_t at = (size_t)(eq - t.p);
+		before = at > 0 && (t.p[at - 1] == ' ' || t.p[at - 1] == '\t') ? " " : "";
+		after = at + 1 < t.n && (t.p[at + 1] == ' ' || t.p[at + 1] == '\t') ? " " : "";
+	}
+	return wd_xasprintf("%.*s%s%s=%s%s", (int)nindent, indent, key, before, after, value);
+}
+
+/* Does the file put a blank line after each header? (MPTS does.) */
+static bool blank_after_header(const struct protocol_ini *pi)
+{
+	for (size_t s = 0; s < pi->nsec; s++)
+		if (pi->sec[s].header + 1 < pi->t.n)
+			return is_blank(pi, pi->sec[s].header + 1);
+	return true;
+}
+
+/* Does the file put a blank line between sections? */
+static bool blank_between(const struct protocol_ini *pi)
+{
+	for (size_t s = 1; s < pi->nsec; s++)
+		return is_blank(pi, pi->sec[s].header - 1);
+	return true;
+}
+
+static bool one_line(const char *s)
+{
+	return tl_one_line(s, strlen(s));
+}
+
+static int insert(struct protocol_ini *pi, size_t at, const char *text)
+{
+	return tl_insert(&pi->t, at, text, strlen(text));
+}
+
+/* ---- edits ---- */
+
+static int replace_value(struct protocol_ini *pi, size_t i, const char *value)
+{
+	struct wd_sv t = tl_text(&pi->t, i);
+	const char *eq = memchr(t.p, '=', t.n);
+	size_t vs = (size_t)(eq - t.p) + 1;
+	while (vs < t.n && (t.p[vs] == ' ' || t.p[vs] == '\t'))
+		vs++;
+	size_t ve = t.n;
+	while (ve > vs && (t.p[ve - 1] == ' ' || t.p[ve - 1] == '\t'))
+		ve--;
+	/* Built byte by byte: the line's other bytes stay as they were. */
+	struct wd_buf line = {0};
+	wd_buf_add(&line, t.p, vs);
+	wd_buf_adds(&line, value);
+	wd_buf_add(&line, t.p + ve, t.n - ve);
+	int r = tl_replace(&pi->t, i, line.p, line.len);
+	wd_buf_free(&line);
+	return r;
+}
+
+/* Where a new keyword of section s goes: after its last keyword, else
+ * after the header and the blank line that follows it. */
+static size_t new_key_at(const struct protocol_ini *pi, size_t s)
+{
+	const struct pi_section *sec = &pi->sec[s];
+	size_t at = sec->header + 1;
+	struct wd_sv k, v;
+	bool any = false;
+	for (size_t i = sec->header + 1; i < sec->end; i++) {
+		if (line_kind(pi, i, &k, &v) == INI_KEY || line_kind(pi, i, &k, &v) == INI_OTHER) {
+			at = i + 1;
+			any = true;
+		}
+	}
+	if (!any && at < sec->end && is_blank(pi, at))
+		at++;
+	return at;
+}
+
+static bool valid_key(const char *key)
+{
+	return *key && one_line(key) && !strchr(key, '=') && key[0] != '[' && key[0] != ';' &&
+	       key[0] != ' ' && key[0] != '\t';
+}
+
+static int set_at(struct protocol_ini *pi, size_t s, const char *key, const char *value,
+		  long at)
+{
+	if (s >= pi->nsec || !valid_key(key) || !one_line(value))
+		return -1;
+	long i = pi_key_line(pi, s, key);
+	int r;
+	if (i >= 0) {
+		r = replace_value(pi, (size_t)i, value);
+	} else {
+		char *line = key_line(pi, (long)s, key, value);
+		r = insert(pi, at >= 0 ? (size_t)at : new_key_at(pi, s), line);
+		free(line);
+	}
+	reindex(pi);
+	return r;
+}
+
+int pi_set(struct protocol_ini *pi, size_t s, const char *key, const char *value)
+{
+	return set_at(pi, s, key, value, -1);
+}
+
+int pi_unset(struct protocol_ini *pi, size_t s, const char *key)
+{
+	long i = pi_key_line(pi, s, key);
+	if (i < 0)
+		return -1;
+	tl_delete(&pi->t, (size_t)i);
+	reindex(pi);
+	return 0;
+}
+
+static bool valid_section_name(const char *name)
+{
+	return *name && one_line(name) && !strpbrk(name, "[]");
+}
+
+long pi_add_section(struct protocol_ini *pi, const char *name, long after)
+{
+	if (!valid_section_name(name) || after >= (long)pi->nsec || after < -1)
+		return -1;
+	bool bah = blank_after_header(pi), sep = blank_between(pi);
+	size_t at = after < 0 ? pi->t.n : pi->sec[after].end;
+	bool at_end = at == pi->t.n;
+	if (at_end && sep && at > 0 && !is_blank(pi, at - 1))
+		insert(pi, at++, "");
+	char *header = wd_xasprintf("[%s]", name);
+	insert(pi, at, header);
+	free(header);
+	size_t next = at + 1;
+	if (bah)
+		insert(pi, next++, "");
+	if (!at_end && sep)
+		insert(pi, next, "");
+	reindex(pi);
+	for (size_t s = 0; s < pi->nsec; s++)
+		if (pi->sec[s].header == at)
+			return (long)s;
+	return -1;
+}
+
+int pi_remove_section(struct protocol_ini *pi, size_t s)
+{
+	if (s >= pi->nsec)
+		return -1;
+	size_t from = pi->sec[s].header, to = pi->sec[s].end;
+	/* The last section takes the blank lines before it along, so that the
+	 * file does not end in the separator of a section that is gone. */
+	if (s + 1 == pi->nsec && s > 0)
+		while (from > pi->sec[s - 1].header + 1 && is_blank(pi, from - 1))
+			from--;
+	while (to > from)
+		tl_delete(&pi->t, --to);
+	reindex(pi);
+	return 0;
+}
+
+int pi_rename_section(struct protocol_ini *pi, size_t s, const char *name)
+{
+	if (s >= pi->nsec || !valid_section_name(name))
+		return -1;
+	size_t i = pi->sec[s].header;
+	struct wd_sv t = tl_text(&pi->t, i);
+	const char *open = memchr(t.p, '[', t.n);
+	const char *close = memchr(open, ']', t.n - (size_t)(open - t.p));
+	struct wd_buf line = {0};
+	wd_buf_add(&line, t.p, (size_t)(open + 1 - t.p));
+	wd_buf_adds(&line, name);
+	wd_buf_add(&line, close, t.n - (size_t)(close - t.p));
+	int r = tl_replace(&pi->t, i, line.p, line.len);
+	wd_buf_free(&line);
+	reindex(pi);
+	return r;
+}
+
+/* ---- Bindings ---- */
+
+static void add_slot(struct pi_bindings *b, struct wd_sv v)
+{
+	/* A name is text: a NUL byte (a damaged file) ends it, as it would
+	 * end the name when the list is written back. */
+	const char *nul = memchr(v.p, '\0', v.n);
+	if (nul)
+		v.n = (size_t)(nul - v.p);
+	/* A stray CR is no part of a name either (and must not end the line). */
+	while (v.n && (v.p[v.n - 1] == '\r' || v.p[v.n - 1] == ' ' || v.p[v.n - 1] == '\t'))
+		v.n--;
+	v = wd_sv_trim(v);
+	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"') {
+		b->quoted = true;
+		v = wd_sv_trim(wd_sv_make(v.p + 1, v.n - 2));
+	}
+	b->slot = wd_xrealloc(b->slot, (b->n + 1) * sizeof *b->slot);
+	b->slot[b->n++] = wd_sv_dup(v);
+}
+
+static void split_bindings(struct wd_sv v, struct pi_bindings *b)
+{
+	memset(b, 0, sizeof *b);
+	const char *p = v.p, *end = v.p + v.n;
+	for (;;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		add_slot(b, wd_sv_make(p, (size_t)((comma ? comma : end) - p)));
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+}
+
+bool pi_bindings_get(const struct protocol_ini *pi, size_t s, struct pi_bindings *b)
+{
+	memset(b, 0, sizeof *b);
+	struct wd_sv v;
+	if (!pi_get(pi, s, "Bindings", &v))
+		return false;
+	split_bindings(v, b);
+	return true;
+}
+
+void pi_bindings_free(struct pi_bindings *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->slot[i]);
+	free(b->slot);
+	memset(b, 0, sizeof *b);
+}
+
+/* Does any Bindings in the file quote its names? */
+static bool file_quotes_bindings(const struct protocol_ini *pi)
+{
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct wd_sv v;
+		if (pi_get(pi, s, "Bindings", &v) && memchr(v.p, '"', v.n))
+			return true;
+	}
+	return false;
+}
+
+static int write_bindings(struct protocol_ini *pi, size_t s, const struct pi_bindings *b)
+{
+	size_t n = b->n;
+	while (n > 0 && !b->slot[n - 1][0])
+		n--;
+	if (!n)
+		return pi_key_line(pi, s, "Bindings") >= 0 ? pi_unset(pi, s, "Bindings") : 0;
+	struct wd_sv old;
+	bool spaced = false;
+	if (pi_get(pi, s, "Bindings", &old))
+		for (size_t i = 0; i + 1 < old.n; i++)
+			spaced = spaced || (old.p[i] == ',' && old.p[i + 1] == ' ');
+	struct wd_buf v = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			wd_buf_adds(&v, spaced ? ", " : ",");
+		if (b->slot[i][0])
+			wd_buf_addf(&v, b->quoted ? "\"%s\"" : "%s", b->slot[i]);
+	}
+	long at = -1;
+	if (pi_key_line(pi, s, "Bindings") < 0) {
+		/* MPTS writes Bindings right after DriverName. */
+		long dn = pi_key_line(pi, s, "DriverName");
+		at = dn >= 0 ? dn + 1 : -1;
+	}
+	int r = set_at(pi, s, "Bindings", wd_buf_cstr(&v), at);
+	wd_buf_free(&v);
+	return r;
+}
+
+static bool valid_binding(const char *name)
+{
+	return *name && one_line(name) && !strpbrk(name, ",\"");
+}
+
+int pi_bind_add(struct protocol_ini *pi, size_t s, const char *name)
+{
+	if (s >= pi->nsec || !valid_binding(name))
+		return -1;
+	struct pi_bindings b;
+	if (!pi_bindings_get(pi, s, &b))
+		b.quoted = file_quotes_bindings(pi);
+	size_t i = 0;
+	while (i < b.n && b.slot[i][0])
+		i++;
+	if (i == b.n) {
+		b.slot = wd_xrealloc(b.slot, (b.n + 1) * sizeof *b.slot);
+		b.slot[b.n++] = NULL;
+	}
+	free(b.slot[i]);
+	b.slot[i] = wd_xstrdup(name);
+	int r = write_bindings(pi, s, &b);
+	pi_bindings_free(&b);
+	return r;
+}
+
+int pi_bind_replace(struct protocol_ini *pi, size_t s, const char *old, const char *name)
+{
+	if (s >= pi->nsec || !valid_binding(name))
+		return -1;
+	struct pi_bindings b;
+	if (!pi_bindings_get(pi, s, &b))
+		return 0;
+	int count = 0;
+	for (size_t i = 0; i < b.n; i++) {
+		if (!tl_sv_ieq(wd_sv_cstr(b.slot[i]), wd_sv_cstr(old)))
+			continue;
+		free(b.slot[i]);
+		b.slot[i] = wd_xstrdup(name);
+		count++;
+	}
+	int r = count ? write_bindings(pi, s, &b) : 0;
+	pi_bindings_free(&b);
+	return r < 0 ? r : count;
+}
+
+int pi_bind_remove(struct protocol_ini *pi, size_t s, const char *name)
+{
+	struct pi_bindings b;
+	if (s >= pi->nsec || !pi_bindings_get(pi, s, &b))
+		return 0;
+	int count = 0;
+	for (size_t i = 0; i < b.n; i++) {
+		if (!b.slot[i][0] || !tl_sv_ieq(wd_sv_cstr(b.slot[i]), wd_sv_cstr(name)))
+			continue;
+		b.slot[i][0] = '\0';
+		count++;
+	}
+	int r = count ? write_bindings(pi, s, &b) : 0;
+	pi_bindings_free(&b);
+	return r < 0 ? r : count;
+}
+
+int pi_rebind(struct protocol_ini *pi, const char *old, const char *name)
+{
+	int total = 0;
+	for (size_t s = 0; s < pi->nsec; s++) {
+		int r = pi_bind_replace(pi, s, old, name);
+		if (r < 0)
+			return r;
+		total += r;
+	}
+	return total;
+}
+
+/* ---- [IBMLXCFG] ---- */
+
+int pi_lxcfg_set(struct protocol_ini *pi, const char *name, const char *nif)
+{
+	long s = pi_section(pi, "IBMLXCFG");
+	if (s < 0)
+		s = pi_add_section(pi, "IBMLXCFG", pi_section(pi, "PROT_MAN"));
+	if (s < 0)
+		return -1;
+	return pi_set(pi, (size_t)s, name, nif);
+}
+
+int pi_lxcfg_remove(struct protocol_ini *pi, const char *name)
+{
+	long s = pi_section(pi, "IBMLXCFG");
+	if (s < 0 || pi_key_line(pi, (size_t)s, name) < 0)
+		return 0;
+	return pi_unset(pi, (size_t)s, name);
+}

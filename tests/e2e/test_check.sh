@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# warpdrv check: each rule shown by a volume that breaks it and absent from the
+# healthy fixture volumes; the volume is never written.
+. "$(dirname "$0")/lib.sh"
+VOLS="ecs21-e1000 arcaos-d-pcnet warp452-pcnet two-nics"
+
+# A copy of a fixture volume to break: $V.
+copy() {
+	V="$T/vol"
+	rm -rf "$V"
+	cp -R "$FIX/volumes/$1" "$V"
+}
+# Runs check --json on $V and asserts the volume is unchanged.
+check_json() {
+	local before
+	before=$(snapshot "$V")
+	wd --root "$V" --json check "$@"
+	[ "$(snapshot "$V")" = "$before" ] || fail "check changed the volume"
+}
+# has CODE FILE LINE SEVERITY
+has() {
+	assert_json "any(f['code'] == '$1' and f['file'] == r'$2' and f['line'] == $3 and f['severity'] == '$4' and len(f['message']) > 20 for f in d['findings'])"
+}
+# Replaces a whole CONFIG.SYS line (CR LF kept) with one or more lines.
+cs_line() { # old new...
+	local old=$1; shift
+	python3 - "$V/CONFIG.SYS" "$old" "$@" <<'PY'
+import sys
+p, old, new = sys.argv[1], sys.argv[2], sys.argv[3:]
+b = open(p, 'rb').read()
+o = old.encode() + b'\r\n'
+assert o in b, old
+b = b.replace(o, b''.join(x.encode() + b'\r\n' for x in new), 1)
+open(p, 'wb').write(b)
+PY
+}
+pi_edit() { # python expression over s, the PROTOCOL.INI text
+	python3 - "$V/IBMCOM/PROTOCOL.INI" "$1" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, 'rb').read().decode('latin-1')
+t = eval(sys.argv[2])
+assert t != s
+open(p, 'wb').write(t.encode('latin-1'))
+PY
+}
+
+t_healthy_volumes_have_no_finding() {
+	for v in $VOLS; do
+		before=$(snapshot "$FIX/volumes/$v")
+		wd --root "$FIX/volumes/$v" --json check
+		assert_rc 0
+		assert_json 'd == {"findings": []}'
+		wd --root "$FIX/volumes/$v" check
+		assert_rc 0
+		assert_out "No problems found"
+		[ "$(snapshot "$FIX/volumes/$v")" = "$before" ] || fail "$v changed"
+	done
+}
+
+t_no_volume_is_usage_error() {
+	wd check
+	assert_rc 2
+	assert_err "no OS/2 volume given: use --root DIR or set WARPDRV_ROOT"
+	wd --json check
+	assert_rc 2
+	assert_json 'd["error"]["code"] == 2'
+}
+
+t_warpdrv_root_names_the_volume() {
+	copy warp452-pcnet
+	WARPDRV_ROOT="$V" run "$WD" check
+	assert_rc 0
+}
+
+t_not_a_volume() {
+	mkdir -p "$T/empty/OS2"
+	before=$(snapshot "$T/empty")
+	wd --root "$T/empty" check
+	assert_rc 1
+	assert_err "not an OS/2 boot volume"
+	[ "$(snapshot "$T/empty")" = "$before" ] || fail "changed"
+	wd --root "$T/nowhere" check
+	assert_rc 1
+	assert_err "no such folder"
+}
+
+t_lf_line_endings() {
+	copy ecs21-e1000
+	python3 -c 'import sys; p=sys.argv[1]; b=open(p,"rb").read(); open(p,"wb").write(b.replace(b"\r\n", b"\n"))' "$V/CONFIG.SYS"
+	check_json
+	assert_rc 1
+	has line-endings CONFIG.SYS 1 error
+	wd --root "$V" check
+	assert_out "CONFIG.SYS line 1: error:"
+	assert_out "CR LF"
+}
+
+t_file_missing_and_lowercase_folders() {
+	copy arcaos-d-pcnet
+	rm "$V/mptn/protocol/afos2.sys" "$V/os2/boot/apm.add"
+	check_json
+	assert_rc 0
+	has file-missing CONFIG.SYS 3 warning
+	has file-missing CONFIG.SYS 26 warning
+	assert_json 'len(d["findings"]) == 2'
+	wd --root "$V" check
+	assert_out "D:\\MPTN\\PROTOCOL\\AFOS2.SYS, which is not on the volume"
+}
+
+t_other_drive_is_not_checked() {
+	copy warp452-pcnet
+	cs_line 'DEVICE=C:\OS2\BOOT\TESTCFG.SYS' 'DEVICE=E:\TOOLS\X.SYS' 'IFS=Q.IFS'
+	check_json
+	has file-missing CONFIG.SYS 21 warning
+	assert_json 'len(d["findings"]) == 1'
+	# With the boot drive said to be E:, the E: line is looked for too.
+	check_json --boot-drive E:
+	has file-missing CONFIG.SYS 20 warning
+}
+
+t_psd_with_path() {
+	copy arcaos-d-pcnet
+	cs_line 'PSD=ACPI.PSD' 'PSD=D:\OS2\BOOT\ACPI.PSD /VW'
+	check_json
+	assert_rc 1
+	has psd-path CONFIG.SYS 2 error
+	assert_json '"write PSD=ACPI.PSD /VW" in d["findings"][0]["message"]'
+}
+
+t_acpi_with_apm_or_apic() {
+	copy arcaos-d-pcnet
+	cs_line 'BASEDEV=APM.ADD' 'BASEDEV=APM.ADD' 'PSD=OS2APIC.PSD' 'DEVICE=D:\OS2\BOOT\APM.SYS' 'DEVICE=D:\OS2\MDOS\VAPM.SYS'
+	touch "$V/os2/boot/os2apic.psd" "$V/os2/boot/apm.sys" "$V/os2/mdos/vapm.sys"
+	check_json
+	assert_rc 1
+	has acpi-conflict CONFIG.SYS 4 error
+	has acpi-conflict CONFIG.SYS 5 error
+	has acpi-conflict CONFIG.SYS 6 error
+	# Without the ACPI PSD the same lines are fine.
+	cs_line 'PSD=ACPI.PSD' 'REM PSD=ACPI.PSD'
+	check_json
+	assert_rc 0
+}
+
+t_netbind_before_mac() {
+	copy ecs21-e1000
+	cs_line 'CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
+	cs_line 'DEVICE=C:\IBMCOM\MACS\E1000.OS2' 'CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE' 'DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	check_json
+	assert_rc 1
+	has netbind-order CONFIG.SYS 19 error
+	assert_json 'len(d["findings"]) == 1'
+}
+
+t_protman_after_mac() {
+	copy warp452-pcnet
+	cs_line 'DEVICE=C:\IBMCOM\PROTMAN.OS2 /I:C:\IBMCOM'
+	cs_line 'DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' 'DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' 'DEVICE=C:\IBMCOM\PROTMAN.OS2 /I:C:\IBMCOM'
+	check_json
+	assert_rc 1
+	has protman-order CONFIG.SYS 44 error
+}
+
+t_binding_to_no_section() {
+	copy ecs21-e1000
+	pi_edit 's.replace("[tcpip_nif]\r\n\r\n   DriverName = TCPIP$\r\n   Bindings = E1000_nif", "[tcpip_nif]\r\n\r\n   DriverName = TCPIP$\r\n   Bindings = E1000_nif,E100_nif")'
+	check_json
+	assert_rc 1
+	has binding-unknown 'IBMCOM\PROTOCOL.INI' 53 error
+	assert_json 'len(d["findings"]) == 1 and "E100_nif" in d["findings"][0]["message"]'
+}
+
+t_mac_loaded_without_section() {
+	copy two-nics
+	pi_edit 's.replace("[E1000_nif2]\r\n\r\n   DriverName = E1002$\r\n", "").replace(",E1000_nif2", "").replace("   E1000_nif2 = E1000.NIF\r\n", "").rstrip("\r\n") + "\r\n"'
+	check_json
+	assert_rc 1
+	has mac-no-section CONFIG.SYS 20 error
+	assert_json 'len(d["findings"]) == 1 and "DriverName = E10002$ or E1002$" in d["findings"][0]["message"]'
+}
+
+t_mac_section_without_driver() {
+	copy ecs21-e1000
+	cs_line 'DEVICE=C:\IBMCOM\MACS\E1000.OS2' 'REM DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	check_json
+	assert_rc 1
+	has section-no-driver 'IBMCOM\PROTOCOL.INI' 55 error
+	# A section of a NIF's driver is a MAC section even when nothing binds it.
+	copy warp452-pcnet
+	printf '\r\n[E1000_nif]\r\n\r\n   DriverName = E1000$\r\n' >>"$V/IBMCOM/PROTOCOL.INI"
+	cp "$FIX/volumes/ecs21-e1000/IBMCOM/MACS/E1000.NIF" "$V/IBMCOM/MACS/"
+	check_json
+	has section-no-driver 'IBMCOM\PROTOCOL.INI' 19 error
+}
+
+t_lxcfg_entry_without_section() {
+	copy warp452-pcnet
+	pi_edit 's.replace("   PCNTND_nif = PCNTND.NIF\r\n", "   PCNTND_nif = PCNTND.NIF\r\n   NETBEUI_nif = NETBEUI.NIF\r\n")'
+	check_json
+	assert_rc 1
+	has lxcfg-unknown 'IBMCOM\PROTOCOL.INI' 9 error
+}
+
+t_two_sections_one_drivername() {
+	copy warp452-pcnet
+	printf '\r\n[PCNTND2_nif]\r\n\r\n   DriverName = pcntnd$\r\n' >>"$V/IBMCOM/PROTOCOL.INI"
+	check_json
+	assert_rc 1
+	has drivername-twice 'IBMCOM\PROTOCOL.INI' 21 error
+}
+
+t_protocol_ini_missing() {
+	copy warp452-pcnet
+	rm "$V/IBMCOM/PROTOCOL.INI"
+	check_json
+	assert_rc 1
+	has protocol-ini-missing CONFIG.SYS 43 error
+}
+
+t_unreadable_nif_is_a_warning() {
+	copy warp452-pcnet
+	printf '; nothing here\r\n' >"$V/IBMCOM/MACS/BROKEN.NIF"
+	check_json
+	assert_rc 0
+	has nif-unreadable 'IBMCOM\MACS\BROKEN.NIF' 0 warning
+}
+
+t_real_config_sys_findings() {
+	need_samples
+	copy ecs21-e1000
+	cp "$SAMPLES/os2yum/CONFIG.SYS" "$V/CONFIG.SYS"
+	check_json
+	assert_rc 1
+	# GenMac twice, no section for either instance; E1000 section without driver.
+	has mac-no-section CONFIG.SYS 46 error
+	has mac-no-section CONFIG.SYS 47 error
+	has section-no-driver 'IBMCOM\PROTOCOL.INI' 55 error
+	assert_json 'not any(f["code"] == "line-endings" for f in d["findings"])'
+	cp "$SAMPLES/updcd/CONFIG.SYS" "$V/CONFIG.SYS"
+	check_json
+	has line-endings CONFIG.SYS 1 error
+}
+
+t_check_takes_no_arguments() {
+	wd --root "$FIX/volumes/ecs21-e1000" check extra
+	assert_rc 2
+	assert_err "check takes no arguments"
+}
+
+run_tests

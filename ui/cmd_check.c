@@ -1,0 +1,72 @@
+/* warpdrv check: findings about CONFIG.SYS and PROTOCOL.INI on the volume.
+ * Reads only: no lock, no state folder, nothing written. */
+#include <stdlib.h>
+
+#include "installer/boot_drive.h"
+#include "installer/check.h"
+#include "ui/commands.h"
+
+static void print_json(struct wd_ctx *ctx, const struct check_report *rep)
+{
+	struct json *j = &ctx->j;
+	json_obj_begin(j, NULL);
+	json_arr_begin(j, "findings");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct finding *f = &rep->v[i];
+		json_obj_begin(j, NULL);
+		json_str(j, "file", f->file);
+		json_int(j, "line", (long long)f->line);
+		json_str(j, "severity", f->severity == CHECK_ERROR ? "error" : "warning");
+		json_str(j, "code", f->code);
+		json_str(j, "message", f->message);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	json_finish(j);
+}
+
+static void print_text(struct wd_ctx *ctx, const struct check_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct finding *f = &rep->v[i];
+		bool error = f->severity == CHECK_ERROR;
+		if (f->line)
+			printf("%s line %zu: ", f->file, f->line);
+		else
+			printf("%s: ", f->file);
+		printf("%s%s%s: %s [%s]\n", ui_color(ctx, error ? "red" : "yellow"),
+		       error ? "error" : "warning", ui_color(ctx, "reset"), f->message, f->code);
+	}
+	size_t warnings = rep->n - rep->errors;
+	if (!rep->n)
+		ui_say(ctx, "No problems found in CONFIG.SYS and %s.\n", CHECK_PROTOCOL_INI);
+	else
+		ui_say(ctx, "%zu error%s, %zu warning%s.\n", rep->errors, rep->errors == 1 ? "" : "s",
+		       warnings, warnings == 1 ? "" : "s");
+}
+
+int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc > 0)
+		return ui_usage(ctx, "check takes no arguments ('%s')", argv[0]);
+	struct volume v;
+	struct config_sys cs;
+	struct wd_err err = {0};
+	int r = boot_volume_open(&v, &cs, ctx->root, ctx->boot_drive, &err);
+	if (r)
+		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
+	struct check_report rep;
+	r = check_volume(&v, &cs, &rep, &err);
+	config_sys_free(&cs);
+	volume_close(&v);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	if (ctx->json)
+		print_json(ctx, &rep);
+	else if (!ctx->quiet || rep.errors)
+		print_text(ctx, &rep);
+	int rc = rep.errors ? WD_EFAIL : 0;
+	check_report_free(&rep);
+	return rc;
+}
