@@ -41,5 +41,10 @@ const char *const db_schema_steps[] = {
 	"CREATE TABLE txn_op (txn INTEGER NOT NULL REFERENCES txn (id) ON DELETE CASCADE,"
 	" seq INTEGER NOT NULL, kind TEXT NOT NULL, host TEXT NOT NULL, temp TEXT,"
 	" kept TEXT, old_sha256 TEXT, new_sha256 TEXT, PRIMARY KEY (txn, seq));",
+	/* 4: configuration generations (installer/generation.h): each applied
+	 * change of CONFIG.SYS and PROTOCOL.INI, whose copies from before it are
+	 * under var/lib/warpdrv/generations/N/ */
+	"CREATE TABLE generation (n INTEGER PRIMARY KEY, at TEXT NOT NULL,"
+	" command TEXT NOT NULL, summary TEXT NOT NULL);",
 	NULL,
 };

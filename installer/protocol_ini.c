@@ -249,6 +249,31 @@ int pi_unset(struct protocol_ini *pi, size_t s, const char *key)
 	return 0;
 }
 
+int pi_rename_key(struct protocol_ini *pi, size_t s, const char *key, const char *name,
+		  const char *value)
+{
+	long i = pi_key_line(pi, s, key);
+	struct wd_sv k, v;
+	if (i < 0 || !valid_key(name) || (value && !one_line(value)) ||
+	    !pi_line_key(pi, (size_t)i, &k, &v))
+		return -1;
+	struct wd_sv t = tl_text(&pi->t, (size_t)i);
+	struct wd_buf line = {0};
+	wd_buf_add(&line, t.p, (size_t)(k.p - t.p));
+	wd_buf_adds(&line, name);
+	const char *after_key = k.p + k.n, *vend = v.p + v.n;
+	if (value) {
+		wd_buf_add(&line, after_key, (size_t)(v.p - after_key));
+		wd_buf_adds(&line, value);
+	} else {
+		wd_buf_add(&line, after_key, (size_t)(vend - after_key));
+	}
+	wd_buf_add(&line, vend, (size_t)(t.p + t.n - vend));
+	int r = tl_replace(&pi->t, (size_t)i, line.p, line.len);
+	wd_buf_free(&line);
+	return r;
+}
+
 static bool valid_section_name(const char *name)
 {
 	return *name && one_line(name) && !strpbrk(name, "[]");

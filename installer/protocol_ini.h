@@ -51,6 +51,10 @@ bool pi_line_key(const struct protocol_ini *pi, size_t i, struct wd_sv *key, str
  * line goes after the section's last keyword. */
 int pi_set(struct protocol_ini *pi, size_t s, const char *key, const char *value);
 int pi_unset(struct protocol_ini *pi, size_t s, const char *key);
+/* Renames keyword key of section s where it stands, keeping the line's
+ * layout; value NULL keeps its value. -1 when the keyword is not there. */
+int pi_rename_key(struct protocol_ini *pi, size_t s, const char *key, const char *name,
+		  const char *value);
 /* Adds an empty section after section `after` (-1: at the end of the file)
  * and returns its index (>= 0), or -1. Fill it with pi_set. */
 long pi_add_section(struct protocol_ini *pi, const char *name, long after);

@@ -211,6 +211,45 @@ fail:
 	return r;
 }
 
+static int record_package(struct db *db, const struct package *p, struct wd_err *err)
+{
+	const struct pkg_manifest *m = &p->m;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "INSERT INTO package (name, version, released, kind, entitlement, "
+			   "summary, manifest, installed) VALUES "
+			   "(?, ?, date(? * 86400, 'unixepoch'), ?, ?, ?, ?, datetime('now'))", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, m->version, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, m->released);
+	sqlite3_bind_text(st, 4, pkg_kind_name(m->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, m->entitlement, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, m->summary, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, p->manifest.p, (int)p->manifest.len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_fail(db, err, "cannot record the package");
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int record_history(struct db *db, const char *action, const char *name,
+			  const char *version, struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "INSERT INTO history (at, action, package, version) VALUES "
+			   "(datetime('now'), ?, ?, ?)", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_text(st, 1, action, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, version, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_fail(db, err, "cannot record the history");
+	sqlite3_finalize(st);
+	return r;
+}
+
 static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64 id,
 		       struct wd_err *err)
 {
@@ -220,36 +259,22 @@ static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64
 	if (r)
 		return r;
 	if (plan->install) {
-		const struct pkg_manifest *m = &plan->pkg->m;
-		char rel[16];
-		snprintf(rel, sizeof rel, "%d", m->released);
-		if ((r = db_prepare(db, "INSERT INTO package (name, version, released, kind, "
-				    "entitlement, summary, manifest, installed) VALUES "
-				    "(?, ?, date(? * 86400, 'unixepoch'), ?, ?, ?, ?, datetime('now'))",
-				    &st, err)))
-			goto fail;
-		sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, m->version, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, m->released);
-		sqlite3_bind_text(st, 4, pkg_kind_name(m->kind), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, m->entitlement, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, m->summary, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, plan->pkg->manifest.p, (int)plan->pkg->manifest.len,
-				  SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			r = db_fail(db, err, "cannot record the package");
-			goto fail;
-		}
-		sqlite3_finalize(st);
+		const struct package *one[1] = {plan->pkg};
+		const struct package **pkgs = plan->npkgs ? plan->pkgs : one;
+		size_t npkgs = plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
+		for (size_t k = 0; k < npkgs; k++)
+			if ((r = record_package(db, pkgs[k], err)))
+				goto fail;
 		if ((r = db_prepare(db, "INSERT INTO file (path, package, host, size, sha256, kept, "
 				    "kept_sha256) VALUES (upper(?), ?, ?, ?, ?, ?, ?)", &st, err)))
 			goto fail;
 		for (size_t i = 0; i < plan->nops; i++) {
 			const struct txn_op *o = &plan->ops[i];
-			if (o->kind != TXN_PUT)
+			if (o->kind != TXN_PUT || o->config)
 				continue;
+			const struct package *owner = o->owner ? o->owner : plan->pkg;
 			sqlite3_bind_text(st, 1, o->os2, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, owner->m.name, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 3, o->host, -1, SQLITE_STATIC);
 			sqlite3_bind_int64(st, 4, (sqlite3_int64)o->len);
 			sqlite3_bind_text(st, 5, o->new_sha, -1, SQLITE_STATIC);
@@ -264,6 +289,9 @@ static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64
 		}
 		sqlite3_finalize(st);
 		st = NULL;
+		for (size_t k = 0; k < npkgs; k++)
+			if ((r = record_history(db, "install", pkgs[k]->m.name, pkgs[k]->m.version, err)))
+				goto fail;
 	} else {
 		if ((r = db_prepare(db, "DELETE FROM package WHERE name = ?", &st, err)))
 			goto fail;
@@ -273,19 +301,12 @@ static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64
 			goto fail;
 		}
 		sqlite3_finalize(st);
+		st = NULL;
+		if ((r = record_history(db, "remove", plan->name, plan->version, err)))
+			goto fail;
 	}
-	if ((r = db_prepare(db, "INSERT INTO history (at, action, package, version) VALUES "
-			    "(datetime('now'), ?, ?, ?)", &st, err)))
+	if (plan->on_commit && (r = plan->on_commit(db, plan->commit_arg, err)))
 		goto fail;
-	sqlite3_bind_text(st, 1, plan->install ? "install" : "remove", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, plan->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, plan->version, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		r = db_fail(db, err, "cannot record the history");
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
 	char sql[64];
 	snprintf(sql, sizeof sql, "DELETE FROM txn WHERE id = %lld", (long long)id);
 	if ((r = db_exec(db, sql, err)))
@@ -680,9 +701,49 @@ void txn_end(struct txn *t)
 void txn_plan_free(struct txn_plan *plan)
 {
 	free_ops(plan->ops, plan->nops);
+	free(plan->pkgs);
 	free(plan->name);
 	free(plan->version);
 	memset(plan, 0, sizeof *plan);
+}
+
+void txn_plan_init(struct txn_plan *plan, const char *name, const char *version)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->install = true;
+	plan->name = wd_xstrdup(name);
+	plan->version = wd_xstrdup(version);
+}
+
+void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
+{
+	into->ops = wd_xrealloc(into->ops, (into->nops + from->nops + 1) * sizeof *into->ops);
+	for (size_t i = 0; i < from->nops; i++) {
+		struct txn_op *o = &into->ops[into->nops];
+		*o = from->ops[i];
+		if (o->kind == TXN_MKDIR) {
+			/* the folder may be planned already for another package */
+			bool have = false;
+			for (size_t k = 0; k < into->nops; k++)
+				have |= into->ops[k].kind == TXN_MKDIR &&
+					!strcmp(into->ops[k].host, o->host);
+			if (have) {
+				free(o->host);
+				continue;
+			}
+		}
+		if (o->kind == TXN_PUT && !o->config && !o->owner)
+			o->owner = from->pkg;
+		into->nops++;
+	}
+	if (from->pkg) {
+		into->pkgs = wd_xrealloc(into->pkgs, (into->npkgs + 1) * sizeof *into->pkgs);
+		into->pkgs[into->npkgs++] = from->pkg;
+	}
+	free(from->ops);
+	from->ops = NULL;
+	from->nops = 0;
+	txn_plan_free(from);
 }
 
 static struct txn_op *add_op(struct txn_plan *plan, enum txn_op_kind kind)
@@ -780,6 +841,7 @@ static int plan_put(const struct volume *v, struct db *db, const struct package 
 	if (!found)
 		plan_folders(v, plan, abs);
 	struct txn_op *o = add_op(plan, TXN_PUT);
+	o->owner = p;
 	o->os2 = wd_xstrdup(f->dest);
 	o->host = rel_of(v, abs);
 	o->data = p->data[i].p;
@@ -859,5 +921,28 @@ int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 	}
 	if (r)
 		txn_plan_free(plan);
+	return r;
+}
+
+int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *host,
+		    const char *gen_dir, const void *data, size_t len, struct wd_err *err)
+{
+	char *abs = wd_path_join(v->root, host);
+	const char *base = strrchr(host, '/');
+	base = base ? base + 1 : host;
+	char *kept = wd_xasprintf("%s/%s", gen_dir, base);
+	char *kept_abs = wd_path_join(v->root, kept);
+	plan_folders(v, plan, kept_abs);
+	struct txn_op *o = add_op(plan, TXN_PUT);
+	o->config = true;
+	o->os2 = wd_xstrdup(host);
+	o->host = wd_xstrdup(host);
+	o->data = data;
+	o->len = len;
+	o->kept = kept;
+	wd_sha256_hex(data, len, o->new_sha);
+	int r = wd_sha256_file(abs, o->old_sha, err);
+	free(abs);
+	free(kept_abs);
 	return r;
 }

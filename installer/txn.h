@@ -43,14 +43,24 @@ struct txn_op {
 	char new_sha[WD_SHA256_HEX]; /* PUT: of data; DELETE/RESTORE: the installed file */
 	char *kept;                /* relative path of the kept foreign file, or NULL */
 	char old_sha[WD_SHA256_HEX]; /* of the kept file */
+	const struct package *owner; /* PUT of a package file: its package */
+	bool config;               /* PUT of a configuration file (CONFIG.SYS,
+				    * PROTOCOL.INI): no package owns it; kept is
+				    * its generation copy, which stays */
 };
 
 struct txn_plan {
 	bool install;              /* else remove */
-	const struct package *pkg; /* install */
+	const struct package *pkg; /* install of one package */
+	const struct package **pkgs; /* install of several (txn_plan_merge) */
+	size_t npkgs;
 	char *name, *version;
 	struct txn_op *ops;
 	size_t nops;
+	/* Called inside the database transaction that commits the plan (a
+	 * configuration change records its generation there). */
+	int (*on_commit)(struct db *db, void *arg, struct wd_err *err);
+	void *commit_arg;
 };
 
 struct txn {
@@ -79,6 +89,19 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 		    struct txn_plan *plan, struct wd_err *err);
 void txn_plan_free(struct txn_plan *plan);
+/* An empty install plan named name ("setup"), to merge packages into and to
+ * add configuration files to. */
+void txn_plan_init(struct txn_plan *plan, const char *name, const char *version);
+/* Moves the ops and the package of an install plan into another: one commit
+ * then installs them all. from is left empty. */
+void txn_plan_merge(struct txn_plan *into, struct txn_plan *from);
+/* Adds the rewrite of a configuration file (host: its path below the root, as
+ * found) with new bytes. Before it is replaced, the file is copied to
+ * gen_dir/NAME (a folder below the root, made if missing): undone, that copy
+ * is put back; committed, it stays as the generation's copy. The bytes are
+ * the caller's and must live until the plan is applied. */
+int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *host,
+		    const char *gen_dir, const void *data, size_t len, struct wd_err *err);
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err);
 
 #endif

@@ -31,9 +31,12 @@ static void print_help(const char *prog, const struct wd_cmd *cmds, const char *
 {
 	printf("%s\n\nCommands:\n", synopsis);
 	for (const struct wd_cmd *c = cmds; c->name; c++) {
-		char left[64];
+		char left[96];
 		snprintf(left, sizeof left, "%s %s", c->name, c->args ? c->args : "");
-		printf("  %-26s %s\n", left, c->summary);
+		if (strlen(left) > 26)
+			printf("  %s\n  %-26s %s\n", left, "", c->summary);
+		else
+			printf("  %-26s %s\n", left, c->summary);
 	}
 	printf("\n%s\nExit status: 0 done, 1 failed, 2 usage error, 3 integrity or trust failure,\n"
 	       "4 subscription problem, 5 no supported device to configure.\n"

@@ -1,7 +1,9 @@
 /* warpdrv detect: the PCI devices and the VirtualBox NIC models among them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "installer/pci.h"
 #include "ui/commands.h"
 
@@ -16,7 +18,7 @@ static void hexfield(struct json *j, const char *key, long v, int digits)
 	json_str(j, key, s);
 }
 
-static void print_json(struct wd_ctx *ctx, const struct pci_list *l)
+static void print_json(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why)
 {
 	struct json *j = &ctx->j;
 	json_obj_begin(j, NULL);
@@ -36,6 +38,10 @@ static void print_json(struct wd_ctx *ctx, const struct pci_list *l)
 		json_str(j, "name", d->name);
 		json_bool(j, "network", pci_is_network(d));
 		json_str(j, "vbox_model", d->vbox_model);
+		if (pci_is_network(d)) {
+			json_str(j, "driver", driver ? driver[i] : NULL);
+			json_str(j, "driver_note", why ? why[i] : NULL);
+		}
 		if (d->adapter) {
 			json_int(j, "adapter", d->adapter);
 			json_str(j, "attachment", d->attachment);
@@ -56,7 +62,7 @@ static const char *hexs(char *buf, size_t n, long v, int digits)
 	return buf;
 }
 
-static void print_text(struct wd_ctx *ctx, const struct pci_list *l)
+static void print_text(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why)
 {
 	printf("Source: %s\n", l->source);
 	printf("VirtualBox guest: %s\n\n", l->virtualbox ? "yes"
@@ -87,6 +93,17 @@ static void print_text(struct wd_ctx *ctx, const struct pci_list *l)
 			printf(" (%s)", d->attachment);
 	}
 	printf(".\n");
+	for (size_t i = 0; driver && i < l->n; i++) {
+		const struct pci_dev *d = &l->devs[i];
+		if (!pci_is_network(d))
+			continue;
+		if (driver[i])
+			printf("%s: driver %s%s%s%s\n", d->slot, driver[i], why[i] ? " (" : "",
+			       why[i] ? why[i] : "", why[i] ? ")" : "");
+		else
+			printf("%s: no driver package%s%s\n", d->slot, why[i] ? ": " : "",
+			       why[i] ? why[i] : "");
+	}
 }
 
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
@@ -102,10 +119,39 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 		pci_list_free(&l);
 		return ui_fail(ctx, r, &err);
 	}
+	/* The driver each NIC would get: a catalog that cannot be read (no
+	 * bundled repository, say) leaves that out with a warning. */
+	char **driver = wd_xcalloc(l.n + 1, sizeof *driver), **why = wd_xcalloc(l.n + 1, sizeof *why);
+	struct wd_err e2 = {0};
+	if (setup_would_get(ctx, &l, driver, why, &e2)) {
+		if (e2.code == WD_EUSAGE || e2.code == WD_EFAIL) {
+			/* --root given but no volume there is the user's mistake */
+			if (ctx->root) {
+				pci_list_free(&l);
+				free(driver);
+				free(why);
+				return ui_fail(ctx, -e2.code, &e2);
+			}
+		}
+		ui_warn(ctx, "the driver each NIC would get is left out: %s\n", e2.msg);
+		for (size_t i = 0; i < l.n; i++) {
+			free(driver[i]);
+			free(why[i]);
+		}
+		free(driver);
+		free(why);
+		driver = why = NULL;
+	}
 	if (ctx->json)
-		print_json(ctx, &l);
+		print_json(ctx, &l, driver, why);
 	else
-		print_text(ctx, &l);
+		print_text(ctx, &l, driver, why);
+	for (size_t i = 0; driver && i < l.n; i++) {
+		free(driver[i]);
+		free(why[i]);
+	}
+	free(driver);
+	free(why);
 	pci_list_free(&l);
 	return 0;
 }

@@ -1,6 +1,40 @@
-/* warpdrv history: what was installed and removed on this volume, and when. */
+/* warpdrv history: the configuration generations, and what was installed
+ * and removed on this volume, and when. */
+#include "installer/generation.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+
+static int show_generations(struct wd_ctx *ctx, struct db *db, struct wd_err *err)
+{
+	struct generation *g;
+	size_t n;
+	int r = generation_list(db, &g, &n, err);
+	if (r)
+		return r;
+	if (ctx->json)
+		json_arr_begin(&ctx->j, "generations");
+	else if (n)
+		ui_say(ctx, "Configuration generations ('warpdrv rollback GEN' puts CONFIG.SYS and "
+		       "PROTOCOL.INI back as they were before one):\n");
+	for (size_t i = 0; i < n; i++) {
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_int(&ctx->j, "generation", g[i].n);
+			json_str(&ctx->j, "at", g[i].at);
+			json_str(&ctx->j, "command", g[i].command);
+			json_str(&ctx->j, "summary", g[i].summary);
+			json_obj_end(&ctx->j);
+		} else {
+			ui_say(ctx, "%4ld  %s  %-16s %s\n", g[i].n, g[i].at, g[i].command, g[i].summary);
+		}
+	}
+	if (ctx->json)
+		json_arr_end(&ctx->j);
+	else if (n)
+		ui_say(ctx, "\nPackages:\n");
+	generation_list_free(g, n);
+	return 0;
+}
 
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 {
@@ -18,10 +52,12 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	if (have)
 		r = db_prepare(&db, "SELECT id, at, action, package, version FROM history "
 			       "ORDER BY id", &st, &err);
-	if (ctx->json) {
+	if (ctx->json)
 		json_obj_begin(&ctx->j, NULL);
+	if (!r && have)
+		r = show_generations(ctx, &db, &err);
+	if (ctx->json)
 		json_arr_begin(&ctx->j, "history");
-	}
 	int n = 0;
 	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
 		n++;

@@ -8,6 +8,14 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	    const char *synopsis);
 
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_setup(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_configure(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
+/* The driver package each device of l would get (driver[i], NULL for none or
+ * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
+struct pci_list;
+int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why,
+		    struct wd_err *err);
 
 int cmd_activate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_license(struct wd_ctx *ctx, int argc, char **argv);

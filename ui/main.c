@@ -2,11 +2,44 @@
 #include "ui/commands.h"
 
 static const struct wd_cmd commands[] = {
+	/* the main job */
 	{"detect", cmd_detect, "",
 	 "PCI devices, the VirtualBox NIC models, the driver each would get",
 	 "Reads the PCI devices (--pci SOURCE: sysfs, sysfs:DIR, lspci:FILE, vbox:FILE),\n"
 	 "names them from the PCI ID database (--pci-ids FILE), tells whether this is a\n"
-	 "VirtualBox guest and which VirtualBox NIC model each network controller is.\n"},
+	 "VirtualBox guest, which VirtualBox NIC model each network controller is, and\n"
+	 "the driver package each would get (with --root, under the volume's subscription).\n"},
+	{"setup", cmd_setup, "",
+	 "detect, then configure the NIC and the ACPI PSD in one step",
+	 "Plans the NIC and ACPI changes, shows them and one unified diff of CONFIG.SYS\n"
+	 "and PROTOCOL.INI, asks (--yes does not ask; with no terminal and no --yes it\n"
+	 "refuses), then installs the packages and rewrites both files in one transaction,\n"
+	 "recorded as a generation that 'warpdrv rollback' undoes. --dry-run writes nothing.\n"},
+	{"configure", cmd_configure, "nic [--driver NAME] [--slot SLOT] | acpi",
+	 "configure the NIC driver, or the ACPI PSD",
+	 "nic: for each network controller a package drives (or the one at --slot), the\n"
+	 "best ranked driver the subscription allows (--driver forces one); the new\n"
+	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
+	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
+	 "acpi: PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
+	 "APM.SYS and VAPM.SYS.\n"},
+	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
+	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
+	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
+	 "Exit status 0 when there is no error, 1 when there is one.\n"},
+	{"history", cmd_history, "",
+	 "configuration generations, and what was installed and removed", NULL},
+	{"rollback", cmd_rollback, "[GEN]",
+	 "put CONFIG.SYS and PROTOCOL.INI back as they were before generation GEN",
+	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
+	 "stay installed.\n"},
+	/* packages */
+	{"list", cmd_list, "[--installed]", "the packages on offer, or those installed", NULL},
+	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
+	{"install", cmd_install, "PKG|FILE.wdp...", "install packages on the volume", NULL},
+	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
+	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
+	/* the subscription */
 	{"activate", cmd_activate, "KEY | --file F", "activate a subscription key (- for stdin)",
 	 "Checks the key against the trusted licence keys and stores it on the volume;\n"
 	 "a new key replaces the old one, which stays in the history. An expired key is\n"
@@ -17,17 +50,9 @@ static const struct wd_cmd commands[] = {
 	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n"},
 	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
 	 NULL},
-	{"bench", cmd_bench, "server|client|import|report ...", "netio-compatible throughput test and before/after table", cmd_bench_help},
-	{"list", cmd_list, "[--installed]", "the packages on offer, or those installed", NULL},
-	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
-	{"install", cmd_install, "PKG|FILE.wdp...", "install packages on the volume", NULL},
-	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
-	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
-	{"history", cmd_history, "", "what was installed and removed, and when", NULL},
-	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
-	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
-	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
-	 "Exit status 0 when there is no error, 1 when there is one.\n"},
+	/* measuring */
+	{"bench", cmd_bench, "server|client|import|report ...",
+	 "netio-compatible throughput test and before/after table", cmd_bench_help},
 	{0},
 };
 

@@ -1,5 +1,7 @@
 #include "ui/pkgutil.h"
 
+#include "installer/boot_drive.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,9 +81,11 @@ int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *ha
 		   struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
-	int r = volume_open(v, ctx->root, err);
+	struct config_sys cs;
+	int r = boot_volume_open(v, &cs, ctx->root, ctx->boot_drive, err);
 	if (r)
 		return r;
+	config_sys_free(&cs);
 	if ((r = db_open(db, v, false, have, err)))
 		goto fail;
 	bool pending = false;

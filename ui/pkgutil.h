@@ -18,7 +18,8 @@ int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *ca
 /* A package by name (from the catalog) or a .wdp file on disk. */
 int pkg_load(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
 	     const char *arg, struct package *p, struct wd_err *err);
-/* Opens the volume (--root) and, if it has one, its database without writing;
+/* Opens the volume (--root; the boot drive from CONFIG.SYS or --boot-drive)
+ * and, if it has one, its database without writing;
  * an interrupted transaction is finished first (unless --dry-run). *have is
  * false when the volume has no database yet. */
 int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *have,

@@ -23,7 +23,7 @@ t_sysfs_json_fields_are_lowercase_hex() {
 	make_sysfs "$T/g" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 82540EM)"
 	detect_json "sysfs:$T/g"
 	assert_rc 0
-	assert_json "[x for x in d['devices'] if x['slot'] == '0000:00:03.0'][0] == {'slot': '0000:00:03.0', 'vendor': '8086', 'device': '100e', 'subvendor': '8086', 'subdevice': '001e', 'class': '020000', 'revision': '02', 'name': 'Intel Corporation 82540EM Gigabit Ethernet Controller', 'network': True, 'vbox_model': '82540EM'}"
+	assert_json "[x for x in d['devices'] if x['slot'] == '0000:00:03.0'][0] == {'slot': '0000:00:03.0', 'vendor': '8086', 'device': '100e', 'subvendor': '8086', 'subdevice': '001e', 'class': '020000', 'revision': '02', 'name': 'Intel Corporation 82540EM Gigabit Ethernet Controller', 'network': True, 'vbox_model': '82540EM', 'driver': 'e1000', 'driver_note': 'MMLEM needs a subscription with drivers; using E1000'}"
 }
 
 t_sysfs_two_nics_in_slot_order() {

@@ -1,0 +1,115 @@
+#include "installer/generation.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/file.h"
+#include "common/hash.h"
+
+int generation_next(struct db *db, long *n, struct wd_err *err)
+{
+	*n = 1;
+	if (!db || !db->h)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT coalesce(max(n), 0) + 1 FROM generation", &st, err);
+	if (r)
+		return r;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	else
+		r = db_fail(db, err, "cannot read the generations");
+	sqlite3_finalize(st);
+	return r;
+}
+
+char *generation_dir(long n)
+{
+	return wd_xasprintf("%s/%ld", WD_GENERATIONS_DIR, n);
+}
+
+static int record(struct db *db, void *arg, struct wd_err *err)
+{
+	const struct generation_note *g = arg;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "INSERT INTO generation (n, at, command, summary) VALUES "
+			   "(?, datetime('now'), ?, ?)", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_int64(st, 1, g->n);
+	sqlite3_bind_text(st, 2, g->command, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, g->summary, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_fail(db, err, "cannot record the generation");
+	sqlite3_finalize(st);
+	return r;
+}
+
+int generation_plan(const struct volume *v, struct txn_plan *plan, struct generation_note *note,
+		    const char *const *files, const struct wd_buf *old, const struct wd_buf *new_,
+		    size_t nfiles, struct wd_err *err)
+{
+	char *dir = generation_dir(note->n);
+	int r = 0;
+	size_t changed = 0;
+	for (size_t i = 0; !r && i < nfiles; i++) {
+		if (old[i].len == new_[i].len && !memcmp(old[i].p, new_[i].p, old[i].len))
+			continue;
+		/* The plan was made from bytes read before the lock was taken:
+		 * refuse to write over a file that changed since. */
+		char *abs = wd_path_join(v->root, files[i]);
+		char now[WD_SHA256_HEX], then[WD_SHA256_HEX];
+		r = wd_sha256_file(abs, now, err);
+		wd_sha256_hex(old[i].p, old[i].len, then);
+		if (!r && strcmp(now, then))
+			r = wd_err_set(err, WD_EFAIL, "%s changed while warpdrv was planning; "
+				       "nothing was written: run the command again", abs);
+		free(abs);
+		if (!r)
+			r = txn_plan_config(v, plan, files[i], dir, new_[i].p, new_[i].len, err);
+		changed++;
+	}
+	free(dir);
+	if (changed) {
+		plan->on_commit = record;
+		plan->commit_arg = note;
+	}
+	return r;
+}
+
+int generation_list(struct db *db, struct generation **out, size_t *n, struct wd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (!db || !db->h)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT n, at, command, summary FROM generation ORDER BY n", &st,
+			   err);
+	if (r)
+		return r;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
+		struct generation *g = &(*out)[(*n)++];
+		g->n = sqlite3_column_int64(st, 0);
+		g->at = wd_xstrdup((const char *)sqlite3_column_text(st, 1));
+		g->command = wd_xstrdup((const char *)sqlite3_column_text(st, 2));
+		g->summary = wd_xstrdup((const char *)sqlite3_column_text(st, 3));
+	}
+	if (s != SQLITE_DONE)
+		r = db_fail(db, err, "cannot read the generations");
+	sqlite3_finalize(st);
+	return r;
+}
+
+void generation_list_free(struct generation *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(g[i].at);
+		free(g[i].command);
+		free(g[i].summary);
+	}
+	free(g);
+}

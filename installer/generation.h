@@ -1,0 +1,46 @@
+/* Configuration generations. Each applied change of CONFIG.SYS and
+ * PROTOCOL.INI is generation N: a row (date, command, summary) and plain
+ * copies of both files as they were before it, in
+ * var/lib/warpdrv/generations/N/, which a recovery command prompt can copy
+ * back by hand. The copies are written by the transaction that applies the
+ * change (txn_plan_config), so a generation exists exactly when its change
+ * was committed. */
+#ifndef WD_GENERATION_H
+#define WD_GENERATION_H
+
+#include "catalog/db.h"
+#include "common/buf.h"
+#include "installer/txn.h"
+#include "installer/volume.h"
+
+#define WD_GENERATIONS_DIR WD_STATE_DIR "/generations"
+
+struct generation {
+	long n;
+	char *at, *command, *summary;
+};
+
+/* What a plan that changes configuration files records when it commits. */
+struct generation_note {
+	long n;
+	char *command, *summary;
+};
+
+/* The next generation's number (1 when there is none); db may be unopened. */
+int generation_next(struct db *db, long *n, struct wd_err *err);
+/* "var/lib/warpdrv/generations/N" (malloc'd). */
+char *generation_dir(long n);
+/* Adds to plan the rewrite of each configuration file whose new bytes differ,
+ * each saved first into generation note->n's folder, and (when any differs)
+ * the recording of the generation at commit. A file that does not change is
+ * not copied: before generation N it was as the next generation that copied
+ * it saved it, or as it is now. files[i] is the host path below the root; old[i] the
+ * bytes the new ones were planned from: the file must still hold them. */
+int generation_plan(const struct volume *v, struct txn_plan *plan, struct generation_note *note,
+		    const char *const *files, const struct wd_buf *old, const struct wd_buf *new_,
+		    size_t nfiles, struct wd_err *err);
+/* All generations, oldest first. */
+int generation_list(struct db *db, struct generation **out, size_t *n, struct wd_err *err);
+void generation_list_free(struct generation *g, size_t n);
+
+#endif

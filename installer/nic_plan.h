@@ -1,0 +1,74 @@
+/* The NIC planner: for each network controller a package drives, the driver
+ * to use (the best ranked the user may install) and the CONFIG.SYS and
+ * PROTOCOL.INI edits that make it load at the next boot. It edits the models
+ * it is given and decides nothing about writing them. Rules: docs/setup.md. */
+#ifndef WD_NIC_PLAN_H
+#define WD_NIC_PLAN_H
+
+#include <stdbool.h>
+
+#include "catalog/package.h"
+#include "common/err.h"
+#include "installer/config_sys.h"
+#include "installer/pci.h"
+#include "installer/protocol_ini.h"
+#include "installer/volume.h"
+
+/* May this package be installed? 0, or a negative code with the reason
+ * (the subscription gate). */
+typedef int (*nic_may_fn)(void *arg, const struct package *p, struct wd_err *why);
+
+struct nic_plan_in {
+	const struct volume *v;           /* for the NIFs in \IBMCOM\MACS */
+	struct pci_list *pci;
+	const struct package *const *pkgs; /* the NIC packages on offer */
+	size_t npkgs;
+	nic_may_fn may;
+	void *may_arg;
+	const char *driver;               /* --driver NAME, or NULL */
+	const char *slot;                 /* --slot SLOT, or NULL: every NIC */
+};
+
+struct nic_item {
+	const struct pci_dev *dev;
+	const struct package *pkg;  /* the driver chosen */
+	int instance;               /* 1 for the first adapter of that driver */
+	char *section;              /* "MMLEM_nif", "MMLEM_nif2" */
+	char *drivername;           /* "MMLEM$", "MMLEM2$" */
+	char *replaced_file;        /* the MAC driver whose line it takes, or NULL */
+	char *replaced_section;     /* its PROTOCOL.INI section, or NULL */
+	const struct package *better; /* a better ranked one the gate refused */
+	char **notes;               /* "MMLEM needs ...; using E1000" */
+	size_t nnotes;
+	bool unchanged;             /* already configured so */
+};
+
+struct nic_plan {
+	struct nic_item *items;
+	size_t n;
+	char **notes;               /* about devices no package drives */
+	size_t nnotes;
+};
+
+/* Plans and edits cs and pi. Errors: no MPTS networking (WD_EFAIL), no
+ * supported NIC (WD_ENODEV, naming the VBoxManage command that switches the
+ * adapter to an Intel model), a forced driver that does not drive the
+ * device (WD_EFAIL) or may not be installed (its gate's code). */
+int nic_plan(const struct nic_plan_in *in, struct config_sys *cs, struct protocol_ini *pi,
+	     struct nic_plan *out, struct wd_err *err);
+void nic_plan_free(struct nic_plan *p);
+
+/* The driver for one device: the best ranked package the user may install
+ * (it->pkg; it->better and a note when a better one was refused). 1 when a
+ * package was chosen, 0 when none drives the device, or a negative code. */
+int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
+	       struct wd_err *err);
+/* "MMLEM" for a package whose driver is MMLEM.OS2, else its name (malloc'd). */
+char *nic_display_name(const struct package *p);
+
+/* The DriverName of instance k (1..) of a driver whose first is "NAME$":
+ * MultiMac's NAME2$, NAME3$; where NAME ends in a digit, that digit becomes
+ * k, as Intel's E1000$, E1002$ (docs/setup.md). malloc'd. */
+char *nic_instance_drivername(const char *first, int k);
+
+#endif
