@@ -102,6 +102,10 @@ fuzz: $(FUZZERS)
 deps:
 	@sh tests/deps.sh
 
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/demo.sh $(O)
+
 check: deps
 	@$(MAKE) --no-print-directory all tests fuzz
 	@sh tests/run.sh $(O)

@@ -69,4 +69,29 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
 }
 
+# The main job: setup installs two packages and rewrites CONFIG.SYS and
+# PROTOCOL.INI in one transaction. Stopped at any step, the next run leaves
+# the guest booting the old way or the new way, never a mix.
+t_setup_survives_a_crash_at_every_step() {
+	need_samples
+	mkdir -p "$T/k"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/s0" activate "$OUT"
+	assert_rc 0
+	before=$(user_snapshot "$T/s0")
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	cp -a "$T/s0" "$T/s1"
+	wd --root "$T/s1" --pci "$pci" setup --yes
+	assert_rc 0
+	after=$(user_snapshot "$T/s1")
+	[ "$before" != "$after" ] || fail "setup changed nothing"
+	crash_every_step "$T/s0" "$before" "" "$after" "acpi-psd mmlem" --pci "$pci" setup --yes |
+		tee "$T/summary"
+	grep -q "setup --yes : [0-9]* steps" "$T/summary"
+	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+}
+
 run_tests
