@@ -194,19 +194,32 @@ t_no_networking() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 	volume warp452-pcnet
 	grep -v PROTMAN "$T/v/CONFIG.SYS" >"$T/c" && mv "$T/c" "$T/v/CONFIG.SYS"
+	before=$(snapshot "$T/v")
 	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 1
 	assert_err "no DEVICE=...\\PROTMAN.OS2 line"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
 
 t_forced_driver_that_does_not_drive_the_device() {
 	volume ecs21-e1000
+	before=$(snapshot "$T/v")
 	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver pcntnd
 	assert_rc 1
 	assert_err "--driver pcntnd: pcntnd does not drive the 82540EM at 0000:00:03.0"
 	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver mmlem
 	assert_rc 4
 	assert_err "--driver mmlem"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver frob
+	assert_rc 1
+	assert_err "--driver frob: no NIC driver package of that name"
+	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --slot 00:09.0
+	assert_rc 1
+	assert_err "--slot 00:09.0: no network controller there"
+	wd --root "$T/v" configure frob
+	assert_rc 2
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
 
 # An eCS guest with OS2APIC.PSD, APM.SYS and VAPM.SYS, and a final Ctrl-Z.
