@@ -258,8 +258,26 @@ static void read_mac_lines(struct ctx *c)
 	}
 }
 
+/* Is line k the driver of a device that is not being configured now (one
+ * --slot left out, say)? Then it is that device's line, not one to take. */
+static bool serves_another(struct ctx *c, size_t k)
+{
+	const struct package *p = package_of_driver(c->in, c->macs[k].file);
+	for (size_t i = 0; p && i < c->in->pci->n; i++) {
+		const struct pci_dev *d = &c->in->pci->devs[i];
+		bool planned = false;
+		for (size_t n = 0; n < c->out->n; n++)
+			planned |= c->out->items[n].dev == d;
+		int rank;
+		if (!planned && pci_is_network(d) && drives(p, d, &rank))
+			return true;
+	}
+	return false;
+}
+
 /* Each NIC takes the line of a driver that drives it (the one being
- * replaced); then NICs still without one take the lines left, in order. */
+ * replaced); then NICs still without one take the lines left, in order,
+ * but for those of devices not being configured. */
 static void claim_lines(struct ctx *c, long *claim)
 {
 	for (size_t i = 0; i < c->out->n; i++) {
@@ -275,7 +293,7 @@ static void claim_lines(struct ctx *c, long *claim)
 	}
 	for (size_t i = 0; i < c->out->n; i++)
 		for (size_t k = 0; k < c->nmacs && claim[i] < 0; k++)
-			if (!c->macs[k].claimed) {
+			if (!c->macs[k].claimed && !serves_another(c, k)) {
 				claim[i] = (long)k;
 				c->macs[k].claimed = true;
 			}
@@ -455,6 +473,14 @@ static void unsupported_note(struct ctx *c, const struct pci_dev *d, size_t nic_
 				      d->slot, d->vendor & 0xffff, d->device & 0xffff));
 }
 
+/* "00:03.0" names the same slot as "0000:00:03.0". */
+static bool same_slot(const char *given, const char *slot)
+{
+	if (!strncasecmp(slot, "0000:", 5) && strlen(given) == strlen(slot) - 5)
+		slot += 5;
+	return !strcasecmp(given, slot);
+}
+
 static int plan_items(struct ctx *c)
 {
 	struct pci_list *l = c->in->pci;
@@ -465,7 +491,7 @@ static int plan_items(struct ctx *c)
 		if (!pci_is_network(d))
 			continue;
 		nic_no++;
-		if (c->in->slot && strcasecmp(c->in->slot, d->slot))
+		if (c->in->slot && !same_slot(c->in->slot, d->slot))
 			continue;
 		slot_seen = true;
 		struct nic_item it = {.dev = d};

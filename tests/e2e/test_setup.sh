@@ -136,6 +136,15 @@ t_82545em_without_a_subscription_is_refused() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
 
+t_slot_limits_configure_to_one_nic() {
+	volume ecs21-e1000
+	listing "00:03.0 1022:2000 40" "00:08.0 8086:100e 02"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --slot 00:03.0
+	assert_rc 0
+	assert_json "[(n['slot'], n['package']) for n in d['nics']] == [('0000:00:03.0', 'pcntnd')]"
+	expect_changes CONFIG.SYS '+DEVICE=C:\IBMCOM\MACS\PCNTND.OS2'
+}
+
 t_two_nics_configured_together() {
 	volume ecs21-e1000
 	subscribe drivers
