@@ -1,0 +1,100 @@
+/* installer/acpi_plan and nic_plan helpers on small texts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "installer/acpi_plan.h"
+#include "installer/nic_plan.h"
+
+static const char acpi_manifest[] =
+	"format 1\nname acpi-psd\nversion 1\nreleased 2023-09-01\nsummary s\nkind psd\n"
+	"file ACPI.PSD \\OS2\\BOOT\\ACPI.PSD\n"
+	"config-need PSD ACPI.PSD\nconfig-need BASEDEV APM.ADD\n"
+	"config-need RUN \\OS2\\ACPIDAEMON.EXE\n"
+	"config-displace PSD OS2APIC.PSD\nconfig-displace DEVICE APM.SYS\n"
+	"config-displace BASEDEV APM.SYS\nconfig-displace DEVICE VAPM.SYS\n";
+
+/* Runs the ACPI planner over text; returns the new text (malloc'd). */
+static char *acpi(const char *text, char drive, int *changed)
+{
+	struct pkg_manifest m;
+	struct wd_err e;
+	assert_int_equal(manifest_parse(acpi_manifest, strlen(acpi_manifest), true, "t", &m, &e), 0);
+	struct config_sys cs;
+	config_sys_parse(&cs, text, strlen(text));
+	*changed = acpi_plan(&m, drive, &cs);
+	struct wd_buf out = {0};
+	config_sys_write(&cs, &out);
+	config_sys_free(&cs);
+	manifest_free(&m);
+	wd_buf_cstr(&out);
+	return out.p;
+}
+
+static void test_acpi_goes_before_basedev_without_psd(void **state)
+{
+	(void)state;
+	int n;
+	char *s = acpi("IFS=C:\\OS2\\HPFS.IFS\r\nBASEDEV=IBMKBD.SYS\r\n", 'D', &n);
+	assert_string_equal(s, "IFS=C:\\OS2\\HPFS.IFS\r\nPSD=ACPI.PSD\r\nBASEDEV=IBMKBD.SYS\r\n"
+			       "BASEDEV=APM.ADD\r\nRUN=D:\\OS2\\ACPIDAEMON.EXE\r\n");
+	assert_int_equal(n, 3);
+	free(s);
+}
+
+static void test_acpi_keeps_switches_and_fixes_a_path(void **state)
+{
+	(void)state;
+	int n;
+	char *s = acpi("psd=c:\\os2\\boot\\acpi.psd /VW\r\nBASEDEV=APM.ADD\r\n"
+		       "RUN=C:\\OS2\\ACPIDAEMON.EXE\r\n", 'C', &n);
+	assert_string_equal(s, "PSD=ACPI.PSD /VW\r\nBASEDEV=APM.ADD\r\nRUN=C:\\OS2\\ACPIDAEMON.EXE\r\n");
+	assert_int_equal(n, 1);
+	free(s);
+	s = acpi("PSD=ACPI.PSD /VW\r\nBASEDEV=APM.ADD\r\nRUN=C:\\OS2\\ACPIDAEMON.EXE\r\n", 'C', &n);
+	assert_int_equal(n, 0);
+	free(s);
+}
+
+static void test_acpi_after_last_psd_and_displaced_go(void **state)
+{
+	(void)state;
+	int n;
+	char *s = acpi("PSD=OS2APIC.PSD\nPSD=OTHER.PSD\nDEVICE=C:\\OS2\\BOOT\\APM.SYS\n"
+		       "DEVICE=C:\\OS2\\MDOS\\VAPM.SYS\nREM DEVICE=C:\\OS2\\MDOS\\VAPM.SYS\n", 'C', &n);
+	/* LF file: new lines take LF; a REM line is no statement and stays. */
+	assert_string_equal(s, "PSD=ACPI.PSD\nPSD=OTHER.PSD\nBASEDEV=APM.ADD\n"
+			       "REM DEVICE=C:\\OS2\\MDOS\\VAPM.SYS\nRUN=C:\\OS2\\ACPIDAEMON.EXE\n");
+	free(s);
+}
+
+static void test_instance_drivernames(void **state)
+{
+	(void)state;
+	char *a = nic_instance_drivername("MMLEM$", 1), *b = nic_instance_drivername("MMLEM$", 2),
+	     *c = nic_instance_drivername("E1000$", 2), *d = nic_instance_drivername("E1000$", 1);
+	assert_string_equal(a, "MMLEM$");
+	assert_string_equal(b, "MMLEM2$");
+	assert_string_equal(c, "E1002$");
+	assert_string_equal(d, "E1000$");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_acpi_goes_before_basedev_without_psd),
+		cmocka_unit_test(test_acpi_keeps_switches_and_fixes_a_path),
+		cmocka_unit_test(test_acpi_after_last_psd_and_displaced_go),
+		cmocka_unit_test(test_instance_drivernames),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
