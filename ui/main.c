@@ -28,6 +28,16 @@ static const struct wd_cmd commands[] = {
 	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
 	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
 	 "Exit status 0 when there is no error, 1 when there is one.\n"},
+	{"repo", cmd_repo, "add NAME URL|list|remove NAME", "the remote repositories of the volume",
+	 "  add NAME URL [--mirror URL]... [--subscription]   URL: http(s)://, file:// or a folder;\n"
+	 "      mirrors are tried in order; a subscription repository (https only) is sent\n"
+	 "      the activated key as HTTP Basic credentials (docs/repository.md)\n"
+	 "  list            each repository, its mirrors and its stored catalog\n"
+	 "  remove NAME\n"},
+	{"update", cmd_update, "", "refresh the catalog from the remote repositories",
+	 "Fetches each repository's signed index (mirrors in order), refuses an older\n"
+	 "serial than the one held or an expired index, records revoked keys, then\n"
+	 "replaces the stored catalog. A failed repository keeps its previous catalog.\n"},
 	{0},
 };
 
