@@ -187,7 +187,10 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &o[i]);
 	}
 	sqlite3_close(store);
-	if (!r && !ctx->dry_run && !(r = wd_mkdirs(dir, err)))
+	bool any = false;
+	for (size_t i = 0; i < l->n; i++)
+		any |= o[i].have_fresh;
+	if (!r && any && !ctx->dry_run && !(r = wd_mkdirs(dir, err)))
 		r = commit(db, l, o, path, err);
 	if (!r) {
 		report(ctx, l, o);

@@ -52,7 +52,8 @@ void progress_line(const char *label, uint64_t done, uint64_t total, double seco
 	else
 		snprintf(tail, sizeof tail, "  %s  %s/s", have, rate);
 	int name_w = 24;
-	int bar_w = width - name_w - 4 - (int)strlen(tail);
+	/* a fixed width, so the bar does not jump as the numbers change */
+	int bar_w = width - name_w - 4 - 48;
 	if (bar_w > 40)
 		bar_w = 40;
 	char bar[48] = "";
