@@ -51,9 +51,9 @@ void progress_line(const char *label, uint64_t done, uint64_t total, double seco
 		snprintf(tail, sizeof tail, "  %s/%s  %s/s  %s", have, all, rate, left);
 	else
 		snprintf(tail, sizeof tail, "  %s  %s/s", have, rate);
-	int name_w = 24;
+	int name_w = 20;
 	/* a fixed width, so the bar does not jump as the numbers change */
-	int bar_w = width - name_w - 4 - 48;
+	int bar_w = width - name_w - 4 - 42;
 	if (bar_w > 40)
 		bar_w = 40;
 	char bar[48] = "";
