@@ -111,16 +111,15 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 		return bad(err, where, no, "package: size must be a number of bytes");
 	if (!sha_ok(w[8]))
 		return bad(err, where, no, "package: SHA-256 must be 64 lowercase hex digits");
-	for (size_t i = 0; i < idx->npkgs; i++)
-		if (wd_sv_eq(w[1], idx->pkgs[i].name))
-			return bad(err, where, no, "package: '%.*s' listed twice", (int)w[1].n, w[1].p);
 	e.name = wd_sv_dup(w[1]);
 	e.version = wd_sv_dup(w[2]);
 	e.entitlement = wd_sv_eq(w[5], "-") ? NULL : wd_sv_dup(w[5]);
 	e.file = wd_sv_dup(w[6]);
 	memcpy(e.sha256, w[8].p, 64);
 	e.summary = wd_sv_dup(rest);
-	idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
+	if (!(idx->npkgs & (idx->npkgs - 1))) /* 0, 1, 2, 4...: the array doubles */
+		idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs ? 2 * idx->npkgs : 1) *
+						       sizeof *idx->pkgs);
 	idx->pkgs[idx->npkgs++] = e;
 	return 0;
 }
@@ -184,6 +183,37 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 	return 0;
 }
 
+struct named_line {
+	const char *name;
+	int no;
+};
+
+static int by_name_then_line(const void *a, const void *b)
+{
+	const struct named_line *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->no > y->no) - (x->no < y->no);
+}
+
+/* A name listed twice: sorted once rather than compared with every earlier
+ * line, so that an index of 20,000 packages is not 200 million compares. */
+static int check_unique(const struct repo_index *idx, const int *lines, const char *where,
+			struct wd_err *err)
+{
+	struct named_line *v = wd_xcalloc(idx->npkgs + 1, sizeof *v);
+	for (size_t i = 0; i < idx->npkgs; i++)
+		v[i] = (struct named_line){idx->pkgs[i].name, lines[i]};
+	qsort(v, idx->npkgs, sizeof *v, by_name_then_line);
+	int r = 0, first = 0;
+	for (size_t i = 1; i < idx->npkgs; i++) /* the earliest duplicate line is named */
+		if (!strcmp(v[i].name, v[i - 1].name) && (!first || v[i].no < first)) {
+			first = v[i].no;
+			r = bad(err, where, v[i].no, "package: '%s' listed twice", v[i].name);
+		}
+	free(v);
+	return r;
+}
+
 int index_parse(const char *text, size_t len, const char *where, struct repo_index *idx,
 		struct wd_err *err)
 {
@@ -192,6 +222,8 @@ int index_parse(const char *text, size_t len, const char *where, struct repo_ind
 		return wd_err_set(err, WD_ETRUST, "%s: larger than %d bytes", where, INDEX_MAX_BYTES);
 	unsigned seen = 0;
 	int r = 0, no = 0;
+	int *lines = NULL; /* the line of each package, for check_unique */
+	size_t cap = 0;
 	for (size_t i = 0; !r && i < len;) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - text) : len;
@@ -201,9 +233,20 @@ int index_parse(const char *text, size_t len, const char *where, struct repo_ind
 		for (size_t k = 0; !r && k < s.n; k++)
 			if ((unsigned char)s.p[k] < 0x20 || s.p[k] == 0x7f)
 				r = bad(err, where, no, "a control character or NUL byte");
+		size_t had = idx->npkgs;
 		if (!r && s.n && s.p[0] != '#')
 			r = parse_line(s, no, where, idx, &seen, err);
+		if (idx->npkgs > had) {
+			if (idx->npkgs > cap) {
+				cap = cap ? 2 * cap : 64;
+				lines = wd_xrealloc(lines, cap * sizeof *lines);
+			}
+			lines[idx->npkgs - 1] = no;
+		}
 	}
+	if (!r)
+		r = check_unique(idx, lines, where, err);
+	free(lines);
 	if (!r && seen != 15)
 		r = wd_err_set(err, WD_ETRUST, "%s: format, serial, issued and expires are all "
 			       "required", where);

@@ -2,63 +2,19 @@
 
 #include "license/activation.h"
 
-#include <curl/curl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/hash.h"
-
-struct sink {
-	struct wd_buf *out;
-	size_t max;
-	bool over;
-};
-
-static size_t on_data(char *p, size_t size, size_t n, void *ud)
-{
-	struct sink *s = ud;
-	size_t len = size * n;
-	if (s->out->len + len > s->max) {
-		s->over = true;
-		return 0;
-	}
-	wd_buf_add(s->out, p, len);
-	return len;
-}
 
 int repo_fetch(const char *url, size_t max, struct wd_buf *out, struct wd_err *err)
 {
-	static bool inited;
-	if (!inited) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		inited = true;
-	}
-	wd_buf_reset(out);
-	CURL *h = curl_easy_init();
-	if (!h)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot start libcurl", url);
-	struct sink s = {out, max, false};
-	char ebuf[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &s);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
-	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	CURLcode c = curl_easy_perform(h);
-	curl_easy_cleanup(h);
-	if (s.over)
-		return wd_err_set(err, WD_ETRUST, "%s: larger than %zu bytes", url, max);
-	if (c != CURLE_OK)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot fetch: %s", url,
-				  *ebuf ? ebuf : curl_easy_strerror(c));
-	wd_buf_reserve(out, 1);
-	out->p[out->len] = '\0';
-	return 0;
+	return fetch_mem(NULL, url, NULL, max, NULL, out, err);
 }
 
 char *repo_url(const char *arg)
@@ -90,23 +46,64 @@ static char *join_url(const char *base, const char *name)
 	return wd_xasprintf("%s%s%s", base, n && base[n - 1] == '/' ? "" : "/", name);
 }
 
+void catalog_init(struct catalog *c, const struct fetch_net *net)
+{
+	memset(c, 0, sizeof *c);
+	c->net = net;
+}
+
+static struct repo *add_repo(struct catalog *c, const char *url)
+{
+	c->repos = wd_xrealloc(c->repos, (c->n + 1) * sizeof *c->repos);
+	struct repo *rp = &c->repos[c->n++];
+	memset(rp, 0, sizeof *rp);
+	rp->url = wd_xstrdup(url);
+	rp->cat = c;
+	return rp;
+}
+
+int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
+		    struct wd_err *err)
+{
+	struct repo_index idx;
+	size_t used;
+	int r = repo_fetch_index(c->net, NULL, &url, 1, kr, today, NULL, NULL, &idx, &used, err);
+	if (!r)
+		add_repo(c, url)->idx = idx;
+	return r;
+}
+
+struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
+			       char *const *mirrors, size_t nmirrors, bool subscription,
+			       struct repo_index *idx)
+{
+	struct repo *rp = add_repo(c, url);
+	rp->name = name ? wd_xstrdup(name) : NULL;
+	rp->subscription = subscription;
+	rp->mirrors = wd_xcalloc(nmirrors + 1, sizeof *rp->mirrors);
+	for (size_t i = 0; i < nmirrors; i++)
+		rp->mirrors[i] = wd_xstrdup(mirrors[i]);
+	rp->nmirrors = nmirrors;
+	rp->idx = *idx;
+	memset(idx, 0, sizeof *idx);
+	return rp;
+}
+
+void catalog_set_auth(struct catalog *c, const char *user, const char *password)
+{
+	free((char *)c->auth.user);
+	free((char *)c->auth.password);
+	c->auth.user = wd_xstrdup(user);
+	c->auth.password = wd_xstrdup(password);
+}
+
 int catalog_load(struct catalog *c, const char *const *urls, size_t n, const struct keyring *kr,
 		 int today, struct wd_err *err)
 {
-	memset(c, 0, sizeof *c);
-	c->repos = wd_xcalloc(n ? n : 1, sizeof *c->repos);
-	struct wd_buf b = {0};
+	catalog_init(c, NULL);
 	int r = 0;
-	for (size_t i = 0; !r && i < n; i++) {
-		char *u = join_url(urls[i], INDEX_NAME);
-		r = repo_fetch(u, INDEX_MAX_BYTES, &b, err);
-		if (!r)
-			r = index_read(b.p, b.len, kr, today, u, &c->repos[i].idx, err);
-		free(u);
-		if (!r)
-			c->repos[c->n++].url = wd_xstrdup(urls[i]);
-	}
-	wd_buf_free(&b);
+	for (size_t i = 0; !r && i < n; i++)
+		r = catalog_add_url(c, urls[i], kr, today, err);
 	if (r)
 		catalog_free(c);
 	return r;
@@ -115,10 +112,20 @@ int catalog_load(struct catalog *c, const char *const *urls, size_t n, const str
 void catalog_free(struct catalog *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		free(c->repos[i].url);
-		index_free(&c->repos[i].idx);
+		struct repo *rp = &c->repos[i];
+		free(rp->url);
+		free(rp->name);
+		for (size_t k = 0; k < rp->nmirrors; k++)
+			free(rp->mirrors[k]);
+		free(rp->mirrors);
+		index_free(&rp->idx);
 	}
 	free(c->repos);
+	free((char *)c->auth.user);
+	if (c->auth.password) /* the key text: not left in freed memory */
+		memset((char *)c->auth.password, 0, strlen(c->auth.password));
+	free((char *)c->auth.password);
+	free(c->cache_dir);
 	memset(c, 0, sizeof *c);
 }
 
@@ -136,36 +143,164 @@ const struct index_entry *catalog_find(const struct catalog *c, const char *name
 	return NULL;
 }
 
+/* The failures of one download across its mirrors, for the final message. */
+struct failures {
+	struct wd_buf text;
+	int worst, count;
+};
+
+static void failed(struct failures *f, const struct fetch_net *net, const struct wd_err *e)
+{
+	wd_buf_addf(&f->text, "\n  %s", e->msg);
+	f->count++;
+	if (e->code > f->worst) /* subscription (4) over trust (3) over the rest */
+		f->worst = e->code;
+	if (net && net->note)
+		net->note(net->ud, e->msg);
+}
+
+static int all_failed(struct failures *f, const char *what, struct wd_err *err)
+{
+	int r = wd_err_set(err, f->worst, "%s: all %d locations failed:%s", what, f->count,
+			   wd_buf_cstr(&f->text));
+	wd_buf_free(&f->text);
+	return r;
+}
+
+int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
+		     const char *const *urls, size_t n, const struct keyring *kr, int today,
+		     repo_serial_check check, void *ud, struct repo_index *idx, size_t *used,
+		     struct wd_err *err)
+{
+	struct failures f = {0};
+	struct wd_buf b = {0};
+	int r = -WD_EFAIL;
+	for (size_t i = 0; r && i < n; i++) {
+		char *u = join_url(urls[i], INDEX_NAME);
+		r = fetch_mem(net, u, auth, INDEX_MAX_BYTES, INDEX_NAME, &b, err);
+		if (!r)
+			r = index_read(b.p, b.len, kr, today, u, idx, err);
+		if (!r && check && (r = check(ud, urls[0], idx, err)))
+			index_free(idx);
+		free(u);
+		if (!r)
+			*used = i;
+		else if (n > 1)
+			failed(&f, net, err);
+	}
+	wd_buf_free(&b);
+	if (r && n > 1)
+		return all_failed(&f, urls[0], err);
+	wd_buf_free(&f.text);
+	return r;
+}
+
+static bool is_local(const char *url)
+{
+	return !strncmp(url, "file://", 7);
+}
+
+static int check_bytes(const char *where, const char *p, size_t len,
+		       const struct index_entry *e, struct wd_err *err)
+{
+	char hex[WD_SHA256_HEX];
+	if (len != e->size)
+		return wd_err_set(err, WD_ETRUST, "%s: %zu bytes; the index says %llu", where, len,
+				  (unsigned long long)e->size);
+	wd_sha256_hex(p, len, hex);
+	if (strcmp(hex, e->sha256))
+		return wd_err_set(err, WD_ETRUST, "%s: does not match the SHA-256 in the index "
+				  "(damaged or altered)", where);
+	return 0;
+}
+
+/* A cached package with the right size and hash: no network needed. */
+static bool cached(const char *path, const struct index_entry *e, struct wd_buf *b)
+{
+	struct wd_err ignore;
+	return wd_exists(path) && !wd_read_file(path, PACKAGE_MAX_BYTES, b, &ignore) &&
+	       !check_bytes(path, b->p, b->len, e, &ignore);
+}
+
+/* Downloads into path.part (resuming what is there), checks it, renames it
+ * to path. A resumed file that fails the hash may hold another download's
+ * start: it is thrown away and fetched once more from the beginning. */
+static int via_cache(const struct repo *from, const char *u, const struct fetch_auth *auth,
+		     const char *path, const struct index_entry *e, struct wd_buf *b,
+		     struct wd_err *err)
+{
+	char *part = wd_xasprintf("%s.part", path);
+	int r = 0;
+	for (int round = 0; round < 2; round++) {
+		struct stat st;
+		bool resumed = stat(part, &st) == 0 && st.st_size > 0;
+		r = fetch_file(from->cat->net, u, auth, part, e->size, e->file, err);
+		if (!r && !(r = wd_read_file(part, PACKAGE_MAX_BYTES, b, err)))
+			r = check_bytes(u, b->p, b->len, e, err);
+		if (r == -WD_ETRUST)
+			unlink(part);
+		if (r != -WD_ETRUST || !resumed)
+			break;
+	}
+	if (!r && rename(part, path) < 0)
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot rename: %s", part, strerror(errno));
+	free(part);
+	return r;
+}
+
+static int download(const struct repo *from, const struct index_entry *e, struct wd_buf *b,
+		    struct wd_err *err)
+{
+	const struct catalog *c = from->cat;
+	const struct fetch_auth *auth = from->subscription ? &c->auth : NULL;
+	if (auth && !auth->user)
+		return wd_err_set(err, WD_ELICENSE, "%s is a subscription repository: activate a "
+				  "subscription key first ('warpdrv activate KEY')", from->url);
+	char *path = c->cache_dir && !is_local(from->url) ? wd_path_join(c->cache_dir, e->file)
+							   : NULL;
+	if (path && cached(path, e, b)) {
+		free(path);
+		return 0;
+	}
+	struct failures f = {0};
+	int r = path ? wd_mkdirs(c->cache_dir, err) : 0;
+	if (r) {
+		free(path);
+		return r;
+	}
+	r = -WD_EFAIL;
+	for (size_t i = 0; r && i <= from->nmirrors; i++) {
+		char *u = join_url(i ? from->mirrors[i - 1] : from->url, e->file);
+		if (path)
+			r = via_cache(from, u, auth, path, e, b, err);
+		else if (!(r = fetch_mem(c->net, u, auth, e->size, e->file, b, err)))
+			r = check_bytes(u, b->p, b->len, e, err);
+		free(u);
+		if (r && from->nmirrors)
+			failed(&f, c->net, err);
+	}
+	free(path);
+	if (r && from->nmirrors)
+		return all_failed(&f, e->file, err);
+	wd_buf_free(&f.text);
+	return r;
+}
+
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err)
 {
-	char *u = join_url(from->url, e->file);
 	struct wd_buf b = {0};
-	/* one byte over the index's size, so that a longer file is named as such */
-	int r = repo_fetch(u, e->size < PACKAGE_MAX_BYTES ? (size_t)e->size + 1 : PACKAGE_MAX_BYTES,
-			   &b, err);
-	char hex[WD_SHA256_HEX];
-	if (!r && b.len != e->size)
-		r = wd_err_set(err, WD_ETRUST, "%s: %zu bytes; the index says %llu", u, b.len,
-			       (unsigned long long)e->size);
-	if (!r) {
-		wd_sha256_hex(b.p, b.len, hex);
-		if (strcmp(hex, e->sha256))
-			r = wd_err_set(err, WD_ETRUST, "%s: does not match the SHA-256 in the index "
-				       "(damaged or altered)", u);
-	}
+	int r = download(from, e, &b, err);
 	if (!r)
 		r = package_read(b.p, b.len, kr, e->file, p, err);
 	if (!r && (strcmp(p->m.name, e->name) || strcmp(p->m.version, e->version))) {
-		r = wd_err_set(err, WD_ETRUST, "%s: holds %s %s; the index says %s %s", u,
+		r = wd_err_set(err, WD_ETRUST, "%s: holds %s %s; the index says %s %s", e->file,
 			       p->m.name, p->m.version, e->name, e->version);
 		package_free(p);
 	}
 	wd_buf_free(&b);
-	free(u);
 	return r;
 }
-
 bool catalog_key_revoked(const struct catalog *c, const char *keyid)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -174,26 +309,43 @@ bool catalog_key_revoked(const struct catalog *c, const char *keyid)
 	return false;
 }
 
+static char *serial_key(const char *signer, const char *url)
+{
+	return wd_xasprintf("index-serial %s %s", signer, url);
+}
+
+int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint64_t *seen,
+			struct wd_err *err)
+{
+	*seen = 0;
+	if (!db->h)
+		return 0;
+	char *key = serial_key(signer, url), *val = NULL;
+	int r = db_meta_get(db, key, &val, err);
+	if (!r && val)
+		*seen = strtoull(val, NULL, 10);
+	free(val);
+	free(key);
+	return r;
+}
+
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err)
 {
 	int r = 0;
 	for (size_t i = 0; !r && i < c->n; i++) {
 		const struct repo *rp = &c->repos[i];
-		char *key = wd_xasprintf("index-serial %s %s", rp->idx.signer, rp->url);
-		char *val = NULL;
-		r = db_meta_get(db, key, &val, err);
-		unsigned long long seen = val ? strtoull(val, NULL, 10) : 0;
+		uint64_t seen;
+		r = catalog_seen_serial(db, rp->idx.signer, rp->url, &seen, err);
 		if (!r && rp->idx.serial < seen)
 			r = wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
 				       "seen before (a replayed old index?); refusing it", rp->url,
-				       (unsigned long long)rp->idx.serial, seen);
+				       (unsigned long long)rp->idx.serial, (unsigned long long)seen);
 		if (!r && rp->idx.serial > seen) {
-			char num[32];
+			char num[32], *key = serial_key(rp->idx.signer, rp->url);
 			snprintf(num, sizeof num, "%llu", (unsigned long long)rp->idx.serial);
 			r = db_meta_set(db, key, num, err);
+			free(key);
 		}
-		free(val);
-		free(key);
 		/* A revocation sticks: an index that no longer lists a key does
 		 * not bring it back. */
 		sqlite3_stmt *st = NULL;

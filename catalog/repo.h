@@ -8,27 +8,51 @@
 #include <stdbool.h>
 
 #include "catalog/db.h"
+#include "catalog/fetch.h"
 #include "catalog/index.h"
 #include "catalog/package.h"
 #include "license/keys.h"
 
-/* Fetches a URL into out, refusing more than max bytes. */
+/* Fetches a URL into out, refusing more than max bytes (default network
+ * options: catalog/fetch.h). */
 int repo_fetch(const char *url, size_t max, struct wd_buf *out, struct wd_err *err);
 /* A URL for a repository argument: URLs stay as they are, a folder becomes
  * file:///absolute/path (percent-encoded). malloc'd. */
 char *repo_url(const char *arg);
 
+struct catalog;
+
 struct repo {
-	char *url;
+	char *url;       /* where it is named from (the primary URL) */
+	char *name;      /* a configured repository's name; NULL for --repo and bundled */
+	char **mirrors;  /* tried after url, in order */
+	size_t nmirrors;
+	bool subscription;
+	const struct catalog *cat;
 	struct repo_index idx;
 };
 
 struct catalog {
 	struct repo *repos;
 	size_t n;
+	const struct fetch_net *net; /* NULL: the defaults */
+	struct fetch_auth auth;      /* for subscription repositories (user NULL: none) */
+	char *cache_dir;             /* remote packages are downloaded here; NULL: into memory */
 };
 
-/* Fetches and checks each repository's index (signature, expiry). */
+/* An empty catalog that fetches through net (may be NULL). Not to be moved
+ * once repositories are added (they point back to it). */
+void catalog_init(struct catalog *c, const struct fetch_net *net);
+/* Fetches and checks (signature, expiry) the index at url and adds it. */
+int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
+		    struct wd_err *err);
+/* Adds a repository whose index is already checked; takes idx over. */
+struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
+			       char *const *mirrors, size_t nmirrors, bool subscription,
+			       struct repo_index *idx);
+/* The credentials sent to subscription repositories (copied). */
+void catalog_set_auth(struct catalog *c, const char *user, const char *password);
+/* catalog_init(c, NULL) and catalog_add_url for each URL in order. */
 int catalog_load(struct catalog *c, const char *const *urls, size_t n, const struct keyring *kr,
 		 int today, struct wd_err *err);
 void catalog_free(struct catalog *c);
@@ -36,9 +60,26 @@ void catalog_free(struct catalog *c);
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from);
 /* Fetches a package, checks its size and SHA-256 against the index, then
- * reads it (package_read). */
+ * reads it (package_read). A remote package goes through the cache folder
+ * when the catalog has one: a complete file there with the right hash is
+ * used with no network, a partial one is resumed. Each failure (connection,
+ * time-out, HTTP error, wrong hash, over-long body) moves on to the next
+ * mirror; when all fail, the error lists each. */
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
+
+/* Decides whether an index's serial may replace what is held: 0 or an error. */
+typedef int (*repo_serial_check)(void *ud, const char *url, const struct repo_index *idx,
+				 struct wd_err *err);
+/* Fetches a repository's index from each of urls in turn until one verifies,
+ * has not expired and passes check (may be NULL); *used is the index of the
+ * URL that gave it. When all fail, the error lists every failure, and its
+ * code is the gravest (subscription over trust over the rest). */
+int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
+		     const char *const *urls, size_t n, const struct keyring *kr, int today,
+		     repo_serial_check check, void *ud, struct repo_index *idx, size_t *used,
+		     struct wd_err *err);
+
 /* Is this subscription key id revoked by any loaded index? */
 bool catalog_key_revoked(const struct catalog *c, const char *keyid);
 
@@ -47,6 +88,9 @@ bool catalog_key_revoked(const struct catalog *c, const char *keyid);
  * repository and signer (a rollback attack), then records the serials and the
  * revoked key ids. */
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err);
+/* The last serial the volume saw from this signer at this URL (0: none). */
+int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint64_t *seen,
+			struct wd_err *err);
 /* Was this subscription key id revoked by an index the volume has seen? */
 int catalog_db_key_revoked(struct db *db, const char *keyid, bool *revoked, struct wd_err *err);
 

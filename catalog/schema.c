@@ -46,5 +46,17 @@ const char *const db_schema_steps[] = {
 	 * under var/lib/warpdrv/generations/N/ */
 	"CREATE TABLE generation (n INTEGER PRIMARY KEY, at TEXT NOT NULL,"
 	" command TEXT NOT NULL, summary TEXT NOT NULL);",
+	/* 5: remote repositories (catalog/repolist.h): name, URL in the order
+	 * added, whether it is a subscription repository (sent the activated
+	 * key), and its mirrors in the order tried. The fetched catalog itself
+	 * is a cache file (catalog/store.h); the serials seen stay in meta
+	 * ("index-serial SIGNER URL") so that deleting the cache cannot open
+	 * the door to an older index. */
+	"CREATE TABLE repository (name TEXT PRIMARY KEY, url TEXT NOT NULL,"
+	" subscription INTEGER NOT NULL DEFAULT 0 CHECK (subscription IN (0, 1)),"
+	" added TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE);"
+	"CREATE TABLE repository_mirror (repository TEXT NOT NULL"
+	" REFERENCES repository (name) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+	" url TEXT NOT NULL, PRIMARY KEY (repository, seq));",
 	NULL,
 };

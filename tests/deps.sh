@@ -2,7 +2,7 @@
 # make deps: install the Debian packages the build and the tests need, or say
 # exactly which are missing. Runs apt-get only when something is missing.
 set -u
-PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev
+PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev nginx-light
 libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3"
 
 missing=""

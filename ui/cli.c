@@ -19,6 +19,10 @@ static const char global_help[] =
 	"  --repo URL         another repository for this run (repeatable)\n"
 	"  --keys DIR         another folder of trusted keys (repo/*.pub, license/*.pub)\n"
 	"  --boot-drive X:    the boot drive letter (default: from CONFIG.SYS)\n"
+	"  --cacert FILE      trust this CA (PEM) for https repositories\n"
+	"  --connect-timeout S  give up connecting after S seconds (default 15)\n"
+	"  --speed-limit B, --speed-time S  abandon a download slower than B bytes/s\n"
+	"                     for S seconds (default 1 byte/s for 30 s)\n"
 	"  --json             one JSON document on stdout\n"
 	"  -n, --dry-run      show what would be done; write nothing\n"
 	"  -y, --yes          do not ask\n"
@@ -71,12 +75,23 @@ static int parse_drive(const char *s, char *out)
 	return 0;
 }
 
+static int parse_count(const char *s, long max, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 1 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* Returns 1 when argv[*i] was a global option (consumed), 0 when not, or
  * -code on a usage error. */
 static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
 {
 	static const char *valued[] = {"--root", "--pci", "--pci-ids", "--repo", "--keys",
-				       "--boot-drive", NULL};
+				       "--boot-drive", "--cacert", "--connect-timeout",
+				       "--speed-limit", "--speed-time", NULL};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--json"))
 		ctx->json = true;
@@ -111,6 +126,16 @@ static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
 				if (parse_drive(val, &ctx->boot_drive) < 0)
 					return -ui_usage(ctx, "--boot-drive %s: expected a drive letter such as D:", val);
 				break;
+			case 6: ctx->cacert = val; break;
+			default: {
+				long max = k == 8 ? 1000000000L : 86400L;
+				long *to = k == 7 ? &ctx->connect_timeout
+					 : k == 8 ? &ctx->speed_limit : &ctx->speed_time;
+				if (parse_count(val, max, to) < 0)
+					return -ui_usage(ctx, "%s %s: expected a whole number from 1 to "
+							 "%ld", valued[k], val, max);
+				break;
+			}
 			}
 			return 1;
 		}

@@ -197,8 +197,8 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 		free(pkgs);
 		return ui_fail(ctx, r, &err);
 	}
-	if (!(r = pkg_keyring(ctx, &v, &kr, &err)))
-		r = pkg_catalog(ctx, &kr, &cat, &err);
+	if (!(r = pkg_keyring(ctx, &v, &kr, &err)) && !(r = pkg_catalog(ctx, &kr, &cat, &err)))
+		r = pkg_use_cache(ctx, &v, &cat, &err);
 	for (; !r && loaded < argc; loaded++)
 		if ((r = pkg_load(ctx, &kr, &cat, argv[loaded], &pkgs[loaded], &err)))
 			break;

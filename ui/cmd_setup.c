@@ -26,6 +26,7 @@ struct job {
 	struct wd_ctx *ctx;
 	const char *command;   /* "setup", "configure nic", ... */
 	const char *summary;   /* for the generation; NULL: made from the plan */
+	bool writes;           /* may write to the volume (not detect) */
 	struct volume v;
 	struct db db;
 	bool have_db;
@@ -130,6 +131,10 @@ static int job_packages(struct job *j, struct wd_err *err)
 	if (r)
 		return r;
 	j->have_cat = true;
+	/* remote packages download into the volume's cache (and install from
+	 * it offline) */
+	if (j->writes && !j->ctx->dry_run && (r = pkg_use_cache(j->ctx, &j->v, &j->cat, err)))
+		return r;
 	for (size_t i = 0; !r && i < j->cat.n; i++) {
 		const struct repo *rp = &j->cat.repos[i];
 		for (size_t k = 0; !r && k < rp->idx.npkgs; k++) {
@@ -533,7 +538,7 @@ static int run_job(struct wd_ctx *ctx, const char *command, bool nic, bool acpi,
 		   bool acpi_optional, bool ask, const char *driver, const char *slot)
 {
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx, .command = command};
+	struct job j = {.ctx = ctx, .command = command, .writes = true};
 	int r = job_open(&j, &err);
 	if (!r)
 		r = job_packages(&j, &err);

@@ -34,6 +34,8 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_check(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_repo(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_update(struct wd_ctx *ctx, int argc, char **argv);
 
 
 #endif

@@ -50,6 +50,17 @@ static const struct wd_cmd commands[] = {
 	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n"},
 	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
 	 NULL},
+	/* repositories */
+	{"repo", cmd_repo, "add NAME URL|list|remove NAME", "the remote repositories of the volume",
+	 "  add NAME URL [--mirror URL]... [--subscription]   URL: http(s)://, file:// or a folder;\n"
+	 "      mirrors are tried in order; a subscription repository (https only) is sent\n"
+	 "      the activated key as HTTP Basic credentials (docs/repository.md)\n"
+	 "  list            each repository, its mirrors and its stored catalog\n"
+	 "  remove NAME\n"},
+	{"update", cmd_update, "", "refresh the catalog from the remote repositories",
+	 "Fetches each repository's signed index (mirrors in order), refuses an older\n"
+	 "serial than the one held or an expired index, records revoked keys, then\n"
+	 "replaces the stored catalog. A failed repository keeps its previous catalog.\n"},
 	/* measuring */
 	{"bench", cmd_bench, "server|client|import|report ...",
 	 "netio-compatible throughput test and before/after table", cmd_bench_help},

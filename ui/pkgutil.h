@@ -12,9 +12,15 @@
 /* The bundled keys, --keys DIR and the volume's var/lib/warpdrv/keys (v may be NULL). */
 int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
 		struct wd_err *err);
-/* --repo URLs first, then the bundled repository. */
+/* --repo URLs first (fetched now), then the volume's remote repositories
+ * from the catalog `warpdrv update` stored (no network), then the bundled
+ * repository. */
 int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *cat,
 		struct wd_err *err);
+/* For a command that installs: remote packages are downloaded into the
+ * volume's var/cache/warpdrv/packages (nothing under --dry-run). */
+int pkg_use_cache(struct wd_ctx *ctx, const struct volume *v, struct catalog *cat,
+		  struct wd_err *err);
 /* A package by name (from the catalog) or a .wdp file on disk. */
 int pkg_load(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
 	     const char *arg, struct package *p, struct wd_err *err);

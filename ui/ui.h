@@ -20,6 +20,10 @@ struct wd_ctx {
 	int nrepos;
 	const char *keys;       /* --keys DIR */
 	char boot_drive;        /* --boot-drive X: (0: from CONFIG.SYS) */
+	const char *cacert;     /* --cacert FILE: a private CA for https repositories */
+	long connect_timeout;   /* --connect-timeout S (0: catalog/fetch.h's default) */
+	long speed_limit;       /* --speed-limit B: bytes/s under which ... */
+	long speed_time;        /* --speed-time S: ... for S seconds a transfer is abandoned */
 	bool json, dry_run, yes, quiet, color;
 	int verbose;
 	char *exe_dir;          /* folder of the running program */

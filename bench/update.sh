@@ -1,0 +1,98 @@
+#!/bin/sh
+# `warpdrv update` of an index of 20,000 packages served over loopback (the
+# test server in tests/http), against SQLite's own limit for the same rows:
+# `sqlite3` importing them into the same tables in one transaction. Prints
+# the best of RUNS wall times of each and the ratio warpdrv/sqlite3 (aim: 2
+# or less). warpdrv's time includes the download, the signature check, the
+# parse, the serial checks, the new catalog file flushed and renamed, and
+# the database commit.
+#   sh bench/update.sh [BUILD_DIR] [RUNS]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${1:-$top/build}
+RUNS=${2:-5}
+N=20000
+WD="$O/warpdrv"
+WDA="$O/warpdrv-admin"
+command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (make deps)"; exit 1; }
+[ -x "$WD" ] || { echo "build warpdrv first (make)"; exit 1; }
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+mkdir -p "$work/keys/repo" "$work/srv" "$work/vol"
+printf 'REM bench volume\r\n' >"$work/vol/CONFIG.SYS"
+"$WDA" -q keygen --out "$work/keys/repo/bench" >/dev/null
+
+# The index body and, from the same rows, the SQL for the baseline. The
+# tables are catalog/store.c's.
+python3 - "$N" "$work/body" "$work/rows.sql" <<'PY'
+import datetime, hashlib, sys
+n, body, sql = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+today = datetime.date.today()
+issued, expires = today.isoformat(), (today + datetime.timedelta(days=30)).isoformat()
+epoch = datetime.date(1970, 1, 1)
+with open(body, "w") as b, open(sql, "w") as s:
+    b.write("format 1\nserial 1\nissued %s\nexpires %s\n" % (issued, expires))
+    s.write("CREATE TABLE repo (name TEXT PRIMARY KEY, url TEXT NOT NULL, source TEXT NOT NULL,"
+            " serial INTEGER NOT NULL, issued INTEGER NOT NULL, expires INTEGER NOT NULL,"
+            " signer TEXT NOT NULL);\n"
+            "CREATE TABLE package (repo TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
+            " released INTEGER NOT NULL, kind TEXT NOT NULL, entitlement TEXT, file TEXT NOT NULL,"
+            " size INTEGER NOT NULL, sha256 TEXT NOT NULL, summary TEXT NOT NULL);\n"
+            "CREATE TABLE revoked (repo TEXT NOT NULL, key_id TEXT NOT NULL);\nBEGIN;\n")
+    s.write("INSERT INTO repo VALUES ('bench', 'http://x/', 'http://x/', 1, 0, 0, 'f');\n")
+    rel = (datetime.date(2024, 1, 1) - epoch).days
+    for i in range(n):
+        name, ver = "pkg%05d" % i, "1.%d" % (i % 100)
+        sha = hashlib.sha256(name.encode()).hexdigest()
+        ent = "drivers" if i % 3 == 0 else "-"
+        summ = "Bench driver number %d for the update benchmark" % i
+        b.write("package %s %s 2024-01-01 nic %s %s-%s.wdp %d %s %s\n" %
+                (name, ver, ent, name, ver, 10000 + i, sha, summ))
+        s.write("INSERT INTO package VALUES ('bench','%s','%s',%d,'nic',%s,'%s-%s.wdp',%d,'%s','%s');\n" %
+                (name, ver, rel, "'drivers'" if ent != "-" else "NULL", name, ver, 10000 + i, sha, summ))
+    s.write("COMMIT;\n")
+PY
+# Signed as catalog/signed.h says: an Ed25519 signature of the body, by a
+# key named by the SHA-256 of its raw public key.
+fpr=$(openssl pkey -in "$work/keys/repo/bench.key" -pubout -outform DER | tail -c 32 | sha256sum | cut -d' ' -f1)
+sig=$(openssl pkeyutl -sign -rawin -inkey "$work/keys/repo/bench.key" -in "$work/body" | od -An -tx1 -v | tr -d ' \n')
+{ cat "$work/body"; printf 'signature %s %s\n' "$fpr" "$sig"; } >"$work/srv/INDEX"
+"$WDA" verify "$work/srv/INDEX" --keys "$work/keys" >/dev/null
+
+python3 "$top/tests/http/faultserver.py" --root "$work/srv" --port-file "$work/port" --lifetime 600 &
+server=$!
+i=0
+while [ ! -s "$work/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+url="http://127.0.0.1:$(cat "$work/port")/"
+W() { "$WD" -q --root "$work/vol" --keys "$work/keys" "$@"; }
+W repo add bench "$url"
+
+now() { date +%s.%N; }
+best() { # command...: the best wall time of RUNS runs, in seconds
+	b=""
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		s=$(now)
+		"$@" >/dev/null
+		t=$(echo "$(now) - $s" | bc)
+		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
+		r=$((r + 1))
+	done
+	echo "$b"
+}
+sqlite_import() {
+	rm -f "$work/base.db"
+	sqlite3 "$work/base.db" <"$work/rows.sql"
+}
+
+wd_t=$(best W update)
+sq_t=$(best sqlite_import)
+got=$(sqlite3 "$work/vol/var/cache/warpdrv/catalog.db" 'SELECT count(*) FROM package')
+[ "$got" -eq "$N" ] || { echo "the catalog holds $got packages, not $N"; exit 1; }
+printf 'index of %d packages (%d bytes) over loopback, best of %d runs\n' "$N" \
+	"$(stat -c %s "$work/srv/INDEX")" "$RUNS"
+printf '  warpdrv update            %.3f s\n' "$wd_t"
+printf '  sqlite3 import, 1 txn     %.3f s\n' "$sq_t"
+printf '  ratio warpdrv/sqlite3     %.2f (aim: 2 or less)\n' "$(echo "$wd_t / $sq_t" | bc -l)"

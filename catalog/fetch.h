@@ -1,0 +1,50 @@
+/* Downloads with libcurl, one URL at a time: into memory or onto the end of a
+ * partial file (resumed with a Range request), never more bytes than the
+ * caller declares, with a connect time-out and a low-speed limit so that a
+ * dead or stalled server is abandoned. Certificates are always checked;
+ * --cacert names a private CA. Behaviour in docs/repository.md. */
+#ifndef WD_FETCH_H
+#define WD_FETCH_H
+
+#include <stdint.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+
+#define FETCH_CONNECT_TIMEOUT 15 /* seconds */
+#define FETCH_SPEED_LIMIT 1      /* bytes per second ... */
+#define FETCH_SPEED_TIME 30      /* ... for this many seconds: a stalled server */
+
+struct fetch_net {
+	const char *cacert;   /* PEM file of a private CA; NULL: the system's */
+	long connect_timeout; /* seconds; 0: FETCH_CONNECT_TIMEOUT */
+	long speed_limit;     /* bytes per second; 0: FETCH_SPEED_LIMIT */
+	long speed_time;      /* seconds; 0: FETCH_SPEED_TIME */
+	/* During a transfer: bytes held so far and expected (0: unknown). */
+	void (*progress)(void *ud, const char *label, uint64_t done, uint64_t total);
+	/* A transfer ended (ok or not): the front end may clear its bar. */
+	void (*finished)(void *ud, const char *label, int r);
+	/* One mirror failed and the next one is tried: for -v. */
+	void (*note)(void *ud, const char *msg);
+	void *ud;
+};
+
+/* HTTP Basic credentials (a subscription repository); sent over https only. */
+struct fetch_auth {
+	const char *user, *password;
+};
+
+/* Fetches url into out, refusing more than max bytes (exit 3: an endless
+ * body). auth may be NULL. A 401 or 403 with credentials is WD_ELICENSE,
+ * other failures WD_EFAIL; the message starts with the URL. */
+int fetch_mem(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
+	      size_t max, const char *label, struct wd_buf *out, struct wd_err *err);
+
+/* Brings the file at path up to size bytes from url: whatever it already
+ * holds is kept and only the rest is asked for (Range: bytes=N-); a server
+ * that ignores the range is read from the start again. A body that would
+ * take the file past size is cut off and refused (WD_ETRUST). */
+int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
+	       const char *path, uint64_t size, const char *label, struct wd_err *err);
+
+#endif

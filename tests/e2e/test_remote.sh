@@ -1,0 +1,409 @@
+#!/usr/bin/env bash
+# Remote repositories: repo add/list/remove, update, installs over HTTP(S)
+# from nginx and from tests/http/faultserver.py (drops, stalls, errors, long
+# and wrong bodies, replayed, expired and tampered indexes, 401), mirrors,
+# resume, the subscription credentials, the progress bar. Every server
+# listens on 127.0.0.1 only and is stopped when its test ends.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+
+FAULTSERVER="$SRC/tests/http/faultserver.py"
+# Short time-outs so that a stalled server costs a second, not thirty.
+NET="--connect-timeout 2 --speed-limit 1000 --speed-time 1"
+
+# Made once per script: a repository key, a licence key, a 200 KB package in
+# a served folder, a test CA and a server certificate for 127.0.0.1.
+FIXT="$TESTTMP/fixture"
+mkdir -p "$FIXT/k/repo" "$FIXT/k/license" "$FIXT/srv" "$FIXT/recipe"
+"$WDA" keygen --out "$FIXT/k/repo/test" >/dev/null
+"$WDA" keygen --out "$FIXT/k/license/lic" >/dev/null
+cat >"$FIXT/recipe/MANIFEST" <<'M'
+format 1
+name testpkg
+version 1.0
+released 2024-01-01
+summary A package for the remote tests
+kind psd
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+M
+head -c 200000 /dev/urandom >"$FIXT/recipe/TEST.OS2"
+"$WDA" -q pack "$FIXT/recipe" --key "$FIXT/k/repo/test.key" --out "$FIXT/srv/" >/dev/null
+"$WDA" -q index "$FIXT/srv" --key "$FIXT/k/repo/test.key" --serial 5 >/dev/null
+# a small package in a repository of its own, for the slow progress test
+mkdir -p "$FIXT/tiny" "$FIXT/srv2"
+sed 's/^name testpkg/name tinypkg/; s/TEST.OS2/TINY.OS2/g' "$FIXT/recipe/MANIFEST" >"$FIXT/tiny/MANIFEST"
+head -c 8000 /dev/urandom >"$FIXT/tiny/TINY.OS2"
+"$WDA" -q pack "$FIXT/tiny" --key "$FIXT/k/repo/test.key" --out "$FIXT/srv2/" >/dev/null
+"$WDA" -q index "$FIXT/srv2" --key "$FIXT/k/repo/test.key" --serial 1 >/dev/null
+PKG=testpkg-1.0.wdp
+PKGSIZE=$(stat -c %s "$FIXT/srv/$PKG")
+(
+	cd "$FIXT"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+		-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
+	printf 'subjectAltName=IP:127.0.0.1\n' >ext
+	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+		-extfile ext -out srv.pem
+) >/dev/null 2>&1
+
+# $T/v (a volume), $T/k (the keys), $T/www/a and $T/www/b: the repository
+# twice, as a primary and a mirror served by the same server.
+setup() {
+	make_volume "$T/v"
+	cp -R "$FIXT/k" "$T/k"
+	mkdir -p "$T/www"
+	cp -R "$FIXT/srv" "$T/www/a"
+	cp -R "$FIXT/srv" "$T/www/b"
+}
+
+SERVERS=""
+stop_servers() {
+	for p in $SERVERS; do kill "$p" 2>/dev/null || true; done
+}
+
+# start_fault [faultserver options]: serves $T/www; $URL is its base, faults
+# come from $T/faults, requests are logged in $T/log.
+start_fault() {
+	local scheme=http
+	case " $* " in *" --cert "*) scheme=https ;; esac
+	rm -f "$T/port"
+	: >"$T/faults"
+	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --faults "$T/faults" \
+		--log "$T/log" --lifetime 60 "$@" 2>>"$T/server.err" &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	[ -s "$T/port" ] || fail "the test server did not start"
+	URL="$scheme://127.0.0.1:$(cat "$T/port")"
+}
+
+w() { wd --root "$T/v" --keys "$T/k" $NET "$@"; }
+
+# The volume, but for the download cache (where a partial download stays to
+# be resumed): what "unchanged" means after a failed command.
+vol_sum() {
+	(cd "$T/v" && find . -path ./var/cache/warpdrv/packages -prune -o -printf '%p %y %s\n' | sort &&
+		find . -path ./var/cache/warpdrv/packages -prune -o -type f -print0 | sort -z |
+		xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+}
+
+catalog_sum() { sha256sum "$T/v/var/cache/warpdrv/catalog.db" | cut -d' ' -f1; }
+
+t_update_then_install_from_the_cache_offline() {
+	setup
+	start_fault
+	w repo add main "$URL/a/" --mirror "$URL/b/"
+	assert_rc 0
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 5, 1 packages"
+	w --json repo list
+	assert_json 'd["repositories"][0]["name"] == "main" and d["repositories"][0]["serial"] == 5 and d["repositories"][0]["mirrors"] == ["'"$URL"'/b/"]'
+	w --json list
+	assert_json '"testpkg" in [p["name"] for p in d["packages"]]'
+	w install testpkg
+	assert_rc 0
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+	assert_same_file "$FIXT/srv/$PKG" "$T/v/var/cache/warpdrv/packages/$PKG"
+	w remove testpkg
+	assert_rc 0
+	stop_servers
+	# no network now: the stored catalog and the cached package suffice
+	w list
+	assert_rc 0
+	assert_out testpkg
+	w install testpkg
+	assert_rc 0
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+	w update
+	assert_rc 1
+	assert_err "repository main: $URL/a/: all 2 locations failed"
+	assert_err "(the previous catalog of each failed repository stays in use)"
+}
+
+t_each_fault_moves_on_to_the_next_mirror() {
+	setup
+	start_fault
+	w repo add main "$URL/a/" --mirror "$URL/b/"
+	for mode in drop stall 404 500 long wrong; do
+		echo "/a/INDEX $mode" >"$T/faults"
+		echo "/a/$PKG $mode" >>"$T/faults"
+		rm -rf "$T/v/var/cache"
+		w -v update
+		assert_rc 0
+		assert_out "(from $URL/b/)"
+		assert_err "$URL/a/INDEX"
+		w -v install testpkg
+		assert_rc 0
+		assert_err "$URL/a/$PKG"
+		assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+		w remove testpkg
+		assert_rc 0
+	done
+	grep -q "^GET /b/$PKG" "$T/log" || fail "the mirror was never asked"
+}
+
+# When every mirror fails: the right code, each failure named, nothing changed.
+t_all_mirrors_failing_change_nothing() {
+	setup
+	start_fault
+	w repo add main "$URL/a/" --mirror "$URL/b/"
+	w update
+	assert_rc 0
+	before=$(vol_sum)
+	for fault in "404 1 HTTP 404" "500 1 HTTP 500" "stall 1 stalled" "drop 1 the connection dropped" \
+		"long 3 longer than the $PKGSIZE bytes" "wrong 3 does not match the SHA-256"; do
+		set -- $fault
+		mode=$1 code=$2
+		shift 2
+		printf '* %s\n' "$mode" >"$T/faults"
+		w install testpkg
+		assert_rc "$code"
+		assert_err "$PKG: all 2 locations failed"
+		assert_err "$URL/a/$PKG: $*"
+		assert_err "$URL/b/$PKG: $*"
+		rm -f "$T/v/var/cache/warpdrv/packages/$PKG.part"
+		[ "$(vol_sum)" = "$before" ] || fail "$mode: the volume changed"
+		w update
+		[ "$RC" -ne 0 ] || fail "$mode: update succeeded"
+		[ "$(vol_sum)" = "$before" ] || fail "$mode: update changed the volume"
+	done
+}
+
+t_update_refuses_a_replayed_older_index() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	cp "$T/www/a/INDEX" "$T/INDEX.5"
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	w update
+	assert_rc 0
+	assert_out "serial 6"
+	sum=$(catalog_sum)
+	before=$(vol_sum)
+	cp "$T/INDEX.5" "$T/www/a/INDEX"
+	w update
+	assert_rc 3
+	assert_err "repository main: $URL/a/: index serial 5 is older than serial 6 already held"
+	[ "$(catalog_sum)" = "$sum" ] || fail "the catalog changed"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	# even with the stored catalog gone, the database remembers serial 6
+	rm "$T/v/var/cache/warpdrv/catalog.db"
+	w update
+	assert_rc 3
+	assert_err "older than serial 6"
+}
+
+t_update_refuses_an_expired_or_tampered_index() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	before=$(vol_sum)
+	WARPDRV_NOW=2099-01-01 w update
+	assert_rc 3
+	assert_err "repository main: $URL/a/INDEX: expired on"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed (expired)"
+	sed -i 's/A package for the remote tests/A package for the evil tests/' "$T/www/a/INDEX"
+	w update
+	assert_rc 3
+	assert_err "repository main: $URL/a/INDEX"
+	assert_err "signature"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed (tampered)"
+	w list
+	assert_out "A package for the remote tests"
+}
+
+t_resume_asks_only_for_the_missing_bytes() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	echo "/a/$PKG drop" >"$T/faults"
+	w install testpkg
+	assert_rc 1
+	assert_err "connection dropped"
+	have=$(stat -c %s "$T/v/var/cache/warpdrv/packages/$PKG.part")
+	[ "$have" -eq $((PKGSIZE / 2)) ] || fail "partial file holds $have bytes"
+	: >"$T/faults"
+	: >"$T/log"
+	w install testpkg
+	assert_rc 0
+	grep -qx "GET /a/$PKG range=bytes=$have- auth=no" "$T/log" ||
+		fail "the resumed request was: $(cat "$T/log")"
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+}
+
+t_https_needs_the_ca() {
+	setup
+	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 1
+	assert_err "certificate"
+	assert_err "--cacert FILE"
+	[ ! -e "$T/v/var/cache/warpdrv/catalog.db" ] || fail "a catalog was written"
+	w --cacert "$FIXT/ca.pem" update
+	assert_rc 0
+	w --cacert "$FIXT/ca.pem" install testpkg
+	assert_rc 0
+	# --repo for one run, over https too
+	wd --root "$T/v" --keys "$T/k" --cacert "$FIXT/ca.pem" --repo "$URL/b/" --json list
+	assert_json '"'"$URL"'/b/" in [p["repository"] for p in d["packages"]]'
+}
+
+# The key as HTTP Basic credentials: user = key id, password = key text.
+t_subscription_repository_gets_the_key() {
+	setup
+	wda --json issue --key "$T/k/license/lic.key" --customer 7 --entitlements drivers \
+		--expires 2099-01-01
+	assert_rc 0
+	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
+	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
+	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
+	w repo add sub "http://127.0.0.1:1/" --subscription
+	assert_rc 2
+	assert_err "must use https://"
+	w repo add sub "$URL/a/" --subscription
+	assert_rc 0
+	w --cacert "$FIXT/ca.pem" update
+	assert_rc 4
+	assert_err "activate a subscription key first"
+	w activate "$key"
+	assert_rc 0
+	w --cacert "$FIXT/ca.pem" update
+	assert_rc 0
+	grep -q "GET /a/INDEX range=- auth=yes" "$T/log" || fail "no credentials sent"
+	w --cacert "$FIXT/ca.pem" install testpkg
+	assert_rc 0
+	w remove testpkg
+	rm -rf "$T/v/var/cache/warpdrv/packages"
+	before=$(vol_sum)
+	for code in 401 403; do
+		echo "* $code" >"$T/faults"
+		w --cacert "$FIXT/ca.pem" update
+		assert_rc 4
+		assert_err "HTTP $code: the repository refused the subscription key"
+		w --cacert "$FIXT/ca.pem" install testpkg
+		assert_rc 4
+		[ "$(vol_sum)" = "$before" ] || fail "$code changed the volume"
+	done
+}
+
+t_repo_commands_refuse_bad_input() {
+	setup
+	w repo add "Bad Name" http://127.0.0.1:1/
+	assert_rc 2
+	assert_err "a name is 1 to 32"
+	w repo add x gopher://127.0.0.1/
+	assert_rc 2
+	w repo remove nothere
+	assert_rc 1
+	assert_err "no repository named 'nothere'"
+	[ ! -e "$T/v/var" ] || fail "a refused command wrote state"
+	w --connect-timeout 0 update
+	assert_rc 2
+	w repo add one "$T/www/a"
+	assert_rc 0
+	w repo add one "$T/www/b"
+	assert_rc 2
+	assert_err "exists already"
+	w -n repo remove one
+	w --json repo list
+	assert_json '[r["name"] for r in d["repositories"]] == ["one"] and d["repositories"][0]["url"].startswith("file:///")'
+	w repo remove one
+	assert_rc 0
+	w --json repo list
+	assert_json 'd["repositories"] == []'
+}
+
+# nginx as any vendor would run it: a static folder, an unprivileged
+# foreground process on a free loopback port.
+t_nginx_serves_a_repository_and_a_mirror() {
+	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
+	setup
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	mkdir -p "$T/nginx/logs"
+	# as root, nginx's workers would drop to nobody, who cannot read $T
+	user=""
+	[ "$(id -u)" != 0 ] || user="user root;"
+	cat >"$T/nginx/nginx.conf" <<EOF
+$user
+daemon off;
+worker_processes 1;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/logs/error.log;
+events { worker_connections 64; }
+http {
+	access_log $T/nginx/logs/access.log;
+	client_body_temp_path $T/nginx/tmp;
+	proxy_temp_path $T/nginx/tmp;
+	fastcgi_temp_path $T/nginx/tmp;
+	uwsgi_temp_path $T/nginx/tmp;
+	scgi_temp_path $T/nginx/tmp;
+	server {
+		listen 127.0.0.1:$port;
+		root $T/www;
+		location / { }
+	}
+}
+EOF
+	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 100); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$port" 2>/dev/null && break
+		sleep 0.05
+	done
+	w repo add main "http://127.0.0.1:$port/missing/" --mirror "http://127.0.0.1:$port/b/"
+	w -v update
+	assert_rc 0
+	assert_err "http://127.0.0.1:$port/missing/INDEX: HTTP 404"
+	w install testpkg
+	assert_rc 0
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+	grep -q "GET /b/$PKG" "$T/nginx/logs/access.log" || fail "nginx did not serve the package"
+}
+
+# The bar is drawn on a terminal only: under a pseudo-terminal, not in a pipe.
+t_progress_bar_on_a_terminal_only() {
+	setup
+	cp -R "$FIXT/srv2" "$T/www/c"
+	start_fault
+	w repo add main "$URL/c/"
+	w update
+	echo "/c/tinypkg-1.0.wdp slow" >"$T/faults"
+	python3 - "$WD" --root "$T/v" --keys "$T/k" install tinypkg >"$T/pty" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace"))
+PY
+	grep -q "tinypkg-1.0.wdp  *\[#*\.*\]  [0-9.]* KiB/[0-9.]* KiB  [0-9.]* KiB/s  " "$T/pty" ||
+		fail "no bar: $(cat -v "$T/pty")"
+	grep -q "0:0[0-9] left" "$T/pty" || fail "no time left: $(cat -v "$T/pty")"
+	grep -q "overall: 0 done, [0-9.]* KiB" "$T/pty" || fail "no overall line: $(cat -v "$T/pty")"
+	grep -q "Installed tinypkg 1.0" "$T/pty" || fail "not installed: $(cat -v "$T/pty")"
+	w remove tinypkg
+	rm -rf "$T/v/var/cache/warpdrv/packages"
+	w install tinypkg
+	assert_rc 0
+	! grep -q $'\033' "$T/out" || fail "escape codes in a pipe"
+	assert_no_out "KiB/s"
+}
+
+run_tests

@@ -1,0 +1,236 @@
+/* warpdrv repo add NAME URL [--mirror URL]... [--subscription] | list | remove NAME:
+ * the remote repositories kept on the volume. `warpdrv update` fetches them. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "catalog/repolist.h"
+#include "catalog/store.h"
+#include "common/date.h"
+#include "ui/commands.h"
+#include "ui/pkgutil.h"
+
+struct add_args {
+	struct repo_conf c;
+	char *mirrors[REPO_MAX_MIRRORS];
+};
+
+static int add_args(struct wd_ctx *ctx, int argc, char **argv, struct add_args *a)
+{
+	const char *pos[2];
+	int npos = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *val;
+		bool m;
+		int r = ui_opt_value(ctx, argc, argv, &i, "--mirror", &val, &m);
+		if (r)
+			return -r;
+		if (m && a->c.nmirrors == REPO_MAX_MIRRORS)
+			return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
+		if (m)
+			a->mirrors[a->c.nmirrors++] = repo_url(val);
+		else if (ui_flag(argv, i, "--subscription"))
+			a->c.subscription = true;
+		else if (argv[i][0] == '-' || npos == 2)
+			return ui_usage(ctx, "repo add: unexpected argument '%s'", argv[i]);
+		else
+			pos[npos++] = argv[i];
+	}
+	if (npos != 2)
+		return ui_usage(ctx, "repo add: usage: repo add NAME URL [--mirror URL]... "
+				"[--subscription]");
+	if (!repo_valid_name(pos[0]))
+		return ui_usage(ctx, "repo add: '%s': a name is 1 to 32 of a-z, 0-9 and ._- "
+				"starting with a letter or digit", pos[0]);
+	a->c.name = (char *)pos[0];
+	a->c.url = repo_url(pos[1]);
+	a->c.mirrors = a->mirrors;
+	for (size_t i = 0; i <= a->c.nmirrors; i++) {
+		const char *u = i ? a->mirrors[i - 1] : a->c.url;
+		if (strncasecmp(u, "http://", 7) && strncasecmp(u, "https://", 8) &&
+		    strncasecmp(u, "file://", 7))
+			return ui_usage(ctx, "repo add: %s: expected an http://, https:// or file:// "
+					"URL, or a folder", u);
+		if (a->c.subscription && !strncasecmp(u, "http://", 7))
+			return ui_usage(ctx, "repo add: %s: a subscription repository is sent the "
+					"key, so it must use https://", u);
+	}
+	return 0;
+}
+
+static void add_args_free(struct add_args *a)
+{
+	free(a->c.url);
+	for (size_t i = 0; i < a->c.nmirrors; i++)
+		free(a->mirrors[i]);
+}
+
+static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
+{
+	struct add_args a = {0};
+	int r = add_args(ctx, argc, argv, &a);
+	if (r) {
+		add_args_free(&a);
+		return r;
+	}
+	struct wd_err err = {0};
+	struct volume v = {0};
+	struct db db = {0};
+	int today;
+	if (!(r = wd_today(&today, &err)) && !(r = volume_open(&v, ctx->root, &err)) &&
+	    !ctx->dry_run && !(r = db_open(&db, &v, true, NULL, &err)))
+		r = repolist_add(&db, &a.c, today, &err);
+	if (!r && ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "added", a.c.name);
+		json_str(&ctx->j, "url", a.c.url);
+		json_int(&ctx->j, "mirrors", (long long)a.c.nmirrors);
+		json_bool(&ctx->j, "subscription", a.c.subscription);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	} else if (!r) {
+		ui_say(ctx, "%s repository %s: %s (%zu mirrors%s).\n",
+		       ctx->dry_run ? "Would add" : "Added", a.c.name, a.c.url, a.c.nmirrors,
+		       a.c.subscription ? ", subscription" : "");
+		ui_say(ctx, "Run 'warpdrv update' to fetch its catalog.\n");
+	}
+	db_close(&db);
+	volume_close(&v);
+	add_args_free(&a);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 1 || argv[0][0] == '-')
+		return ui_usage(ctx, "repo remove: usage: repo remove NAME");
+	struct wd_err err = {0};
+	struct volume v = {0};
+	struct db db = {0};
+	struct repo_list l = {0};
+	bool have, found = false;
+	int r = volume_open(&v, ctx->root, &err);
+	if (!r)
+		r = db_open(&db, &v, false, &have, &err);
+	if (!r)
+		r = repolist_read(&db, &l, &err);
+	if (!r && !repolist_find(&l, argv[0]))
+		r = wd_err_set(&err, WD_EFAIL, "no repository named '%s' ('warpdrv repo list' "
+			       "shows them)", argv[0]);
+	if (!r && !ctx->dry_run)
+		r = repolist_remove(&db, argv[0], &found, &err);
+	if (!r && ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "removed", argv[0]);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	} else if (!r) {
+		ui_say(ctx, "%s repository %s.\n", ctx->dry_run ? "Would remove" : "Removed",
+		       argv[0]);
+	}
+	repolist_free(&l);
+	db_close(&db);
+	volume_close(&v);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *store)
+{
+	struct repo_index idx;
+	bool found = false;
+	struct wd_err ignore;
+	store_get(store, c->name, c->url, &idx, &found, &ignore);
+	char exp[WD_DATE_LEN] = "";
+	if (found)
+		wd_date_format(idx.expires, exp);
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "name", c->name);
+		json_str(&ctx->j, "url", c->url);
+		json_arr_begin(&ctx->j, "mirrors");
+		for (size_t i = 0; i < c->nmirrors; i++)
+			json_str(&ctx->j, NULL, c->mirrors[i]);
+		json_arr_end(&ctx->j);
+		json_bool(&ctx->j, "subscription", c->subscription);
+		if (found) {
+			json_int(&ctx->j, "serial", (long long)idx.serial);
+			json_int(&ctx->j, "packages", (long long)idx.npkgs);
+			json_str(&ctx->j, "expires", exp);
+		} else {
+			json_null(&ctx->j, "serial");
+		}
+		json_obj_end(&ctx->j);
+	} else {
+		ui_say(ctx, "%-16s %s%s\n", c->name, c->url, c->subscription ? "  (subscription)" : "");
+		for (size_t i = 0; i < c->nmirrors; i++)
+			ui_say(ctx, "%-16s   mirror %s\n", "", c->mirrors[i]);
+		if (found)
+			ui_say(ctx, "%-16s   catalog: serial %llu, %zu packages, expires %s\n", "",
+			       (unsigned long long)idx.serial, idx.npkgs, exp);
+		else
+			ui_say(ctx, "%-16s   catalog: not fetched yet ('warpdrv update')\n", "");
+	}
+	if (found)
+		index_free(&idx);
+}
+
+static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
+{
+	(void)argv;
+	if (argc)
+		return ui_usage(ctx, "repo list: no arguments");
+	struct wd_err err = {0};
+	struct volume v = {0};
+	struct db db = {0};
+	struct repo_list l = {0};
+	sqlite3 *store = NULL;
+	char *path = NULL;
+	bool have, found;
+	int r = volume_open(&v, ctx->root, &err);
+	if (!r)
+		r = db_open(&db, &v, false, &have, &err);
+	if (!r)
+		r = repolist_read(&db, &l, &err);
+	if (!r)
+		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, &err);
+	if (!r)
+		r = store_open(path, &store, &err);
+	char *bundled = ui_data_dir(ctx, "repo");
+	if (!r && ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "bundled", bundled);
+		json_arr_begin(&ctx->j, "repositories");
+	} else if (!r) {
+		ui_say(ctx, "%-16s %s  (always used, read directly)\n", "bundled",
+		       bundled ? bundled : "(none found)");
+	}
+	for (size_t i = 0; !r && i < l.n; i++)
+		show_one(ctx, &l.v[i], store);
+	if (!r && ctx->json) {
+		json_arr_end(&ctx->j);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	}
+	free(bundled);
+	free(path);
+	sqlite3_close(store);
+	repolist_free(&l);
+	db_close(&db);
+	volume_close(&v);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+int cmd_repo(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 1)
+		return ui_usage(ctx, "repo: expected add, list or remove");
+	if (!strcmp(argv[0], "add"))
+		return repo_add(ctx, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "list"))
+		return repo_list(ctx, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "remove"))
+		return repo_remove(ctx, argc - 1, argv + 1);
+	return ui_usage(ctx, "repo: unknown subcommand '%s' (add, list, remove)", argv[0]);
+}

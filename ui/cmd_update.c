@@ -1,0 +1,245 @@
+/* warpdrv update: fetch every remote repository's signed index (through its
+ * mirrors in order), refuse an older one (rollback) or an expired one
+ * (freeze), then replace the stored catalog in one rename. A repository that
+ * fails keeps its previous catalog; the command names it and why. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/repolist.h"
+#include "catalog/store.h"
+#include "common/date.h"
+#include "common/file.h"
+#include "license/activation.h"
+#include "ui/commands.h"
+#include "ui/pkgutil.h"
+#include "ui/progress.h"
+
+struct outcome {
+	struct repo_index old, fresh;
+	bool have_old, have_fresh;
+	size_t used; /* which URL gave the fresh index */
+	struct wd_err err;
+	int r;
+};
+
+struct held {
+	struct db *db;
+	const struct outcome *o;
+};
+
+/* The rollback guard: at least the serial the stored catalog holds and the
+ * one the volume's database remembers for this signer and URL. */
+static int serial_ok(void *ud, const char *url, const struct repo_index *idx,
+		     struct wd_err *err)
+{
+	const struct held *h = ud;
+	uint64_t seen = 0;
+	int r = catalog_seen_serial(h->db, idx->signer, url, &seen, err);
+	if (r)
+		return r;
+	if (h->o->have_old && !strcmp(h->o->old.signer, idx->signer) && h->o->old.serial > seen)
+		seen = h->o->old.serial;
+	if (idx->serial < seen)
+		return wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
+				  "already held (a replayed old index?); refusing it", url,
+				  (unsigned long long)idx->serial, (unsigned long long)seen);
+	return 0;
+}
+
+static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr, int today,
+		     const struct repo_conf *c, const struct fetch_auth *auth, struct outcome *o)
+{
+	const char **urls = wd_xcalloc(c->nmirrors + 1, sizeof *urls);
+	urls[0] = c->url;
+	for (size_t i = 0; i < c->nmirrors; i++)
+		urls[i + 1] = c->mirrors[i];
+	struct held h = {db, o};
+	if (c->subscription && !auth)
+		o->r = wd_err_set(&o->err, WD_ELICENSE, "%s is a subscription repository: "
+				  "activate a subscription key first ('warpdrv activate KEY')", c->url);
+	else
+		o->r = repo_fetch_index(ui_net(ctx), c->subscription ? auth : NULL, urls,
+					c->nmirrors + 1, kr, today, serial_ok, &h, &o->fresh,
+					&o->used, &o->err);
+	o->have_fresh = !o->r;
+	if (o->r)
+		wd_err_prefix(&o->err, "repository %s", c->name);
+	free(urls);
+	return o->r;
+}
+
+/* Remembers the serials and revoked keys in the database and writes the new
+ * catalog, as one step: the database change is rolled back if the catalog
+ * cannot be written. */
+static int commit(struct db *db, const struct repo_list *l, struct outcome *o,
+		  const char *store_path, struct wd_err *err)
+{
+	struct catalog fresh;
+	catalog_init(&fresh, NULL);
+	struct store_entry *e = wd_xcalloc(l->n + 1, sizeof *e);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct repo_conf *c = &l->v[i];
+		if (o[i].have_fresh) {
+			e[n++] = (struct store_entry){c->name, c->url,
+						      o[i].used ? c->mirrors[o[i].used - 1] : c->url,
+						      &o[i].fresh};
+			struct repo_index copy = o[i].fresh; /* borrowed: given back below */
+			catalog_add_index(&fresh, c->name, c->url, NULL, 0, false, &copy);
+		} else if (o[i].have_old) {
+			e[n++] = (struct store_entry){c->name, c->url, c->url, &o[i].old};
+		}
+	}
+	int r = db_begin(db, err);
+	if (!r && !(r = catalog_remember(db, &fresh, err)) &&
+	    !(r = store_write(store_path, e, n, err)))
+		r = db_commit(db, err);
+	if (r)
+		db_rollback(db);
+	for (size_t i = 0; i < fresh.n; i++) /* the indexes belong to o */
+		memset(&fresh.repos[i].idx, 0, sizeof fresh.repos[i].idx);
+	catalog_free(&fresh);
+	free(e);
+	return r;
+}
+
+static void report(struct wd_ctx *ctx, const struct repo_list *l, const struct outcome *o)
+{
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
+		json_arr_begin(&ctx->j, "repositories");
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct repo_conf *c = &l->v[i];
+		const struct outcome *x = &o[i];
+		const char *from = x->used ? c->mirrors[x->used - 1] : c->url;
+		bool same = x->have_old && x->have_fresh && x->old.serial == x->fresh.serial;
+		const char *status = !x->have_fresh ? "failed" : same ? "current" : "updated";
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_str(&ctx->j, "name", c->name);
+			json_str(&ctx->j, "status", status);
+			if (x->have_fresh) {
+				json_str(&ctx->j, "source", from);
+				json_int(&ctx->j, "serial", (long long)x->fresh.serial);
+				json_int(&ctx->j, "packages", (long long)x->fresh.npkgs);
+				json_int(&ctx->j, "revoked", (long long)x->fresh.nrevoked);
+			} else {
+				json_int(&ctx->j, "code", x->err.code);
+				json_str(&ctx->j, "error", x->err.msg);
+			}
+			json_obj_end(&ctx->j);
+		} else if (x->have_fresh) {
+			ui_say(ctx, "%s: %s, serial %llu, %zu packages, %zu revoked keys (from %s)\n",
+			       c->name, same ? "up to date" : "updated",
+			       (unsigned long long)x->fresh.serial, x->fresh.npkgs, x->fresh.nrevoked,
+			       from);
+		}
+	}
+	if (ctx->json) {
+		json_arr_end(&ctx->j);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	}
+}
+
+/* The failures as one error: the gravest code, every repository named. */
+static int failures(const struct repo_list *l, const struct outcome *o, struct wd_err *err)
+{
+	int worst = 0;
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < l->n; i++) {
+		if (!o[i].r)
+			continue;
+		if (o[i].err.code > worst)
+			worst = o[i].err.code;
+		wd_buf_addf(&b, "%s%s", b.len ? "\n" : "", o[i].err.msg);
+	}
+	if (worst)
+		wd_err_set(err, worst, "%s\n(the previous catalog of each failed repository stays "
+			   "in use)", wd_buf_cstr(&b));
+	wd_buf_free(&b);
+	return worst ? -worst : 0;
+}
+
+static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const struct keyring *kr,
+		  const struct repo_list *l, struct wd_err *err)
+{
+	int today, r = wd_today(&today, err);
+	char *dir = NULL, *path = NULL;
+	bool found;
+	sqlite3 *store = NULL;
+	struct activation a = {0};
+	struct outcome *o = wd_xcalloc(l->n + 1, sizeof *o);
+	if (!r)
+		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
+	if (!r) {
+		path = wd_path_join(dir, STORE_NAME);
+		r = store_open(path, &store, err);
+	}
+	if (!r)
+		r = activation_load(db, kr, &a, err);
+	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
+	for (size_t i = 0; !r && i < l->n; i++) {
+		if ((r = store_get(store, l->v[i].name, l->v[i].url, &o[i].old, &o[i].have_old, err)))
+			break;
+		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &o[i]);
+	}
+	sqlite3_close(store);
+	bool any = false;
+	for (size_t i = 0; i < l->n; i++)
+		any |= o[i].have_fresh;
+	if (!r && any && !ctx->dry_run && !(r = wd_mkdirs(dir, err)))
+		r = commit(db, l, o, path, err);
+	if (!r) {
+		report(ctx, l, o);
+		r = failures(l, o, err);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		index_free(&o[i].old);
+		index_free(&o[i].fresh);
+	}
+	free(o);
+	activation_free(&a);
+	free(dir);
+	free(path);
+	return r;
+}
+
+int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc)
+		return ui_usage(ctx, "update: unexpected argument '%s'", argv[0]);
+	struct wd_err err = {0};
+	struct volume v = {0};
+	struct db db = {0};
+	struct keyring kr = {0};
+	struct repo_list l = {0};
+	bool have;
+	int r = volume_open(&v, ctx->root, &err);
+	if (!r)
+		r = db_open(&db, &v, false, &have, &err);
+	if (!r)
+		r = pkg_keyring(ctx, &v, &kr, &err);
+	if (!r)
+		r = repolist_read(&db, &l, &err);
+	if (!r && !l.n) {
+		ui_say(ctx, "No remote repositories ('warpdrv repo add NAME URL' adds one); the "
+			    "bundled repository is always read directly.\n");
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_arr_begin(&ctx->j, "repositories");
+			json_arr_end(&ctx->j);
+			json_obj_end(&ctx->j);
+			json_finish(&ctx->j);
+		}
+	} else if (!r) {
+		r = update(ctx, &v, &db, &kr, &l, &err);
+	}
+	repolist_free(&l);
+	keyring_free(&kr);
+	db_close(&db);
+	volume_close(&v);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
