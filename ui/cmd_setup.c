@@ -519,10 +519,12 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	}
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
+	else if (!r && applied && j->generation)
+		ui_say(ctx, "\nDone: generation %ld. The new configuration loads at the next boot; "
+		       "'warpdrv rollback' undoes it.\n", j->generation);
 	else if (!r && applied)
-		ui_say(ctx, "\nDone%s%ld. The new configuration loads at the next boot; "
-		       "'warpdrv rollback' undoes it.\n", j->generation ? ": generation " : "",
-		       j->generation);
+		ui_say(ctx, "\nDone: the packages are installed; CONFIG.SYS and PROTOCOL.INI "
+		       "did not change.\n");
 	else if (!r)
 		ui_say(ctx, "\nDry run: nothing was written.\n");
 	wd_buf_free(&diff);
