@@ -651,6 +651,31 @@ static int before_generation(struct job *j, const struct generation *g, size_t n
 	return 0;
 }
 
+/* A generation exists only when its change copied at least one file: a
+ * folder holding neither copy was removed by hand, and putting back the next
+ * generation's copies or the files as they are would not be "before gen". */
+static int copies_there(struct job *j, long gen, struct wd_err *err)
+{
+	char *dir = generation_dir(gen);
+	char *abs = wd_path_join(j->v.root, dir);
+	bool any = false;
+	for (int f = 0; f < NFILES; f++) {
+		if (!j->host[f])
+			continue;
+		const char *base = strrchr(j->host[f], '/');
+		char *path = wd_path_join(abs, base ? base + 1 : j->host[f]);
+		any |= wd_exists(path);
+		free(path);
+	}
+	int r = any ? 0 : wd_err_set(err, WD_EFAIL, "rollback %ld: %s holds no copy of CONFIG.SYS "
+				     "or PROTOCOL.INI (removed by hand?), so the files cannot be "
+				     "put back as they were before generation %ld; nothing was "
+				     "changed", gen, abs, gen);
+	free(abs);
+	free(dir);
+	return r;
+}
+
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 1)
@@ -678,6 +703,8 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r && !known)
 		r = wd_err_set(&err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
 			       "lists them)", gen);
+	if (!r)
+		r = copies_there(&j, gen, &err);
 	char command[64], summary[160];
 	snprintf(command, sizeof command, "rollback %ld", gen);
 	snprintf(summary, sizeof summary, "CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
