@@ -461,6 +461,17 @@ static int apply(struct job *j, struct wd_err *err)
 	struct generation_note gn = {0, (char *)j->command, summary.p};
 	if (!r)
 		r = generation_next(&t.db, &gn.n, err);
+	/* A folder of that number left from a database that is gone holds
+	 * copies nothing else has: the new ones go to a fresh number. */
+	while (!r) {
+		char *d = generation_dir(gn.n), *abs = wd_path_join(j->v.root, d);
+		bool taken = wd_exists(abs);
+		free(abs);
+		free(d);
+		if (!taken)
+			break;
+		gn.n++;
+	}
 	const char *files[NFILES];
 	struct wd_buf old[NFILES], new_[NFILES];
 	size_t nf = 0;
