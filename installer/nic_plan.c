@@ -258,18 +258,29 @@ static void read_mac_lines(struct ctx *c)
 	}
 }
 
+static bool driven_by_none(struct ctx *c, const struct pci_dev *d)
+{
+	int rank;
+	for (size_t i = 0; i < c->in->npkgs; i++)
+		if (drives(c->in->pkgs[i], d, &rank))
+			return false;
+	return true;
+}
+
 /* Is line k the driver of a device that is not being configured now (one
- * --slot left out, say)? Then it is that device's line, not one to take. */
+ * --slot left out, say)? Then it is that device's line, not one to take. A
+ * driver no package knows may be the one of a controller no package drives
+ * (a third-party virtio driver, say). */
 static bool serves_another(struct ctx *c, size_t k)
 {
 	const struct package *p = package_of_driver(c->in, c->macs[k].file);
-	for (size_t i = 0; p && i < c->in->pci->n; i++) {
+	for (size_t i = 0; i < c->in->pci->n; i++) {
 		const struct pci_dev *d = &c->in->pci->devs[i];
 		bool planned = false;
 		for (size_t n = 0; n < c->out->n; n++)
 			planned |= c->out->items[n].dev == d;
 		int rank;
-		if (!planned && pci_is_network(d) && drives(p, d, &rank))
+		if (!planned && pci_is_network(d) && (p ? drives(p, d, &rank) : driven_by_none(c, d)))
 			return true;
 	}
 	return false;

@@ -56,6 +56,11 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 		json_obj_begin(&ctx->j, NULL);
 	if (!r && have)
 		r = show_generations(ctx, &db, &err);
+	else if (ctx->json) {
+		/* no database: the same keys, empty */
+		json_arr_begin(&ctx->j, "generations");
+		json_arr_end(&ctx->j);
+	}
 	if (ctx->json)
 		json_arr_begin(&ctx->j, "history");
 	int n = 0;

@@ -466,6 +466,17 @@ static int apply(struct job *j, struct wd_err *err)
 	struct generation_note gn = {0, (char *)j->command, summary.p};
 	if (!r)
 		r = generation_next(&t.db, &gn.n, err);
+	/* A folder of that number left from a database that is gone holds
+	 * copies nothing else has: the new ones go to a fresh number. */
+	while (!r) {
+		char *d = generation_dir(gn.n), *abs = wd_path_join(j->v.root, d);
+		bool taken = wd_exists(abs);
+		free(abs);
+		free(d);
+		if (!taken)
+			break;
+		gn.n++;
+	}
 	const char *files[NFILES];
 	struct wd_buf old[NFILES], new_[NFILES];
 	size_t nf = 0;
@@ -524,10 +535,12 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	}
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
+	else if (!r && applied && j->generation)
+		ui_say(ctx, "\nDone: generation %ld. The new configuration loads at the next boot; "
+		       "'warpdrv rollback' undoes it.\n", j->generation);
 	else if (!r && applied)
-		ui_say(ctx, "\nDone%s%ld. The new configuration loads at the next boot; "
-		       "'warpdrv rollback' undoes it.\n", j->generation ? ": generation " : "",
-		       j->generation);
+		ui_say(ctx, "\nDone: the packages are installed; CONFIG.SYS and PROTOCOL.INI "
+		       "did not change.\n");
 	else if (!r)
 		ui_say(ctx, "\nDry run: nothing was written.\n");
 	wd_buf_free(&diff);
@@ -654,6 +667,31 @@ static int before_generation(struct job *j, const struct generation *g, size_t n
 	return 0;
 }
 
+/* A generation exists only when its change copied at least one file: a
+ * folder holding neither copy was removed by hand, and putting back the next
+ * generation's copies or the files as they are would not be "before gen". */
+static int copies_there(struct job *j, long gen, struct wd_err *err)
+{
+	char *dir = generation_dir(gen);
+	char *abs = wd_path_join(j->v.root, dir);
+	bool any = false;
+	for (int f = 0; f < NFILES; f++) {
+		if (!j->host[f])
+			continue;
+		const char *base = strrchr(j->host[f], '/');
+		char *path = wd_path_join(abs, base ? base + 1 : j->host[f]);
+		any |= wd_exists(path);
+		free(path);
+	}
+	int r = any ? 0 : wd_err_set(err, WD_EFAIL, "rollback %ld: %s holds no copy of CONFIG.SYS "
+				     "or PROTOCOL.INI (removed by hand?), so the files cannot be "
+				     "put back as they were before generation %ld; nothing was "
+				     "changed", gen, abs, gen);
+	free(abs);
+	free(dir);
+	return r;
+}
+
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 1)
@@ -681,6 +719,8 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r && !known)
 		r = wd_err_set(&err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
 			       "lists them)", gen);
+	if (!r)
+		r = copies_there(&j, gen, &err);
 	char command[64], summary[160];
 	snprintf(command, sizeof command, "rollback %ld", gen);
 	snprintf(summary, sizeof summary, "CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
