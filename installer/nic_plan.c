@@ -21,6 +21,7 @@ struct mac_line {
 	char *drivername;  /* of that instance */
 	long section;      /* its PROTOCOL.INI section, or -1 */
 	bool claimed;
+	bool drop;         /* a replaced driver's line for an adapter that is gone */
 };
 
 struct ctx {
@@ -286,28 +287,79 @@ static bool serves_another(struct ctx *c, size_t k)
 	return false;
 }
 
+/* The place of device d among the network controllers package p drives
+ * (1 for the first): the k-th such device is the k-th line of p's driver. */
+static int ordinal(struct ctx *c, const struct package *p, const struct pci_dev *d)
+{
+	int k = 0, rank;
+	for (size_t i = 0; i < c->in->pci->n; i++) {
+		const struct pci_dev *x = &c->in->pci->devs[i];
+		if (pci_is_network(x) && drives(p, x, &rank))
+			k++;
+		if (x == d)
+			return k;
+	}
+	return 0;
+}
+
+static long first_line_driving(struct ctx *c, const struct pci_dev *d, bool by_ordinal)
+{
+	for (size_t k = 0; k < c->nmacs; k++) {
+		const struct package *p = package_of_driver(c->in, c->macs[k].file);
+		int rank;
+		if (c->macs[k].claimed || !p || !drives(p, d, &rank))
+			continue;
+		if (by_ordinal ? c->macs[k].occurrence == ordinal(c, p, d) : !serves_another(c, k))
+			return (long)k;
+	}
+	return -1;
+}
+
 /* Each NIC takes the line of a driver that drives it (the one being
- * replaced); then NICs still without one take the lines left, in order,
- * but for those of devices not being configured. */
+ * replaced): the line of its own instance where there is one; then NICs
+ * still without one take the lines left, in order, but for those of
+ * devices not being configured. */
 static void claim_lines(struct ctx *c, long *claim)
 {
-	for (size_t i = 0; i < c->out->n; i++) {
-		claim[i] = -1;
-		for (size_t k = 0; k < c->nmacs && claim[i] < 0; k++) {
-			const struct package *p = package_of_driver(c->in, c->macs[k].file);
-			int rank;
-			if (!c->macs[k].claimed && p && drives(p, c->out->items[i].dev, &rank)) {
-				claim[i] = (long)k;
-				c->macs[k].claimed = true;
-			}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < c->out->n; i++) {
+			if (pass == 0)
+				claim[i] = -1;
+			if (claim[i] >= 0)
+				continue;
+			claim[i] = first_line_driving(c, c->out->items[i].dev, pass == 0);
+			if (claim[i] >= 0)
+				c->macs[claim[i]].claimed = true;
 		}
-	}
 	for (size_t i = 0; i < c->out->n; i++)
 		for (size_t k = 0; k < c->nmacs && claim[i] < 0; k++)
 			if (!c->macs[k].claimed && !serves_another(c, k)) {
 				claim[i] = (long)k;
 				c->macs[k].claimed = true;
 			}
+}
+
+/* A driver being replaced may be loaded once more than there are adapters
+ * for it (an adapter removed in VirtualBox): its lines left over would load
+ * the old driver beside the new one, so they go with their sections. */
+static void mark_leftovers(struct ctx *c, const long *claim)
+{
+	for (size_t k = 0; k < c->nmacs; k++) {
+		if (c->macs[k].claimed || serves_another(c, k))
+			continue;
+		for (size_t i = 0; i < c->out->n; i++) {
+			const struct nic_item *it = &c->out->items[i];
+			if (claim[i] < 0 || strcasecmp(c->macs[claim[i]].file, c->macs[k].file) ||
+			    !strcasecmp(it->pkg->m.driver, c->macs[k].file))
+				continue;
+			c->macs[k].drop = true;
+			add_note(&c->out->notes, &c->out->nnotes,
+				 wd_xasprintf("CONFIG.SYS line %zu loads %s once more than there are "
+					      "adapters for it: it goes, with its PROTOCOL.INI section",
+					      c->macs[k].line + 1, c->macs[k].file));
+			break;
+		}
+	}
 }
 
 /* ---- the edits ---- */
@@ -347,6 +399,11 @@ static int edit_config_sys(struct ctx *c, const long *claim)
 		config_sys_replace(c->cs, m->line, line);
 		free(line);
 	}
+	/* Then the lines left over, from the last, so indexes stay right. */
+	for (size_t k = c->nmacs; k-- > 0;)
+		if (c->macs[k].drop)
+			config_sys_delete(c->cs, c->macs[k].line);
+	anchor = config_sys_find(c->cs, 0, "DEVICE", "PROTMAN.OS2");
 	/* Then new lines, right after PROTMAN.OS2's, in adapter order. */
 	for (size_t i = 0; i < c->out->n; i++) {
 		if (claim[i] >= 0)
@@ -401,19 +458,80 @@ static void rename_everywhere(struct ctx *c, const char *from, const char *to, c
 		pi_lxcfg_set(c->pi, to, nif);
 }
 
+/* The section name MPTS would have given instance k of a driver file. */
+static char *mpts_section(const char *file, int k)
+{
+	char *s = stem(file), *name = k > 1 ? wd_xasprintf("%s_nif%d", s, k)
+					    : wd_xasprintf("%s_nif", s);
+	free(s);
+	return name;
+}
+
+/* Is name bound somewhere while no section has it? */
+static bool dangling_binding(struct ctx *c, const char *name)
+{
+	if (pi_section(c->pi, name) >= 0)
+		return false;
+	for (size_t s = 0; s < c->pi->nsec; s++) {
+		struct pi_bindings b;
+		if (!pi_bindings_get(c->pi, s, &b))
+			continue;
+		bool hit = false;
+		for (size_t k = 0; k < b.n; k++)
+			hit |= !strcasecmp(b.slot[k], name);
+		pi_bindings_free(&b);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+static void drop_section(struct ctx *c, const char *name)
+{
+	for (size_t s = 0; s < c->pi->nsec; s++)
+		pi_bind_remove(c->pi, s, name);
+	pi_lxcfg_remove(c->pi, name);
+	long s = pi_section(c->pi, name);
+	if (s >= 0)
+		pi_remove_section(c->pi, (size_t)s);
+}
+
 static int edit_protocol_ini(struct ctx *c, const long *claim)
 {
 	size_t n = c->out->n;
-	char **old = wd_xcalloc(n + 1, sizeof *old);
+	char **old = wd_xcalloc(n + 1, sizeof *old), **dangling = wd_xcalloc(n + 1, sizeof *old);
 	int r = 0;
-	/* Names first: sections that change name go through a temporary one,
+	/* Section names before any edit moves the indexes. */
+	char **gone = wd_xcalloc(c->nmacs + 1, sizeof *gone);
+	for (size_t k = 0; k < c->nmacs; k++)
+		if (c->macs[k].drop && c->macs[k].section >= 0)
+			gone[k] = wd_xstrdup(c->pi->sec[c->macs[k].section].name);
+	for (size_t i = 0; i < n; i++) {
+		long s = claim[i] >= 0 ? c->macs[claim[i]].section : -1;
+		if (s >= 0) {
+			old[i] = wd_xstrdup(c->pi->sec[s].name);
+		} else if (claim[i] >= 0) {
+			/* The line has no section, but protocols may be bound to the
+			 * name MPTS gave it: the new section takes those bindings. */
+			char *name = mpts_section(c->macs[claim[i]].file, c->macs[claim[i]].occurrence);
+			if (dangling_binding(c, name))
+				dangling[i] = name;
+			else
+				free(name);
+		}
+	}
+	for (size_t k = 0; k < c->nmacs; k++) {
+		if (gone[k])
+			drop_section(c, gone[k]);
+		free(gone[k]);
+	}
+	free(gone);
+	/* Names next: sections that change name go through a temporary one,
 	 * so that no new name meets an old one still in the file. */
 	for (size_t i = 0; i < n; i++) {
 		struct nic_item *it = &c->out->items[i];
-		long s = claim[i] >= 0 ? c->macs[claim[i]].section : -1;
-		if (s < 0)
+		if (!old[i])
 			continue;
-		old[i] = wd_xstrdup(c->pi->sec[s].name);
 		it->replaced_section = wd_xstrdup(old[i]);
 		if (strcmp(old[i], it->section)) {
 			char tmp[32];
@@ -444,8 +562,16 @@ static int edit_protocol_ini(struct ctx *c, const long *claim)
 				rename_everywhere(c, old[i], it->section, it->pkg->m.nif);
 			else
 				pi_lxcfg_set(c->pi, it->section, it->pkg->m.nif);
-		} else if (taken < 0) {
+		} else if (taken >= 0) {
+			r = wd_err_set(c->err, WD_EFAIL, "PROTOCOL.INI: a section [%s] is there already "
+				       "for no adapter CONFIG.SYS loads a driver for; remove it (or "
+				       "add its driver's DEVICE= line), then run again", it->section);
+		} else {
 			pi_add_section(c->pi, it->section, -1);
+			if (dangling[i]) {
+				pi_lxcfg_remove(c->pi, dangling[i]);
+				pi_rebind(c->pi, dangling[i], it->section);
+			}
 			pi_lxcfg_set(c->pi, it->section, it->pkg->m.nif);
 			/* Protocols that MPTS bound to the null adapter now have
 			 * a real one. */
@@ -462,9 +588,12 @@ static int edit_protocol_ini(struct ctx *c, const long *claim)
 		}
 		nif_free(&nif);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(old[i]);
+		free(dangling[i]);
+	}
 	free(old);
+	free(dangling);
 	return r;
 }
 
@@ -568,6 +697,7 @@ int nic_plan(const struct nic_plan_in *in, struct config_sys *cs, struct protoco
 		read_mac_lines(&c);
 		long *claim = wd_xcalloc(out->n + 1, sizeof *claim);
 		claim_lines(&c, claim);
+		mark_leftovers(&c, claim);
 		for (size_t i = 0; i < out->n; i++)
 			if (claim[i] >= 0)
 				out->items[i].replaced_file = wd_xstrdup(c.macs[claim[i]].file);

@@ -1,10 +1,47 @@
 /* warpdrv remove PKG...: deletes a package's files and puts back the files
  * it had replaced, one transaction per package. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "common/file.h"
+#include "installer/config_sys.h"
 #include "installer/txn.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+
+/* Refuses to delete a file CONFIG.SYS loads (a driver setup configured):
+ * the guest would stop at boot looking for it. A file the package had
+ * replaced is put back, and stays loadable. */
+static int still_loaded(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+{
+	struct wd_buf b = {0};
+	int r = wd_read_file(v->config_sys, 4u << 20, &b, err);
+	if (r) {
+		wd_buf_free(&b);
+		return r;
+	}
+	struct config_sys cs;
+	config_sys_parse(&cs, b.p ? b.p : "", b.len);
+	for (size_t i = 0; !r && i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		if (o->kind != TXN_DELETE || !o->os2)
+			continue;
+		const char *base = strrchr(o->os2, '\\');
+		base = base ? base + 1 : o->os2;
+		for (long k = 0; !r && (k = config_sys_find(&cs, (size_t)k, NULL, base)) >= 0; k++) {
+			struct cs_stmt st;
+			if (config_sys_stmt(&cs, (size_t)k, &st) && st.loads)
+				r = wd_err_set(err, WD_EFAIL, "CONFIG.SYS line %ld loads %s, which removing %s "
+					       "deletes: the guest would not find it at boot. Configure "
+					       "another driver first (warpdrv configure nic --driver NAME) "
+					       "or roll the change back (warpdrv rollback), then remove %s",
+					       k + 1, base, plan->name, plan->name);
+		}
+	}
+	config_sys_free(&cs);
+	wd_buf_free(&b);
+	return r;
+}
 
 static int dry_run(struct wd_ctx *ctx, struct volume *v, int argc, char **argv,
 		   struct wd_err *err)
@@ -23,7 +60,8 @@ static int dry_run(struct wd_ctx *ctx, struct volume *v, int argc, char **argv,
 	for (int i = 0; !r && i < argc; i++) {
 		struct txn_plan plan;
 		if (!(r = txn_plan_remove(v, &db, argv[i], &plan, err))) {
-			pkg_show_plan(ctx, &plan);
+			if (!(r = still_loaded(v, &plan, err)))
+				pkg_show_plan(ctx, &plan);
 			txn_plan_free(&plan);
 		}
 	}
@@ -42,16 +80,26 @@ static int remove_all(struct wd_ctx *ctx, struct volume *v, int argc, char **arg
 	struct db probe;
 	bool have;
 	int r = db_open(&probe, v, false, &have, err);
-	db_close(&probe);
 	if (!r && !have) /* do not create the state folder just to say no */
-		return wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
-				  argv[0], v->root);
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
+			       argv[0], v->root);
+	/* the checks that need no lock, before the lock file is touched */
+	for (int i = 0; !r && i < argc; i++) {
+		struct txn_plan plan;
+		if (!(r = txn_plan_remove(v, &probe, argv[i], &plan, err))) {
+			r = still_loaded(v, &plan, err);
+			txn_plan_free(&plan);
+		}
+	}
+	db_close(&probe);
+	if (r)
+		return r;
 	struct txn t;
 	if (r || (r = txn_begin(&t, v, "remove", err)))
 		return r;
 	struct txn_plan *plans = wd_xcalloc((size_t)argc, sizeof *plans);
 	int n = 0;
-	for (; !r && n < argc; n++) /* every check first */
+	for (; !r && n < argc; n++) /* every check again, under the lock */
 		if ((r = txn_plan_remove(v, &t.db, argv[n], &plans[n], err)))
 			break;
 	if (!r && ctx->json) {

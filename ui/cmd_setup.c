@@ -187,14 +187,28 @@ static void want_install(struct job *j, const struct package *p)
 		j->install[j->ninstall++] = p;
 }
 
-static bool driver_on_volume(struct job *j, const struct package *p)
+static bool on_volume(struct job *j, const char *os2path)
 {
-	char *path = wd_xasprintf("\\IBMCOM\\MACS\\%s", p->m.driver);
 	char *abs = NULL;
 	bool found = false;
 	struct wd_err e;
-	volume_resolve(&j->v, path, &abs, &found, &e);
+	volume_resolve(&j->v, os2path, &abs, &found, &e);
 	free(abs);
+	return found;
+}
+
+static bool files_on_volume(struct job *j, const struct package *p)
+{
+	for (size_t i = 0; i < p->m.nfiles; i++)
+		if (!on_volume(j, p->m.files[i].dest))
+			return false;
+	return true;
+}
+
+static bool driver_on_volume(struct job *j, const struct package *p)
+{
+	char *path = wd_xasprintf("\\IBMCOM\\MACS\\%s", p->m.driver);
+	bool found = on_volume(j, path);
 	free(path);
 	return found;
 }
@@ -255,10 +269,13 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 		*err = why;
 		return wd_err_prefix(err, "%s %s", p->m.name, p->m.version);
 	}
-	acpi_plan(&p->m, j->v.boot_drive, &j->cs);
+	int changed = acpi_plan(&p->m, j->v.boot_drive, &j->cs);
 	j->acpi = p;
 	j->acpi_done = true;
-	want_install(j, p);
+	/* ACPI configured already, its files there (the OS's own, as ArcaOS
+	 * ships them): nothing to do, as for a configured NIC driver. */
+	if (changed || !files_on_volume(j, p))
+		want_install(j, p);
 	return 0;
 }
 
