@@ -19,6 +19,9 @@ static void step(struct txn *t)
 {
 	if (++t->steps == t->crash_at)
 		_exit(TXN_CRASH_EXIT);
+	/* Each step changes the volume: the folder listings kept for resolving
+	 * paths no longer describe it. */
+	volume_forget_folders();
 }
 
 static char *abs_path(const struct txn *t, const char *rel)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -167,6 +168,65 @@ static void test_volume_resolves_without_case(void **state)
 	free(d);
 }
 
+/* A folder's listing is kept for the next lookups: a name created in it
+ * afterwards, by anyone, must still be found, whatever its case; and of two
+ * spellings the exact one wins, else the first in byte order. */
+static void test_volume_sees_names_made_after_a_lookup(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	touch(d, "config.sys");
+	touch(d, "ibmcom/Foo");
+	touch(d, "ibmcom/FOO");
+	char *ibmcom = wd_path_join(d, "ibmcom");
+	/* an old time, so that the next change shows whatever the clock's grain */
+	struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+	assert_int_equal(utimensat(AT_FDCWD, ibmcom, old, 0), 0);
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), 0);
+	char *p, *want;
+	bool found;
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &p, &found, &e), 0);
+	assert_false(found);
+	free(p);
+	char *name = volume_find_entry(ibmcom, "foo");
+	assert_string_equal(name, "FOO");
+	free(name);
+	name = volume_find_entry(ibmcom, "Foo");
+	assert_string_equal(name, "Foo");
+	free(name);
+	/* another program makes the file, spelled otherwise */
+	touch(d, "ibmcom/protocol.ini");
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &p, &found, &e), 0);
+	assert_true(found);
+	want = wd_path_join(d, "ibmcom/protocol.ini");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	/* a folder made after the lookup that missed it */
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\MACS\\E1000.OS2", &p, &found, &e), 0);
+	assert_false(found);
+	free(p);
+	touch(d, "ibmcom/macs/e1000.os2");
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\MACS\\E1000.OS2", &p, &found, &e), 0);
+	assert_true(found);
+	want = wd_path_join(d, "ibmcom/macs/e1000.os2");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	/* and after the kept listings are dropped, the same answers */
+	volume_forget_folders();
+	name = volume_find_entry(ibmcom, "PROTOCOL.INI");
+	assert_string_equal(name, "protocol.ini");
+	free(name);
+	assert_null(volume_find_entry(ibmcom, "NOSUCH"));
+	volume_close(&v);
+	free(ibmcom);
+	rmrf(d);
+	free(d);
+}
+
 static void test_keys_sign_verify_and_keyring(void **state)
 {
 	(void)state;
@@ -260,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_replaces),
 		cmocka_unit_test(test_volume_refuses_folder_without_config_sys),
 		cmocka_unit_test(test_volume_resolves_without_case),
+		cmocka_unit_test(test_volume_sees_names_made_after_a_lookup),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
 	};
