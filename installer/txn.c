@@ -20,8 +20,9 @@ static void step(struct txn *t)
 	if (++t->steps == t->crash_at)
 		_exit(TXN_CRASH_EXIT);
 	/* Each step changes the volume: the folder listings kept for resolving
-	 * paths no longer describe it. */
+	 * paths, and the last whole flush, no longer describe it. */
 	volume_forget_folders();
+	t->fs_unsynced = true;
 }
 
 static char *abs_path(const struct txn *t, const char *rel)
@@ -34,9 +35,8 @@ static int sys_fail(struct wd_err *err, const char *path, const char *what)
 	return wd_err_set(err, WD_EFAIL, "%s: cannot %s: %s", path, what, strerror(errno));
 }
 
-/* Writes a file and starts its write-back without waiting: the flush comes
- * later, in flush_file, after all files of the batch are written, so that the
- * disk sees one batch rather than a create-flush-create-flush sequence. */
+/* Writes a file; its flush comes later, in flush_file, after all files of
+ * the batch are written. */
 static int write_file(struct txn *t, const char *path, const void *data, size_t len,
 		      struct wd_err *err)
 {
@@ -57,15 +57,53 @@ static int write_file(struct txn *t, const char *path, const void *data, size_t 
 		p += w;
 		len -= (size_t)w;
 	}
-#ifdef SYNC_FILE_RANGE_WRITE
+#if !WD_HAVE_SYNC_FS && defined(SYNC_FILE_RANGE_WRITE)
+	/* flushed one by one later: start the write-back now, so that the
+	 * disk sees one batch rather than write-flush-write-flush */
 	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 #endif
 	close(fd);
 	return 0;
 }
 
+/* Whether the path (st) lies on the volume's own file system and that can be
+ * flushed as a whole. A folder mounted inside the volume is another file
+ * system: what lies there is flushed on its own. */
+static bool on_whole_fs(struct txn *t, const struct stat *st)
+{
+	if (!WD_HAVE_SYNC_FS)
+		return false;
+	if (!t->fs_dev_known) {
+		struct stat rs;
+		if (stat(t->v->root, &rs) < 0)
+			return false;
+		t->fs_dev = rs.st_dev;
+		t->fs_dev_known = true;
+	}
+	return st->st_dev == t->fs_dev;
+}
+
+/* One flush of the volume's whole file system, covering every file written
+ * and every folder changed so far: the first flush a batch asks for is this
+ * step, the ones after it find nothing changed and are no steps. */
+static int sync_fs_step(struct txn *t, struct wd_err *err)
+{
+	if (!t->fs_unsynced)
+		return 0;
+	step(t);
+	int r = wd_sync_fs(t->v->root, err);
+	if (!r)
+		t->fs_unsynced = false;
+	return r;
+}
+
 static int flush_file(struct txn *t, const char *path, struct wd_err *err)
 {
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return sys_fail(err, path, "open");
+	if (on_whole_fs(t, &st))
+		return sync_fs_step(t, err);
 	step(t);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -114,7 +152,8 @@ static int unlink_step(struct txn *t, const char *path, struct wd_err *err)
 	return 0;
 }
 
-/* Flushes each distinct parent folder of the given host paths once. */
+/* Flushes each distinct parent folder of the given host paths once (or the
+ * whole file system once, if anything changed since its last flush). */
 static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 {
 	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
@@ -132,8 +171,13 @@ static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 			continue;
 		}
 		done[nd++] = d;
-		if (!wd_is_dir(d))
+		struct stat st;
+		if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue; /* undoing a run that stopped before making it */
+		if (on_whole_fs(t, &st)) {
+			r = sync_fs_step(t, err);
+			continue;
+		}
 		step(t);
 		r = wd_fsync_dir(d, err);
 	}
