@@ -12,17 +12,40 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "installer/unlink_batch.h"
 
 /* ---- durable steps, each one a place the crash test can stop at ---- */
 
-static void step(struct txn *t)
+/* Counts a step without running the deletes queued before it (see
+ * unlink_step); a crash injected here still finds them done. */
+static void count_step(struct txn *t)
 {
-	if (++t->steps == t->crash_at)
+	if (++t->steps == t->crash_at) {
+		struct wd_err e;
+		unlink_batch_run(&e);
 		_exit(TXN_CRASH_EXIT);
+	}
 	/* Each step changes the volume: the folder listings kept for resolving
 	 * paths, and the last whole flush, no longer describe it. */
 	volume_forget_folders();
 	t->fs_unsynced = true;
+}
+
+/* Deletes queued by unlink_step happen before any other step. The helpers
+ * that return an error run them first (run_unlinks) and report a failure;
+ * here a failure stays with the batch, and the next helper, the commit at the
+ * latest, reports it. */
+static void step(struct txn *t)
+{
+	struct wd_err e;
+	if (unlink_batch_pending())
+		unlink_batch_run(&e);
+	count_step(t);
+}
+
+static int run_unlinks(struct wd_err *err)
+{
+	return unlink_batch_run(err);
 }
 
 static char *abs_path(const struct txn *t, const char *rel)
@@ -40,6 +63,9 @@ static int sys_fail(struct wd_err *err, const char *path, const char *what)
 static int write_file(struct txn *t, const char *path, const void *data, size_t len,
 		      struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -50,7 +76,7 @@ static int write_file(struct txn *t, const char *path, const void *data, size_t 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			int r = sys_fail(err, path, "write");
+			r = sys_fail(err, path, "write");
 			close(fd);
 			return r;
 		}
@@ -99,6 +125,9 @@ static int sync_fs_step(struct txn *t, struct wd_err *err)
 
 static int flush_file(struct txn *t, const char *path, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return sys_fail(err, path, "open");
@@ -109,7 +138,7 @@ static int flush_file(struct txn *t, const char *path, struct wd_err *err)
 	if (fd < 0)
 		return sys_fail(err, path, "open");
 	if (fsync(fd) < 0) {
-		int r = sys_fail(err, path, "flush");
+		r = sys_fail(err, path, "flush");
 		close(fd);
 		return r;
 	}
@@ -136,16 +165,41 @@ static int copy_flushed(struct txn *t, const char *from, const char *to, struct 
 
 static int rename_step(struct txn *t, const char *from, const char *to, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	if (rename(from, to) < 0)
 		return sys_fail(err, to, "rename into place");
 	return 0;
 }
 
+/* Whether path is a kept copy: those are deleted at once, their folder is
+ * flushed right after (drop_kept). */
+static bool is_kept_copy(const struct txn *t, const char *path)
+{
+	char *d = wd_dirname(path), *kept = abs_path(t, WD_KEPT_DIR);
+	bool is = !strcmp(d, kept);
+	free(d);
+	free(kept);
+	return is;
+}
+
+/* A delete of a package's file is queued with the others of the batch and
+ * happens before the next step of another kind, in flush_dirs at the latest:
+ * the deletes then overlap (installer/unlink_batch.h). */
 static int unlink_step(struct txn *t, const char *path, struct wd_err *err)
 {
 	if (!wd_exists(path))
 		return 0;
+	if (!is_kept_copy(t, path)) {
+		count_step(t);
+		unlink_batch_add(path);
+		return 0;
+	}
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	if (unlink(path) < 0 && errno != ENOENT)
 		return sys_fail(err, path, "delete");
@@ -156,9 +210,11 @@ static int unlink_step(struct txn *t, const char *path, struct wd_err *err)
  * whole file system once, if anything changed since its last flush). */
 static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
 	size_t nd = 0;
-	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		if (!paths[i])
 			continue;
@@ -189,6 +245,9 @@ static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 
 static int commit_step(struct txn *t, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	return db_commit(&t->db, err);
 }

@@ -18,7 +18,9 @@
  *
  * Where the system can flush a whole file system at once (Linux syncfs), a
  * "flush" of a batch is one such flush covering every file and folder of the
- * batch; elsewhere each file and folder is flushed on its own.
+ * batch; elsewhere each file and folder is flushed on its own. The deletes of
+ * a batch are issued together, from a few threads (installer/unlink_batch.h),
+ * before the folder flush that makes them durable.
  *
  * Fault injection for the crash test: WARPDRV_CRASH_AT=N makes the process
  * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,

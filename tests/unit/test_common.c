@@ -16,6 +16,7 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "installer/unlink_batch.h"
 #include "installer/volume.h"
 #include "catalog/db.h"
 #include "license/keys.h"
@@ -310,6 +311,47 @@ static void test_db_is_created_only_when_asked(void **state)
 	free(d);
 }
 
+/* The deletes of a batch: all happen, one already gone is no error; a
+ * failed one is named, and fails every later batch of the process. (Last of
+ * the tests: the failure stays with the process.) */
+static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	for (int i = 0; i < 100; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "F%03d.TXT", i);
+		touch(d, name);
+		char *p = wd_path_join(d, name);
+		unlink_batch_add(p);
+		if (i % 10 == 0)
+			unlink_batch_add(p); /* queued twice: gone the second time */
+		free(p);
+	}
+	char *missing = wd_path_join(d, "NEVER.TXT");
+	unlink_batch_add(missing);
+	assert_true(unlink_batch_pending());
+	struct wd_err e;
+	assert_int_equal(unlink_batch_run(&e), 0);
+	assert_false(unlink_batch_pending());
+	char *p = wd_path_join(d, "F050.TXT");
+	assert_false(wd_exists(p));
+	free(p);
+	/* a folder with something in it cannot be deleted as a file */
+	touch(d, "SUB/X");
+	char *sub = wd_path_join(d, "SUB");
+	unlink_batch_add(sub);
+	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, sub));
+	assert_non_null(strstr(e.msg, "cannot delete"));
+	assert_true(wd_exists(sub));
+	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
+	free(sub);
+	free(missing);
+	rmrf(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_volume_sees_names_made_after_a_lookup),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
+		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
