@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* syncfs */
 #include "common/file.h"
 
 #include <errno.h>
@@ -98,6 +99,26 @@ int wd_fsync_dir(const char *dir, struct wd_err *err)
 	}
 	close(fd);
 	return 0;
+}
+
+int wd_sync_fs(const char *path, struct wd_err *err)
+{
+#if WD_HAVE_SYNC_FS
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+	if (syncfs(fd) < 0) {
+		int e = errno;
+		close(fd);
+		return wd_err_set(err, WD_EFAIL, "%s: cannot flush its file system: %s", path,
+				  strerror(e));
+	}
+	close(fd);
+	return 0;
+#else
+	return wd_err_set(err, WD_EFAIL, "%s: this system cannot flush a whole file system at once",
+			  path);
+#endif
 }
 
 int wd_fsync_parent(const char *path, struct wd_err *err)

@@ -19,6 +19,17 @@ int wd_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		    struct wd_err *err);
 
 int wd_fsync_dir(const char *dir, struct wd_err *err);
+
+/* Flushes every change on the file system that holds path (a file or folder)
+ * in one wait, where the system can: Linux has syncfs(2). A batch of N new
+ * files then costs one flush rather than N. Where WD_HAVE_SYNC_FS is 0 (a
+ * native OS/2 build, say) it fails, and callers flush file by file. */
+#ifdef __linux__
+#define WD_HAVE_SYNC_FS 1
+#else
+#define WD_HAVE_SYNC_FS 0
+#endif
+int wd_sync_fs(const char *path, struct wd_err *err);
 int wd_fsync_parent(const char *path, struct wd_err *err);
 /* mkdir -p; created folders get mode 0755. */
 int wd_mkdirs(const char *path, struct wd_err *err);

@@ -12,13 +12,40 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "installer/unlink_batch.h"
 
 /* ---- durable steps, each one a place the crash test can stop at ---- */
 
+/* Counts a step without running the deletes queued before it (see
+ * unlink_step); a crash injected here still finds them done. */
+static void count_step(struct txn *t)
+{
+	if (++t->steps == t->crash_at) {
+		struct wd_err e;
+		unlink_batch_run(&e);
+		_exit(TXN_CRASH_EXIT);
+	}
+	/* Each step changes the volume: the folder listings kept for resolving
+	 * paths, and the last whole flush, no longer describe it. */
+	volume_forget_folders();
+	t->fs_unsynced = true;
+}
+
+/* Deletes queued by unlink_step happen before any other step. The helpers
+ * that return an error run them first (run_unlinks) and report a failure;
+ * here a failure stays with the batch, and the next helper, the commit at the
+ * latest, reports it. */
 static void step(struct txn *t)
 {
-	if (++t->steps == t->crash_at)
-		_exit(TXN_CRASH_EXIT);
+	struct wd_err e;
+	if (unlink_batch_pending())
+		unlink_batch_run(&e);
+	count_step(t);
+}
+
+static int run_unlinks(struct wd_err *err)
+{
+	return unlink_batch_run(err);
 }
 
 static char *abs_path(const struct txn *t, const char *rel)
@@ -31,12 +58,14 @@ static int sys_fail(struct wd_err *err, const char *path, const char *what)
 	return wd_err_set(err, WD_EFAIL, "%s: cannot %s: %s", path, what, strerror(errno));
 }
 
-/* Writes a file and starts its write-back without waiting: the flush comes
- * later, in flush_file, after all files of the batch are written, so that the
- * disk sees one batch rather than a create-flush-create-flush sequence. */
+/* Writes a file; its flush comes later, in flush_file, after all files of
+ * the batch are written. */
 static int write_file(struct txn *t, const char *path, const void *data, size_t len,
 		      struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -47,28 +76,69 @@ static int write_file(struct txn *t, const char *path, const void *data, size_t 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			int r = sys_fail(err, path, "write");
+			r = sys_fail(err, path, "write");
 			close(fd);
 			return r;
 		}
 		p += w;
 		len -= (size_t)w;
 	}
-#ifdef SYNC_FILE_RANGE_WRITE
+#if !WD_HAVE_SYNC_FS && defined(SYNC_FILE_RANGE_WRITE)
+	/* flushed one by one later: start the write-back now, so that the
+	 * disk sees one batch rather than write-flush-write-flush */
 	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 #endif
 	close(fd);
 	return 0;
 }
 
+/* Whether the path (st) lies on the volume's own file system and that can be
+ * flushed as a whole. A folder mounted inside the volume is another file
+ * system: what lies there is flushed on its own. */
+static bool on_whole_fs(struct txn *t, const struct stat *st)
+{
+	if (!WD_HAVE_SYNC_FS)
+		return false;
+	if (!t->fs_dev_known) {
+		struct stat rs;
+		if (stat(t->v->root, &rs) < 0)
+			return false;
+		t->fs_dev = rs.st_dev;
+		t->fs_dev_known = true;
+	}
+	return st->st_dev == t->fs_dev;
+}
+
+/* One flush of the volume's whole file system, covering every file written
+ * and every folder changed so far: the first flush a batch asks for is this
+ * step, the ones after it find nothing changed and are no steps. */
+static int sync_fs_step(struct txn *t, struct wd_err *err)
+{
+	if (!t->fs_unsynced)
+		return 0;
+	step(t);
+	int r = wd_sync_fs(t->v->root, err);
+	if (!r)
+		t->fs_unsynced = false;
+	return r;
+}
+
 static int flush_file(struct txn *t, const char *path, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return sys_fail(err, path, "open");
+	if (on_whole_fs(t, &st))
+		return sync_fs_step(t, err);
 	step(t);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sys_fail(err, path, "open");
 	if (fsync(fd) < 0) {
-		int r = sys_fail(err, path, "flush");
+		r = sys_fail(err, path, "flush");
 		close(fd);
 		return r;
 	}
@@ -95,28 +165,56 @@ static int copy_flushed(struct txn *t, const char *from, const char *to, struct 
 
 static int rename_step(struct txn *t, const char *from, const char *to, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	if (rename(from, to) < 0)
 		return sys_fail(err, to, "rename into place");
 	return 0;
 }
 
+/* Whether path is a kept copy: those are deleted at once, their folder is
+ * flushed right after (drop_kept). */
+static bool is_kept_copy(const struct txn *t, const char *path)
+{
+	char *d = wd_dirname(path), *kept = abs_path(t, WD_KEPT_DIR);
+	bool is = !strcmp(d, kept);
+	free(d);
+	free(kept);
+	return is;
+}
+
+/* A delete of a package's file is queued with the others of the batch and
+ * happens before the next step of another kind, in flush_dirs at the latest:
+ * the deletes then overlap (installer/unlink_batch.h). */
 static int unlink_step(struct txn *t, const char *path, struct wd_err *err)
 {
 	if (!wd_exists(path))
 		return 0;
+	if (!is_kept_copy(t, path)) {
+		count_step(t);
+		unlink_batch_add(path);
+		return 0;
+	}
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	if (unlink(path) < 0 && errno != ENOENT)
 		return sys_fail(err, path, "delete");
 	return 0;
 }
 
-/* Flushes each distinct parent folder of the given host paths once. */
+/* Flushes each distinct parent folder of the given host paths once (or the
+ * whole file system once, if anything changed since its last flush). */
 static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
 	size_t nd = 0;
-	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		if (!paths[i])
 			continue;
@@ -129,8 +227,13 @@ static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 			continue;
 		}
 		done[nd++] = d;
-		if (!wd_is_dir(d))
+		struct stat st;
+		if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue; /* undoing a run that stopped before making it */
+		if (on_whole_fs(t, &st)) {
+			r = sync_fs_step(t, err);
+			continue;
+		}
 		step(t);
 		r = wd_fsync_dir(d, err);
 	}
@@ -142,6 +245,9 @@ static int flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 
 static int commit_step(struct txn *t, struct wd_err *err)
 {
+	int r = run_unlinks(err);
+	if (r)
+		return r;
 	step(t);
 	return db_commit(&t->db, err);
 }

@@ -16,6 +16,12 @@
  *            the intent is committed, recovery finishes the removal: every
  *            step is idempotent.
  *
+ * Where the system can flush a whole file system at once (Linux syncfs), a
+ * "flush" of a batch is one such flush covering every file and folder of the
+ * batch; elsewhere each file and folder is flushed on its own. The deletes of
+ * a batch are issued together, from a few threads (installer/unlink_batch.h),
+ * before the folder flush that makes them durable.
+ *
  * Fault injection for the crash test: WARPDRV_CRASH_AT=N makes the process
  * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,
  * rename, unlink, mkdir and database commit of txn_apply). */
@@ -24,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "catalog/db.h"
 #include "catalog/package.h"
@@ -69,6 +76,10 @@ struct txn {
 	int lock_fd;
 	int steps, crash_at;
 	bool recovered;            /* an interrupted run was finished or undone */
+	/* flushing in batches (txn.c, flush_file): the volume's file system,
+	 * and whether it changed since it was last flushed as a whole */
+	dev_t fs_dev;
+	bool fs_dev_known, fs_unsynced;
 };
 
 /* Takes the lock (waiting up to WARPDRV_LOCK_WAIT seconds, default 3; the

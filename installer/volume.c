@@ -1,6 +1,7 @@
 #include "installer/volume.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,29 +10,137 @@
 #include "common/buf.h"
 #include "common/file.h"
 
-char *volume_find_entry(const char *dir, const char *name)
+/* ---- folder listings, read once per process ----
+ *
+ * Resolving the 500 files of a package that go into one new folder used to
+ * read the folder above it once per file (the name is not there exactly, so
+ * every entry is compared without case): quadratic in the number of files.
+ * A folder's listing is now kept, sorted without regard to case, and used
+ * again while the folder's identity, modification time and link count are
+ * unchanged. The transaction drops every listing before each change it makes
+ * (volume_forget_folders), so what it resolves after a change is read afresh;
+ * the times catch changes made by anyone else. */
+
+struct listing {
+	char *dir;
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink;
+	struct timespec mtime, ctime;
+	char **names; /* by strcasecmp, then by byte order */
+	size_t n;
+};
+
+static struct listing *listings;
+static size_t nlistings;
+
+static void listing_free(struct listing *l)
 {
-	char *exact = wd_path_join(dir, name);
-	struct stat st;
-	int have = lstat(exact, &st) == 0;
-	free(exact);
-	if (have)
-		return wd_xstrdup(name);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+	free(l->dir);
+}
+
+void volume_forget_folders(void)
+{
+	for (size_t i = 0; i < nlistings; i++)
+		listing_free(&listings[i]);
+	free(listings);
+	listings = NULL;
+	nlistings = 0;
+}
+
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool listing_current(const struct listing *l, const struct stat *st)
+{
+	return l->dev == st->st_dev && l->ino == st->st_ino && l->nlink == st->st_nlink &&
+	       same_time(l->mtime, st->st_mtim) && same_time(l->ctime, st->st_ctim);
+}
+
+static int name_order(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int c = strcasecmp(x, y);
+	return c ? c : strcmp(x, y);
+}
+
+/* Reads dir into l; false if it cannot be read (then l is untouched). */
+static bool listing_read(const char *dir, const struct stat *st, struct listing *l)
+{
 	DIR *d = opendir(dir);
 	if (!d)
-		return NULL;
-	char *best = NULL;
+		return false;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (strcasecmp(e->d_name, name) != 0)
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!best || strcmp(e->d_name, best) < 0) {
-			free(best);
-			best = wd_xstrdup(e->d_name);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			names = wd_xrealloc(names, cap * sizeof *names);
 		}
+		names[n++] = wd_xstrdup(e->d_name);
 	}
 	closedir(d);
-	return best;
+	if (n)
+		qsort(names, n, sizeof *names, name_order);
+	*l = (struct listing){.dir = wd_xstrdup(dir), .dev = st->st_dev, .ino = st->st_ino,
+			      .nlink = st->st_nlink, .mtime = st->st_mtim, .ctime = st->st_ctim,
+			      .names = names, .n = n};
+	return true;
+}
+
+/* The listing of dir as it is now, or NULL if dir is no readable folder. */
+static const struct listing *listing_of(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	struct listing *l = NULL;
+	for (size_t i = 0; i < nlistings && !l; i++)
+		if (!strcmp(listings[i].dir, dir))
+			l = &listings[i];
+	if (l && listing_current(l, &st))
+		return l;
+	struct listing fresh;
+	if (!listing_read(dir, &st, &fresh))
+		return NULL;
+	if (!l) {
+		listings = wd_xrealloc(listings, (nlistings + 1) * sizeof *listings);
+		l = &listings[nlistings++];
+	} else {
+		listing_free(l);
+	}
+	*l = fresh;
+	return l;
+}
+
+char *volume_find_entry(const char *dir, const char *name)
+{
+	const struct listing *l = listing_of(dir);
+	if (!l)
+		return NULL;
+	/* the first name equal without case is the least in byte order */
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcasecmp(l->names[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == l->n || strcasecmp(l->names[lo], name) != 0)
+		return NULL;
+	for (size_t i = lo; i < l->n && !strcasecmp(l->names[i], name); i++)
+		if (!strcmp(l->names[i], name))
+			return wd_xstrdup(name);
+	return wd_xstrdup(l->names[lo]);
 }
 
 int volume_open(struct volume *v, const char *root, struct wd_err *err)
@@ -59,6 +168,7 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 
 void volume_close(struct volume *v)
 {
+	volume_forget_folders();
 	free(v->root);
 	free(v->config_sys);
 	memset(v, 0, sizeof *v);

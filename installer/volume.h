@@ -26,7 +26,13 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 		   struct wd_err *err);
 
 /* Finds one name in a host folder without regard to case; exact spelling
- * wins, else the first match in byte order. Returns a malloc'd name or NULL. */
+ * wins, else the first match in byte order. Returns a malloc'd name or NULL.
+ * The folder's listing is read once and kept while the folder is unchanged. */
 char *volume_find_entry(const char *dir, const char *name);
+
+/* Drops the kept folder listings. Whoever changes a folder on the volume
+ * calls it before the change (the transaction does, at each step), so that
+ * nothing is resolved against a listing older than the change. */
+void volume_forget_folders(void);
 
 #endif

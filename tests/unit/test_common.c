@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "installer/unlink_batch.h"
 #include "installer/volume.h"
 #include "catalog/db.h"
 #include "license/keys.h"
@@ -167,6 +169,65 @@ static void test_volume_resolves_without_case(void **state)
 	free(d);
 }
 
+/* A folder's listing is kept for the next lookups: a name created in it
+ * afterwards, by anyone, must still be found, whatever its case; and of two
+ * spellings the exact one wins, else the first in byte order. */
+static void test_volume_sees_names_made_after_a_lookup(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	touch(d, "config.sys");
+	touch(d, "ibmcom/Foo");
+	touch(d, "ibmcom/FOO");
+	char *ibmcom = wd_path_join(d, "ibmcom");
+	/* an old time, so that the next change shows whatever the clock's grain */
+	struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+	assert_int_equal(utimensat(AT_FDCWD, ibmcom, old, 0), 0);
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), 0);
+	char *p, *want;
+	bool found;
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &p, &found, &e), 0);
+	assert_false(found);
+	free(p);
+	char *name = volume_find_entry(ibmcom, "foo");
+	assert_string_equal(name, "FOO");
+	free(name);
+	name = volume_find_entry(ibmcom, "Foo");
+	assert_string_equal(name, "Foo");
+	free(name);
+	/* another program makes the file, spelled otherwise */
+	touch(d, "ibmcom/protocol.ini");
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &p, &found, &e), 0);
+	assert_true(found);
+	want = wd_path_join(d, "ibmcom/protocol.ini");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	/* a folder made after the lookup that missed it */
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\MACS\\E1000.OS2", &p, &found, &e), 0);
+	assert_false(found);
+	free(p);
+	touch(d, "ibmcom/macs/e1000.os2");
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\MACS\\E1000.OS2", &p, &found, &e), 0);
+	assert_true(found);
+	want = wd_path_join(d, "ibmcom/macs/e1000.os2");
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	/* and after the kept listings are dropped, the same answers */
+	volume_forget_folders();
+	name = volume_find_entry(ibmcom, "PROTOCOL.INI");
+	assert_string_equal(name, "protocol.ini");
+	free(name);
+	assert_null(volume_find_entry(ibmcom, "NOSUCH"));
+	volume_close(&v);
+	free(ibmcom);
+	rmrf(d);
+	free(d);
+}
+
 static void test_keys_sign_verify_and_keyring(void **state)
 {
 	(void)state;
@@ -250,6 +311,47 @@ static void test_db_is_created_only_when_asked(void **state)
 	free(d);
 }
 
+/* The deletes of a batch: all happen, one already gone is no error; a
+ * failed one is named, and fails every later batch of the process. (Last of
+ * the tests: the failure stays with the process.) */
+static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	for (int i = 0; i < 100; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "F%03d.TXT", i);
+		touch(d, name);
+		char *p = wd_path_join(d, name);
+		unlink_batch_add(p);
+		if (i % 10 == 0)
+			unlink_batch_add(p); /* queued twice: gone the second time */
+		free(p);
+	}
+	char *missing = wd_path_join(d, "NEVER.TXT");
+	unlink_batch_add(missing);
+	assert_true(unlink_batch_pending());
+	struct wd_err e;
+	assert_int_equal(unlink_batch_run(&e), 0);
+	assert_false(unlink_batch_pending());
+	char *p = wd_path_join(d, "F050.TXT");
+	assert_false(wd_exists(p));
+	free(p);
+	/* a folder with something in it cannot be deleted as a file */
+	touch(d, "SUB/X");
+	char *sub = wd_path_join(d, "SUB");
+	unlink_batch_add(sub);
+	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, sub));
+	assert_non_null(strstr(e.msg, "cannot delete"));
+	assert_true(wd_exists(sub));
+	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
+	free(sub);
+	free(missing);
+	rmrf(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,8 +362,10 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_replaces),
 		cmocka_unit_test(test_volume_refuses_folder_without_config_sys),
 		cmocka_unit_test(test_volume_resolves_without_case),
+		cmocka_unit_test(test_volume_sees_names_made_after_a_lookup),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
+		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

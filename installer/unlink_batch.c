@@ -1,0 +1,78 @@
+#include "installer/unlink_batch.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+
+/* Threads for a batch: enough to keep a device's queue busy; a small batch
+ * is deleted by the caller alone. */
+#define UNLINK_THREADS 8
+#define UNLINK_MIN_PER_THREAD 8
+
+static char **queue;
+static size_t nqueue, capqueue;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t next;              /* the next queued path to delete */
+static int failed_errno;         /* the first failure, kept for the process */
+static char *failed_path;
+
+void unlink_batch_add(const char *path)
+{
+	if (nqueue == capqueue) {
+		capqueue = capqueue ? 2 * capqueue : 64;
+		queue = wd_xrealloc(queue, capqueue * sizeof *queue);
+	}
+	queue[nqueue++] = wd_xstrdup(path);
+}
+
+bool unlink_batch_pending(void)
+{
+	return nqueue > 0;
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&lock);
+		size_t i = next++;
+		pthread_mutex_unlock(&lock);
+		if (i >= nqueue)
+			return NULL;
+		if (unlink(queue[i]) == 0 || errno == ENOENT)
+			continue;
+		int e = errno;
+		pthread_mutex_lock(&lock);
+		if (!failed_path) {
+			failed_errno = e;
+			failed_path = wd_xstrdup(queue[i]);
+		}
+		pthread_mutex_unlock(&lock);
+	}
+}
+
+int unlink_batch_run(struct wd_err *err)
+{
+	next = 0;
+	size_t want = nqueue / UNLINK_MIN_PER_THREAD;
+	pthread_t th[UNLINK_THREADS];
+	size_t started = 0;
+	while (started < want && started < UNLINK_THREADS &&
+	       pthread_create(&th[started], NULL, worker, NULL) == 0)
+		started++;
+	worker(NULL); /* the caller too, and alone if no thread could start */
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (size_t i = 0; i < nqueue; i++)
+		free(queue[i]);
+	nqueue = 0;
+	if (failed_path)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot delete: %s", failed_path,
+				  strerror(failed_errno));
+	return 0;
+}

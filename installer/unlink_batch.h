@@ -1,0 +1,24 @@
+/* Deleting the many files of one transaction together.
+ *
+ * On some storage each delete waits for the device (freeing the file's
+ * blocks issues a discard, say), so 500 deletes one after the other cost 500
+ * round trips. The deletes of a batch have no order among them (the flush
+ * after the batch makes them durable together), so they are queued, then
+ * issued from a few threads at once when the batch is run. */
+#ifndef WD_UNLINK_BATCH_H
+#define WD_UNLINK_BATCH_H
+
+#include <stdbool.h>
+
+#include "common/err.h"
+
+/* Queues a host path (copied) for deletion. */
+void unlink_batch_add(const char *path);
+bool unlink_batch_pending(void);
+/* Deletes every queued path (one already gone is no error) and empties the
+ * queue. Returns 0 or -WD_EFAIL naming a path that could not be deleted; once
+ * a delete has failed, every later run of the process fails the same way, so
+ * that the transaction it belonged to is never committed. */
+int unlink_batch_run(struct wd_err *err);
+
+#endif
