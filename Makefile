@@ -29,8 +29,8 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-CFLAGS_ALL = -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
+CFLAGS_ALL = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRCS := $(wildcard common/*.c installer/*.c catalog/*.c license/*.c)
 UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(wildcard ui/*.c))
