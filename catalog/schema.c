@@ -58,5 +58,8 @@ const char *const db_schema_steps[] = {
 	"CREATE TABLE repository_mirror (repository TEXT NOT NULL"
 	" REFERENCES repository (name) ON DELETE CASCADE, seq INTEGER NOT NULL,"
 	" url TEXT NOT NULL, PRIMARY KEY (repository, seq));",
+	/* 6: what an install's commit records, kept with its intent
+	 * (installer/txn.h), so that recovery can finish it as well as undo it */
+	"ALTER TABLE txn ADD COLUMN done_sql TEXT;",
 	NULL,
 };

@@ -29,23 +29,6 @@ char *generation_dir(long n)
 	return wd_xasprintf("%s/%ld", WD_GENERATIONS_DIR, n);
 }
 
-static int record(struct db *db, void *arg, struct wd_err *err)
-{
-	const struct generation_note *g = arg;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "INSERT INTO generation (n, at, command, summary) VALUES "
-			   "(?, datetime('now'), ?, ?)", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_int64(st, 1, g->n);
-	sqlite3_bind_text(st, 2, g->command, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, g->summary, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_fail(db, err, "cannot record the generation");
-	sqlite3_finalize(st);
-	return r;
-}
-
 int generation_plan(const struct volume *v, struct txn_plan *plan, struct generation_note *note,
 		    const char *const *files, const struct wd_buf *old, const struct wd_buf *new_,
 		    size_t nfiles, struct wd_err *err)
@@ -72,8 +55,14 @@ int generation_plan(const struct volume *v, struct txn_plan *plan, struct genera
 	}
 	free(dir);
 	if (changed) {
-		plan->on_commit = record;
-		plan->commit_arg = note;
+		char *sql = sqlite3_mprintf("INSERT INTO generation (n, at, command, summary) VALUES "
+					    "(%ld, datetime('now'), %Q, %Q);", note->n, note->command,
+					    note->summary);
+		if (!sql)
+			abort();
+		free(plan->done_extra);
+		plan->done_extra = wd_xstrdup(sql);
+		sqlite3_free(sql);
 	}
 	return r;
 }

@@ -2,6 +2,7 @@
 #include "installer/txn.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,19 +269,20 @@ static char *temp_of(const char *host)
 
 static const char *const kind_names[] = {"mkdir", "put", "delete", "restore"};
 
-static int record_intent(struct txn *t, const struct txn_plan *plan, sqlite3_int64 *id,
-			 struct wd_err *err)
+static int record_intent(struct txn *t, const struct txn_plan *plan, const char *done,
+			 sqlite3_int64 *id, struct wd_err *err)
 {
 	struct db *db = &t->db;
 	sqlite3_stmt *st = NULL;
 	int r = db_begin(db, err);
 	if (r)
 		return r;
-	if ((r = db_prepare(db, "INSERT INTO txn (action, package, started) VALUES (?, ?, "
-			    "datetime('now'))", &st, err)))
+	if ((r = db_prepare(db, "INSERT INTO txn (action, package, started, done_sql) VALUES "
+			    "(?, ?, datetime('now'), ?)", &st, err)))
 		goto fail;
 	sqlite3_bind_text(st, 1, plan->install ? "install" : "remove", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, plan->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, done, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		r = db_fail(db, err, "cannot record the transaction");
 		goto fail;
@@ -317,111 +319,79 @@ fail:
 	return r;
 }
 
-static int record_package(struct db *db, const struct package *p, struct wd_err *err)
+/* ---- what the commit records ---- */
+
+/* Appends SQL made with sqlite3_mprintf (%Q quotes a value, NULL as NULL). */
+static void add_sql(struct wd_buf *b, const char *fmt, ...)
 {
-	const struct pkg_manifest *m = &p->m;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "INSERT INTO package (name, version, released, kind, entitlement, "
-			   "summary, manifest, installed) VALUES "
-			   "(?, ?, date(? * 86400, 'unixepoch'), ?, ?, ?, ?, datetime('now'))", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, m->version, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, m->released);
-	sqlite3_bind_text(st, 4, pkg_kind_name(m->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, m->entitlement, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, m->summary, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, p->manifest.p, (int)p->manifest.len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_fail(db, err, "cannot record the package");
-	sqlite3_finalize(st);
-	return r;
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	if (!s)
+		abort();
+	wd_buf_adds(b, s);
+	sqlite3_free(s);
 }
 
-static int record_history(struct db *db, const char *action, const char *name,
-			  const char *version, struct wd_err *err)
+/* The SQL that records a plan as done: the package and file rows, the
+ * history, and what the caller adds (a generation). It is made before any
+ * file is touched and stored with the intent, so that a recovery that must
+ * finish an interrupted install rather than undo it records the same. */
+static char *done_sql(const struct txn_plan *plan)
 {
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "INSERT INTO history (at, action, package, version) VALUES "
-			   "(datetime('now'), ?, ?, ?)", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_text(st, 1, action, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, version, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_fail(db, err, "cannot record the history");
-	sqlite3_finalize(st);
-	return r;
+	struct wd_buf b = {0};
+	if (!plan->install) {
+		add_sql(&b, "DELETE FROM package WHERE name = %Q;", plan->name);
+		add_sql(&b, "INSERT INTO history (at, action, package, version) VALUES "
+			    "(datetime('now'), 'remove', %Q, %Q);", plan->name, plan->version);
+	}
+	const struct package *one[1] = {plan->pkg};
+	const struct package **pkgs = plan->npkgs ? plan->pkgs : one;
+	size_t npkgs = !plan->install ? 0 : plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
+	for (size_t k = 0; k < npkgs; k++) {
+		const struct pkg_manifest *m = &pkgs[k]->m;
+		char *manifest = wd_xstrndup(pkgs[k]->manifest.p, pkgs[k]->manifest.len);
+		add_sql(&b, "INSERT INTO package (name, version, released, kind, entitlement, "
+			    "summary, manifest, installed) VALUES (%Q, %Q, date(%d * 86400, "
+			    "'unixepoch'), %Q, %Q, %Q, %Q, datetime('now'));", m->name, m->version,
+			m->released, pkg_kind_name(m->kind), m->entitlement, m->summary, manifest);
+		free(manifest);
+	}
+	for (size_t i = 0; i < plan->nops && npkgs; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		if (o->kind != TXN_PUT || o->config)
+			continue;
+		const struct package *owner = o->owner ? o->owner : plan->pkg;
+		add_sql(&b, "INSERT INTO file (path, package, host, size, sha256, kept, kept_sha256) "
+			    "VALUES (upper(%Q), %Q, %Q, %lld, %Q, %Q, %Q);", o->os2, owner->m.name,
+			o->host, (long long)o->len, o->new_sha, o->kept, o->kept ? o->old_sha : NULL);
+	}
+	for (size_t k = 0; k < npkgs; k++)
+		add_sql(&b, "INSERT INTO history (at, action, package, version) VALUES "
+			    "(datetime('now'), 'install', %Q, %Q);", pkgs[k]->m.name,
+			pkgs[k]->m.version);
+	if (plan->done_extra)
+		wd_buf_adds(&b, plan->done_extra);
+	wd_buf_cstr(&b);
+	return b.p;
 }
 
-static int record_done(struct txn *t, const struct txn_plan *plan, sqlite3_int64 id,
-		       struct wd_err *err)
+/* Runs the done SQL and forgets the intent, in one commit: the point of no
+ * return of an install. */
+static int record_done(struct txn *t, const char *sql, sqlite3_int64 id, struct wd_err *err)
 {
 	struct db *db = &t->db;
-	sqlite3_stmt *st = NULL;
 	int r = db_begin(db, err);
 	if (r)
 		return r;
-	if (plan->install) {
-		const struct package *one[1] = {plan->pkg};
-		const struct package **pkgs = plan->npkgs ? plan->pkgs : one;
-		size_t npkgs = plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
-		for (size_t k = 0; k < npkgs; k++)
-			if ((r = record_package(db, pkgs[k], err)))
-				goto fail;
-		if ((r = db_prepare(db, "INSERT INTO file (path, package, host, size, sha256, kept, "
-				    "kept_sha256) VALUES (upper(?), ?, ?, ?, ?, ?, ?)", &st, err)))
-			goto fail;
-		for (size_t i = 0; i < plan->nops; i++) {
-			const struct txn_op *o = &plan->ops[i];
-			if (o->kind != TXN_PUT || o->config)
-				continue;
-			const struct package *owner = o->owner ? o->owner : plan->pkg;
-			sqlite3_bind_text(st, 1, o->os2, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 2, owner->m.name, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 3, o->host, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)o->len);
-			sqlite3_bind_text(st, 5, o->new_sha, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 6, o->kept, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 7, o->kept ? o->old_sha : NULL, -1, SQLITE_STATIC);
-			int s = sqlite3_step(st);
-			sqlite3_reset(st);
-			if (s != SQLITE_DONE) {
-				r = db_fail(db, err, "cannot record the files");
-				goto fail;
-			}
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		for (size_t k = 0; k < npkgs; k++)
-			if ((r = record_history(db, "install", pkgs[k]->m.name, pkgs[k]->m.version, err)))
-				goto fail;
-	} else {
-		if ((r = db_prepare(db, "DELETE FROM package WHERE name = ?", &st, err)))
-			goto fail;
-		sqlite3_bind_text(st, 1, plan->name, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			r = db_fail(db, err, "cannot forget the package");
-			goto fail;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if ((r = record_history(db, "remove", plan->name, plan->version, err)))
-			goto fail;
+	char del[64];
+	snprintf(del, sizeof del, "DELETE FROM txn WHERE id = %lld", (long long)id);
+	if ((r = db_exec(db, sql, err)) || (r = db_exec(db, del, err))) {
+		db_rollback(db);
+		return r;
 	}
-	if (plan->on_commit && (r = plan->on_commit(db, plan->commit_arg, err)))
-		goto fail;
-	char sql[64];
-	snprintf(sql, sizeof sql, "DELETE FROM txn WHERE id = %lld", (long long)id);
-	if ((r = db_exec(db, sql, err)))
-		goto fail;
 	return commit_step(t, err);
-fail:
-	sqlite3_finalize(st);
-	db_rollback(db);
-	return r;
 }
 
 /* ---- the file phases ---- */
@@ -577,13 +547,20 @@ static int undo_install(struct txn *t, const struct txn_op *ops, size_t n, struc
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
 {
 	sqlite3_int64 id = 0;
-	int r = record_intent(t, plan, &id, err);
-	if (r)
+	char *done = done_sql(plan);
+	int r = record_intent(t, plan, done, &id, err);
+	if (r) {
+		free(done);
 		return r;
+	}
 	r = plan->install ? put_files(t, plan->ops, plan->nops, err)
 			  : remove_files(t, plan->ops, plan->nops, err);
-	if (!r)
-		return record_done(t, plan, id, err);
+	if (!r) {
+		r = record_done(t, done, id, err);
+		free(done);
+		return r;
+	}
+	free(done);
 	/* A failure (disk full, say) is handled like a crash, at once. */
 	struct wd_err e2;
 	if (plan->install && !undo_install(t, plan->ops, plan->nops, &e2)) {
@@ -644,11 +621,65 @@ static int load_ops(struct db *db, sqlite3_int64 id, struct txn_op **out, size_t
 	return 0;
 }
 
+/* Can an interrupted install be undone: is every file it replaced either
+ * still as it was or kept in a copy? */
+static bool can_undo(struct txn *t, const struct txn_op *ops, size_t n)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++) {
+		if (ops[i].kind != TXN_PUT || !ops[i].kept)
+			continue;
+		char *target = abs_path(t, ops[i].host), *kept = abs_path(t, ops[i].kept);
+		ok = file_has_sha(target, ops[i].old_sha) || file_has_sha(kept, ops[i].old_sha);
+		free(target);
+		free(kept);
+	}
+	return ok;
+}
+
+/* Can it be finished: does every new file hold its new bytes, in place or
+ * in its flushed temporary file? */
+static bool can_finish(struct txn *t, const struct txn_op *ops, size_t n)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++) {
+		if (ops[i].kind != TXN_PUT)
+			continue;
+		char *target = abs_path(t, ops[i].host), *tmp = temp_of(target);
+		ok = file_has_sha(target, ops[i].new_sha) || file_has_sha(tmp, ops[i].new_sha);
+		free(target);
+		free(tmp);
+	}
+	return ok;
+}
+
+static int finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (ops[i].kind != TXN_PUT)
+			continue;
+		targets[i] = abs_path(t, ops[i].host);
+		if (!file_has_sha(targets[i], ops[i].new_sha)) {
+			char *tmp = temp_of(targets[i]);
+			r = rename_step(t, tmp, targets[i], err);
+			free(tmp);
+		}
+	}
+	if (!r)
+		r = flush_dirs(t, targets, n, err);
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
 static int recover(struct txn *t, struct wd_err *err)
 {
 	sqlite3_stmt *st;
-	int r = db_prepare(&t->db, "SELECT id, action, package FROM txn ORDER BY id LIMIT 1",
-			   &st, err);
+	int r = db_prepare(&t->db, "SELECT id, action, package, done_sql FROM txn ORDER BY id "
+			   "LIMIT 1", &st, err);
 	if (r)
 		return r;
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -659,10 +690,20 @@ static int recover(struct txn *t, struct wd_err *err)
 	sqlite3_int64 id = sqlite3_column_int64(st, 0);
 	plan.install = !strcmp((const char *)sqlite3_column_text(st, 1), "install");
 	plan.name = wd_xstrdup((const char *)sqlite3_column_text(st, 2));
+	char *done = wd_xstrdup(sqlite3_column_type(st, 3) == SQLITE_NULL ? ""
+				: (const char *)sqlite3_column_text(st, 3));
 	sqlite3_finalize(st);
 	if ((r = load_ops(&t->db, id, &plan.ops, &plan.nops, err)))
 		goto out;
-	if (plan.install) {
+	if (plan.install && !can_undo(t, plan.ops, plan.nops) && can_finish(t, plan.ops, plan.nops)) {
+		/* A copy to undo from is gone (removed by hand), but every new
+		 * file was written and flushed: finishing is the way back to a
+		 * consistent volume. */
+		plan.version = wd_xstrdup("-");
+		if ((r = finish_install(t, plan.ops, plan.nops, err)) ||
+		    (r = record_done(t, done, id, err)))
+			goto out;
+	} else if (plan.install) {
 		/* not committed: undo it, and say so in the history */
 		plan.version = wd_xstrdup("(undone)");
 		if ((r = undo_install(t, plan.ops, plan.nops, err)))
@@ -696,7 +737,7 @@ static int recover(struct txn *t, struct wd_err *err)
 		st = NULL;
 		plan.version = v ? v : wd_xstrdup("-");
 		if ((r = remove_files(t, plan.ops, plan.nops, err)) ||
-		    (r = record_done(t, &plan, id, err)))
+		    (r = record_done(t, done, id, err)))
 			goto out;
 	}
 	t->recovered = true;
@@ -711,6 +752,7 @@ out:
 	free_ops(plan.ops, plan.nops);
 	free(plan.name);
 	free(plan.version);
+	free(done);
 	return r;
 }
 
@@ -808,6 +850,7 @@ void txn_plan_free(struct txn_plan *plan)
 {
 	free_ops(plan->ops, plan->nops);
 	free(plan->pkgs);
+	free(plan->done_extra);
 	free(plan->name);
 	free(plan->version);
 	memset(plan, 0, sizeof *plan);

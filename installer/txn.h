@@ -9,8 +9,12 @@
  *            of the foreign files it overwrites ("kept") -> new files under a
  *            temporary name beside their target, each flushed -> folder flush
  *            -> renames -> folder flush -> commit (package and file rows).
- *            Until that commit, recovery undoes: the commit is the point of
- *            no return.
+ *            Until that commit, recovery undoes; the commit is the point of
+ *            no return. (Where a copy to undo from was removed by hand,
+ *            recovery finishes instead, when every new file is written.)
+ *            What the commit records is SQL made before any file is
+ *            touched and kept with the intent, so a finishing recovery
+ *            records the same.
  *   remove:  intent -> kept files restored (copy, flush, rename), own files
  *            deleted -> folder flush -> kept copies deleted -> commit. Once
  *            the intent is committed, recovery finishes the removal: every
@@ -64,10 +68,9 @@ struct txn_plan {
 	char *name, *version;
 	struct txn_op *ops;
 	size_t nops;
-	/* Called inside the database transaction that commits the plan (a
-	 * configuration change records its generation there). */
-	int (*on_commit)(struct db *db, void *arg, struct wd_err *err);
-	void *commit_arg;
+	/* More SQL for the commit to run (a configuration change records its
+	 * generation so); owned by the plan. */
+	char *done_extra;
 };
 
 struct txn {

@@ -507,7 +507,7 @@ static int apply(struct job *j, struct wd_err *err)
 		r = generation_plan(&j->v, &plan, &gn, files, old, new_, nf, err);
 	if (!r && plan.nops)
 		r = txn_apply(&t, &plan, err);
-	if (!r && plan.on_commit)
+	if (!r && plan.done_extra)
 		j->generation = gn.n;
 	int today;
 	struct wd_err e2;
