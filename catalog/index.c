@@ -11,17 +11,8 @@
 
 #define MAX_WORDS 10
 
-static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return wd_err_set(err, WD_ETRUST, "%s line %d: %s", where, no, msg);
-}
+/* A malformed line is a trust failure: the text was signed that way. */
+#define bad(err, where, no, ...) wd_err_line(err, WD_ETRUST, where, no, __VA_ARGS__)
 
 bool index_valid_keyid(const char *s, size_t n)
 {
@@ -52,28 +43,14 @@ static int date_of(struct wd_sv v, int *out)
 	return wd_date_parse(d, out) ? 0 : -1;
 }
 
+/* Sizes and serials: at most 15 digits, as the format says. */
 static int u64_of(struct wd_sv v, uint64_t *out)
 {
-	if (!v.n || v.n > 15)
+	unsigned long long x;
+	if (v.n > 15 || wd_sv_u64(v, 999999999999999ULL, &x))
 		return -1;
-	uint64_t x = 0;
-	for (size_t i = 0; i < v.n; i++) {
-		if (!isdigit((unsigned char)v.p[i]))
-			return -1;
-		x = x * 10 + (uint64_t)(v.p[i] - '0');
-	}
 	*out = x;
 	return 0;
-}
-
-static bool sha_ok(struct wd_sv v)
-{
-	if (v.n != 64)
-		return false;
-	for (size_t i = 0; i < 64; i++)
-		if (!isdigit((unsigned char)v.p[i]) && !(v.p[i] >= 'a' && v.p[i] <= 'f'))
-			return false;
-	return true;
 }
 
 /* "package NAME VERSION RELEASED KIND ENTITLEMENT|- FILE SIZE SHA256 SUMMARY..." */
@@ -109,7 +86,7 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 		return bad(err, where, no, "package: file must be a plain name in the repository");
 	if (u64_of(w[7], &e.size) || e.size > ((uint64_t)1 << 40))
 		return bad(err, where, no, "package: size must be a number of bytes");
-	if (!sha_ok(w[8]))
+	if (!wd_sv_is_sha256_hex(w[8]))
 		return bad(err, where, no, "package: SHA-256 must be 64 lowercase hex digits");
 	e.name = wd_sv_dup(w[1]);
 	e.version = wd_sv_dup(w[2]);

@@ -92,17 +92,9 @@ static int id_pair(struct wd_sv v, uint16_t *a, uint16_t *b)
 
 static int number(struct wd_sv v, uint64_t max, uint64_t *out)
 {
-	if (!v.n || v.n > 20)
+	unsigned long long x;
+	if (wd_sv_u64(v, max, &x))
 		return -1;
-	uint64_t x = 0;
-	for (size_t i = 0; i < v.n; i++) {
-		if (!isdigit((unsigned char)v.p[i]))
-			return -1;
-		unsigned d = (unsigned)(v.p[i] - '0');
-		if (x > (max - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
 	*out = x;
 	return 0;
 }
@@ -157,17 +149,8 @@ bool pkg_safe_dest(const char *dest)
 
 #define GROW(arr, n) ((arr) = wd_xrealloc((arr), ((n) + 1) * sizeof *(arr)), &(arr)[(n)++])
 
-static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(struct wd_err *err, const char *where, int no, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return wd_err_set(err, WD_ETRUST, "%s line %d: %s", where, no, msg);
-}
+/* A malformed line is a trust failure: the text was signed that way. */
+#define bad(err, where, no, ...) wd_err_line(err, WD_ETRUST, where, no, __VA_ARGS__)
 
 static int parse_pci(struct line *l, struct pkg_manifest *m, const char *where,
 		     struct wd_err *err)
@@ -203,15 +186,6 @@ static int parse_pci(struct line *l, struct pkg_manifest *m, const char *where,
 	return 0;
 }
 
-static bool valid_sha(struct wd_sv v)
-{
-	if (v.n != 64)
-		return false;
-	for (size_t i = 0; i < 64; i++)
-		if (!isdigit((unsigned char)v.p[i]) && !(v.p[i] >= 'a' && v.p[i] <= 'f'))
-			return false;
-	return true;
-}
 
 static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
 		      struct wd_err *err)
@@ -238,7 +212,7 @@ static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const
 	if (!r && l->n == 5) {
 		if (number(l->w[3], (uint64_t)1 << 40, &f.size))
 			r = bad(err, where, l->no, "file: size must be a number of bytes");
-		else if (!valid_sha(l->w[4]))
+		else if (!wd_sv_is_sha256_hex(l->w[4]))
 			r = bad(err, where, l->no, "file: SHA-256 must be 64 lowercase hex digits");
 		else {
 			memcpy(f.sha256, l->w[4].p, 64);

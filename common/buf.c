@@ -172,3 +172,30 @@ char *wd_sv_dup(struct wd_sv v)
 {
 	return wd_xstrndup(v.p, v.n);
 }
+
+bool wd_sv_is_sha256_hex(struct wd_sv v)
+{
+	if (v.n != 64)
+		return false;
+	for (size_t i = 0; i < 64; i++)
+		if (!(v.p[i] >= '0' && v.p[i] <= '9') && !(v.p[i] >= 'a' && v.p[i] <= 'f'))
+			return false;
+	return true;
+}
+
+int wd_sv_u64(struct wd_sv v, unsigned long long max, unsigned long long *out)
+{
+	if (!v.n || v.n > 20)
+		return -1;
+	unsigned long long x = 0;
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return -1;
+		unsigned d = (unsigned)(v.p[i] - '0');
+		if (x > (max - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*out = x;
+	return 0;
+}

@@ -45,5 +45,10 @@ bool wd_sv_eq(struct wd_sv v, const char *s);
 bool wd_sv_ieq(struct wd_sv v, const char *s); /* ASCII case-insensitive */
 bool wd_sv_istarts(struct wd_sv v, const char *prefix);
 char *wd_sv_dup(struct wd_sv v);
+/* 64 lowercase hex digits, as SHA-256 sums are written. */
+bool wd_sv_is_sha256_hex(struct wd_sv v);
+/* A decimal number of at most max: 0, or -1 for anything else (signs,
+ * spaces, overflow). */
+int wd_sv_u64(struct wd_sv v, unsigned long long max, unsigned long long *out);
 
 #endif

@@ -58,3 +58,13 @@ void wd_err_clear(struct wd_err *e)
 		e->msg[0] = '\0';
 	}
 }
+
+int wd_err_line(struct wd_err *e, int code, const char *where, int line, const char *fmt, ...)
+{
+	char msg[sizeof e->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return wd_err_set(e, code, "%s line %d: %.900s", where, line, msg);
+}

@@ -28,5 +28,8 @@ int wd_err_vset(struct wd_err *e, int code, const char *fmt, va_list ap);
 int wd_err_prefix(struct wd_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void wd_err_clear(struct wd_err *e);
+/* "WHERE line N: message": the form of every parser's complaint. */
+int wd_err_line(struct wd_err *e, int code, const char *where, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 #endif
