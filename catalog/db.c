@@ -67,28 +67,35 @@ static int user_version(struct db *db, int *v, struct wd_err *err)
 	return 0;
 }
 
-static int migrate(struct db *db, struct wd_err *err)
+int db_migrate(struct db *db, const char *const *steps, const char *what, struct wd_err *err)
 {
-	int have, want = db_schema_version();
+	int have, want = 0;
+	while (steps[want])
+		want++;
 	int r = user_version(db, &have, err);
 	if (r)
 		return r;
 	if (have > want)
 		return wd_err_set(err, WD_EFAIL,
-				  "%s: schema version %d is newer than this warpdrv knows (%d); "
-				  "use a newer warpdrv", db->path, have, want);
+				  "%s: %s schema version %d is newer than this warpdrv knows (%d); "
+				  "use a newer warpdrv", db->path, what, have, want);
 	for (int v = have; v < want; v++) {
 		if ((r = db_begin(db, err)))
 			return r;
 		char pragma[64];
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
-		if ((r = db_exec(db, db_schema_steps[v], err)) || (r = db_exec(db, pragma, err)) ||
+		if ((r = db_exec(db, steps[v], err)) || (r = db_exec(db, pragma, err)) ||
 		    (r = db_commit(db, err))) {
 			db_rollback(db);
-			return wd_err_prefix(err, "upgrading the database schema to version %d", v + 1);
+			return wd_err_prefix(err, "upgrading the %s schema to version %d", what, v + 1);
 		}
 	}
 	return 0;
+}
+
+static int migrate(struct db *db, struct wd_err *err)
+{
+	return db_migrate(db, db_schema_steps, "database", err);
 }
 
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,

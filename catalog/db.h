@@ -39,5 +39,9 @@ int db_meta_get(struct db *db, const char *key, char **val, struct wd_err *err);
 int db_meta_set(struct db *db, const char *key, const char *val, struct wd_err *err);
 /* The schema version this build writes. */
 int db_schema_version(void);
+/* Steps a database through a NULL-terminated list of schema steps (element i
+ * takes user_version i to i + 1), one transaction each; what names the kind
+ * of file in messages. For files other than the volume's state (bench). */
+int db_migrate(struct db *db, const char *const *steps, const char *what, struct wd_err *err);
 
 #endif

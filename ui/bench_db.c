@@ -27,30 +27,6 @@ static const char *const steps[] = {
 	NULL,
 };
 
-static int fail(struct bench_db *db, struct wd_err *err, const char *what)
-{
-	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path, what,
-			  db->h ? sqlite3_errmsg(db->h) : "not open");
-}
-
-static int exec(struct bench_db *db, const char *sql, struct wd_err *err)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: %s", db->path, msg ? msg : "error");
-		sqlite3_free(msg);
-		return r;
-	}
-	return 0;
-}
-
-static int prepare(struct bench_db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err)
-{
-	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
-		return fail(db, err, "cannot prepare a query");
-	return 0;
-}
-
 char *bench_db_default_path(void)
 {
 	const char *x = getenv("XDG_STATE_HOME");
@@ -62,35 +38,7 @@ char *bench_db_default_path(void)
 	return NULL;
 }
 
-static int migrate(struct bench_db *db, struct wd_err *err)
-{
-	sqlite3_stmt *st;
-	int r = prepare(db, "PRAGMA user_version", &st, err);
-	if (r)
-		return r;
-	int have = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	int want = 0;
-	while (steps[want])
-		want++;
-	if (have > want)
-		return wd_err_set(err, WD_EFAIL, "%s: results schema version %d is newer than this "
-				  "warpdrv knows (%d); use a newer warpdrv", db->path, have, want);
-	for (int v = have; v < want; v++) {
-		char pragma[64];
-		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
-		if ((r = exec(db, "BEGIN IMMEDIATE", err)))
-			return r;
-		if ((r = exec(db, steps[v], err)) || (r = exec(db, pragma, err)) ||
-		    (r = exec(db, "COMMIT", err))) {
-			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-			return r;
-		}
-	}
-	return 0;
-}
-
-int bench_db_open(struct bench_db *db, const char *path, bool create, bool *exists,
+int bench_db_open(struct db *db, const char *path, bool create, bool *exists,
 		  struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
@@ -112,20 +60,20 @@ int bench_db_open(struct bench_db *db, const char *path, bool create, bool *exis
 	}
 	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
-		r = fail(db, err, "cannot open the results database");
+		r = db_fail(db, err, "cannot open the results database");
 		bench_db_close(db);
 		return r;
 	}
 	sqlite3_busy_timeout(db->h, 5000);
 	/* A file that is not SQLite shows here, on the first read. */
-	if ((r = exec(db, "PRAGMA foreign_keys = ON", err)) ||
-	    (create && (r = migrate(db, err)))) {
+	if ((r = db_exec(db, "PRAGMA foreign_keys = ON", err)) ||
+	    (create && (r = db_migrate(db, steps, "results", err)))) {
 		bench_db_close(db);
 		return r;
 	}
 	if (!create) {
 		sqlite3_stmt *st;
-		if ((r = prepare(db, "SELECT count(*) FROM run", &st, err))) {
+		if ((r = db_prepare(db, "SELECT count(*) FROM run", &st, err))) {
 			bench_db_close(db);
 			return wd_err_prefix(err, "not a warpdrv bench results file");
 		}
@@ -136,7 +84,7 @@ int bench_db_open(struct bench_db *db, const char *path, bool create, bool *exis
 	return 0;
 }
 
-void bench_db_close(struct bench_db *db)
+void bench_db_close(struct db *db)
 {
 	if (db->h)
 		sqlite3_close(db->h);
@@ -155,10 +103,10 @@ static void bind_dir(sqlite3_stmt *st, int col, const struct netio_dir *d)
 	}
 }
 
-static int add_results(struct bench_db *db, const struct bench_run *run, struct wd_err *err)
+static int add_results(struct db *db, const struct bench_run *run, struct wd_err *err)
 {
 	sqlite3_stmt *st;
-	int r = prepare(db, "INSERT INTO result (run, block, tx_rate, tx_bytes, tx_secs, "
+	int r = db_prepare(db, "INSERT INTO result (run, block, tx_rate, tx_bytes, tx_secs, "
 			    "rx_rate, rx_bytes, rx_secs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st, err);
 	if (r)
 		return r;
@@ -171,23 +119,23 @@ static int add_results(struct bench_db *db, const struct bench_run *run, struct 
 		bind_dir(st, 3, &res->tx);
 		bind_dir(st, 6, &res->rx);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			r = fail(db, err, "cannot record a result");
+			r = db_fail(db, err, "cannot record a result");
 	}
 	sqlite3_finalize(st);
 	return r;
 }
 
-int bench_db_add(struct bench_db *db, struct bench_run *run, struct wd_err *err)
+int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(run->recorded, sizeof run->recorded, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	int r = exec(db, "BEGIN IMMEDIATE", err);
+	int r = db_exec(db, "BEGIN IMMEDIATE", err);
 	if (r)
 		return r;
 	sqlite3_stmt *st;
-	if ((r = prepare(db, "INSERT INTO run (label, source, proto, peer, recorded) "
+	if ((r = db_prepare(db, "INSERT INTO run (label, source, proto, peer, recorded) "
 			     "VALUES (?, ?, ?, ?, ?)", &st, err)))
 		goto fail;
 	sqlite3_bind_text(st, 1, run->label, -1, SQLITE_STATIC);
@@ -196,12 +144,12 @@ int bench_db_add(struct bench_db *db, struct bench_run *run, struct wd_err *err)
 	sqlite3_bind_text(st, 4, run->peer, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, run->recorded, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		r = fail(db, err, "cannot record the run");
+		r = db_fail(db, err, "cannot record the run");
 	sqlite3_finalize(st);
 	if (r)
 		goto fail;
 	run->id = sqlite3_last_insert_rowid(db->h);
-	if ((r = add_results(db, run, err)) || (r = exec(db, "COMMIT", err)))
+	if ((r = add_results(db, run, err)) || (r = db_exec(db, "COMMIT", err)))
 		goto fail;
 	return 0;
 fail:
@@ -209,12 +157,12 @@ fail:
 	return r;
 }
 
-int bench_db_labels(struct bench_db *db, char ***labels, int *n, struct wd_err *err)
+int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err)
 {
 	*labels = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
-	int r = prepare(db, "SELECT label FROM run GROUP BY label ORDER BY min(id)", &st, err);
+	int r = db_prepare(db, "SELECT label FROM run GROUP BY label ORDER BY min(id)", &st, err);
 	if (r)
 		return r;
 	int s;
@@ -223,7 +171,7 @@ int bench_db_labels(struct bench_db *db, char ***labels, int *n, struct wd_err *
 		(*labels)[(*n)++] = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
 	if (s != SQLITE_DONE)
-		r = fail(db, err, "cannot read the labels");
+		r = db_fail(db, err, "cannot read the labels");
 	sqlite3_finalize(st);
 	return r;
 }
@@ -244,13 +192,13 @@ static void copy_text(char *out, size_t n, sqlite3_stmt *st, int col)
 	snprintf(out, n, "%s", t ? (const char *)t : "");
 }
 
-int bench_db_latest(struct bench_db *db, const char *label, struct bench_run *run,
+int bench_db_latest(struct db *db, const char *label, struct bench_run *run,
 		    bool *found, struct wd_err *err)
 {
 	memset(run, 0, sizeof *run);
 	*found = false;
 	sqlite3_stmt *st;
-	int r = prepare(db, "SELECT id, source, proto, peer, recorded FROM run WHERE label = ? "
+	int r = db_prepare(db, "SELECT id, source, proto, peer, recorded FROM run WHERE label = ? "
 			    "ORDER BY id DESC LIMIT 1", &st, err);
 	if (r)
 		return r;
@@ -266,12 +214,12 @@ int bench_db_latest(struct bench_db *db, const char *label, struct bench_run *ru
 		copy_text(run->peer, sizeof run->peer, st, 3);
 		copy_text(run->recorded, sizeof run->recorded, st, 4);
 	} else if (s != SQLITE_DONE) {
-		r = fail(db, err, "cannot read the runs");
+		r = db_fail(db, err, "cannot read the runs");
 	}
 	sqlite3_finalize(st);
 	if (r || !*found)
 		return r;
-	if ((r = prepare(db, "SELECT block, tx_rate, tx_bytes, tx_secs, rx_rate, rx_bytes, "
+	if ((r = db_prepare(db, "SELECT block, tx_rate, tx_bytes, tx_secs, rx_rate, rx_bytes, "
 			     "rx_secs FROM result WHERE run = ? ORDER BY block", &st, err)))
 		return r;
 	sqlite3_bind_int64(st, 1, run->id);
@@ -282,7 +230,7 @@ int bench_db_latest(struct bench_db *db, const char *label, struct bench_run *ru
 		column_dir(st, 4, &res->rx);
 	}
 	if (s != SQLITE_DONE && s != SQLITE_ROW)
-		r = fail(db, err, "cannot read the results");
+		r = db_fail(db, err, "cannot read the results");
 	sqlite3_finalize(st);
 	return r;
 }

@@ -8,13 +8,11 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
+#include "catalog/db.h"
 #include "common/err.h"
 #include "ui/netio.h"
 
-struct bench_db {
-	sqlite3 *h;
-	char *path;
-};
+/* A results file is a struct db (catalog/db.h) with a schema of its own. */
 
 struct bench_run {
 	long long id;
@@ -30,15 +28,15 @@ struct bench_run {
 char *bench_db_default_path(void);
 /* Opens (create: making the folder and the file) and brings the schema up to
  * date. With create false and no file, *exists is false and nothing is written. */
-int bench_db_open(struct bench_db *db, const char *path, bool create, bool *exists,
+int bench_db_open(struct db *db, const char *path, bool create, bool *exists,
 		  struct wd_err *err);
-void bench_db_close(struct bench_db *db);
+void bench_db_close(struct db *db);
 /* Records a whole run in one transaction; run->id and run->recorded are set. */
-int bench_db_add(struct bench_db *db, struct bench_run *run, struct wd_err *err);
+int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err);
 /* The labels in the order they were first recorded (malloc'd array of malloc'd strings). */
-int bench_db_labels(struct bench_db *db, char ***labels, int *n, struct wd_err *err);
+int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err);
 /* The latest run recorded under label; *found false when there is none. */
-int bench_db_latest(struct bench_db *db, const char *label, struct bench_run *run,
+int bench_db_latest(struct db *db, const char *label, struct bench_run *run,
 		    bool *found, struct wd_err *err);
 
 #endif

@@ -77,7 +77,7 @@ static int common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const c
 }
 
 static int open_db(struct wd_ctx *ctx, const struct opts *o, bool create, bool *exists,
-		   struct bench_db *db)
+		   struct db *db)
 {
 	char *path = o->db ? wd_xstrdup(o->db) : bench_db_default_path();
 	struct wd_err err = {0};
@@ -187,7 +187,7 @@ static void json_run(struct json *j, const struct bench_run *run, const char *db
 	json_finish(j);
 }
 
-static int record(struct wd_ctx *ctx, struct bench_db *db, struct bench_run *run)
+static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
 {
 	struct wd_err err = {0};
 	int r = bench_db_add(db, run, &err);
@@ -259,7 +259,7 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 	int rc = parse_client(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
-	struct bench_db db;
+	struct db db;
 	if ((rc = open_db(ctx, &o, true, NULL, &db)))
 		return rc;
 	struct live lv = {ctx, !ctx->quiet && isatty(STDERR_FILENO), false};
@@ -296,7 +296,7 @@ static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 		if (!c)
 			return ui_usage(ctx, "bench server: unknown argument '%s'", argv[i]);
 	}
-	struct bench_db db;
+	struct db db;
 	int rc = open_db(ctx, &o, true, NULL, &db);
 	if (rc)
 		return rc;
@@ -387,7 +387,7 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 	wd_buf_free(&text);
 	if (r)
 		return ui_fail(ctx, r, &err);
-	struct bench_db db;
+	struct db db;
 	int rc = open_db(ctx, &o, true, NULL, &db);
 	if (rc)
 		return rc;
@@ -696,7 +696,7 @@ static void free_labels(char **l, int n)
 	free(l);
 }
 
-static int load_runs(struct wd_ctx *ctx, struct bench_db *db, char **labels, int n,
+static int load_runs(struct wd_ctx *ctx, struct db *db, char **labels, int n,
 		     struct bench_run *runs)
 {
 	struct wd_err err = {0};
@@ -751,7 +751,7 @@ static int bench_report(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "--labels %s: expected labels separated by commas, such as "
 				"E1000,MMLEM", o.labels);
 	}
-	struct bench_db db;
+	struct db db;
 	bool exists;
 	int rc = open_db(ctx, &o, false, &exists, &db);
 	if (rc) {
