@@ -4,38 +4,7 @@
 # package drives, generation folders removed by hand, a database deleted)
 # must still end consistent, or be refused with the volume unchanged.
 . "$(dirname "$0")/lib.sh"
-
-VOLS="$FIX/volumes"
-LICENSE_KEY="${WARPDRV_BUILD:?}/keys/license/dev.key"
-
-volume() { # NAME
-	rm -rf "$T/v" "$T/orig"
-	cp -a "$VOLS/$1" "$T/v"
-	cp -a "$T/v" "$T/orig"
-}
-
-subscribe() { # ENTITLEMENTS
-	wda issue --key "$LICENSE_KEY" --customer 1042 --entitlements "$1" \
-		--issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	local key=$OUT
-	wd --root "$T/v" activate "$key"
-	assert_rc 0
-	rm -rf "$T/orig"
-	cp -a "$T/v" "$T/orig"
-}
-
-# An lspci -n listing of a VirtualBox guest with the NICs "SLOT VENDOR:DEVICE".
-listing() { # NIC...
-	{
-		echo "00:00.0 0600: 8086:1237 (rev 02)"
-		echo "00:04.0 0880: 80ee:cafe"
-		for nic in "$@"; do
-			set -- $nic
-			echo "$1 0200: $2 (rev 02)"
-		done
-	} >"$T/lspci"
-}
+. "$(dirname "$0")/setup_lib.sh"
 
 # `warpdrv check` finds no error on the volume.
 check_clean() {
