@@ -280,7 +280,7 @@ static int add_revoked(struct keyring *kr, const char *dir, struct wd_err *err)
 				*next++ = '\0';
 			struct wd_sv v = wd_sv_trim(wd_sv_cstr(line));
 			if (v.n && v.p[v.n - 1] == '\r')
-				v.n--;
+				v = wd_sv_trim(wd_sv_make(v.p, v.n - 1));
 			if (!v.n || v.p[0] == '#')
 				continue;
 			char *fpr = wd_sv_dup(v);

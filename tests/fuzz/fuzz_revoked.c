@@ -1,5 +1,5 @@
 /* The "revoked" file of a key folder. Every line that is not blank or a
- * comment revokes the fingerprint it holds (spaces, tabs and a CR around it
+ * comment revokes the fingerprint it holds (spaces and tabs around it and a CR ending
  * ignored): a line the reader skips would leave a revoked key trusted. A
  * file it cannot read whole (a NUL byte) is refused, naming the file. */
 #include <stdint.h>
@@ -13,7 +13,7 @@ static void check_line(const struct keyring *kr, const char *p, size_t n)
 {
 	struct wd_sv v = wd_sv_trim(wd_sv_make(p, n));
 	if (v.n && v.p[v.n - 1] == '\r')
-		v.n--;
+		v = wd_sv_trim(wd_sv_make(v.p, v.n - 1));
 	if (!v.n || v.p[0] == '#')
 		return;
 	char *fpr = wd_sv_dup(v);
