@@ -125,6 +125,22 @@ static void test_pci_ids_crlf(void **state)
 	free(tmpl);
 }
 
+/* A machine-readable listing with no adapter lines at all (or an empty file)
+ * is a VirtualBox guest without NICs, not an error. */
+static void test_vbox_without_adapters(void **state)
+{
+	(void)state;
+	static const char *texts[] = {"", "name=\"warp4\"\nmemory=256\n"};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		struct pci_list l;
+		struct wd_err e;
+		assert_int_equal(pci_parse_vbox(texts[i], strlen(texts[i]), "v", &l, &e), 0);
+		assert_int_equal(l.n, 0);
+		assert_true(l.virtualbox);
+		pci_list_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_lspci_rejects_half_lines),
 		cmocka_unit_test(test_vbox_last_value_wins_and_order),
 		cmocka_unit_test(test_pci_ids_crlf),
+		cmocka_unit_test(test_vbox_without_adapters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
