@@ -382,7 +382,7 @@ int pci_parse_vbox(const char *text, size_t len, const char *name, struct pci_li
 		*field = wd_sv_dup(v);
 		*(ai ? &s->attach_line : &s->type_line) = it.no;
 	}
-	if (!r) {
+	if (!r && nn) { /* no adapter lines: nics is NULL, which qsort may not be given */
 		qsort(nics, nn, sizeof *nics, cmp_nic);
 		for (size_t i = 0; i < nn && !r; i++) {
 			struct vbox_nic *s = &nics[i];

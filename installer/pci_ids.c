@@ -67,6 +67,8 @@ static void scan(struct pci_list *l, const char *p, const char *end)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t n = (size_t)(e - p);
+		if (n && p[n - 1] == '\r')
+			n--; /* a database saved with CRLF: the CR is no part of a name */
 		if (n > 6 && p[0] != '\t' && p[0] != '#') {
 			if (p[0] == 'C' && p[1] == ' ')
 				break; /* the class list follows the vendors */
@@ -79,8 +81,6 @@ static void scan(struct pci_list *l, const char *p, const char *end)
 				struct pci_dev *d = &l->devs[i];
 				if (d->vendor == vendor && d->device == dev && !d->name) {
 					struct wd_sv dn = wd_sv_trim(wd_sv_make(p + 5, n - 5));
-					if (dn.n && dn.p[dn.n - 1] == '\r')
-						dn.n--;
 					d->name = wd_xasprintf("%.*s %.*s", (int)vname.n, vname.p, (int)dn.n, dn.p);
 				}
 			}

@@ -264,13 +264,23 @@ static int add_revoked(struct keyring *kr, const char *dir, struct wd_err *err)
 	int r = 0;
 	if (wd_exists(path)) {
 		r = wd_read_file(path, 1 << 20, &b, err);
+		/* Lines are read as C strings: a NUL would silently end the list
+		 * early and leave the keys after it trusted. */
+		const char *nul = r || !b.len ? NULL : memchr(b.p, '\0', b.len);
+		if (nul) {
+			size_t line = 1;
+			for (const char *c = b.p; c < nul; c++)
+				line += *c == '\n';
+			r = wd_err_set(err, WD_ETRUST, "%s line %zu: holds a NUL byte, so the list of "
+				       "revoked keys is damaged; restore it", path, line);
+		}
 		for (char *line = b.p, *next; !r && line && *line; line = next) {
 			next = strchr(line, '\n');
 			if (next)
 				*next++ = '\0';
 			struct wd_sv v = wd_sv_trim(wd_sv_cstr(line));
 			if (v.n && v.p[v.n - 1] == '\r')
-				v.n--;
+				v = wd_sv_trim(wd_sv_make(v.p, v.n - 1));
 			if (!v.n || v.p[0] == '#')
 				continue;
 			char *fpr = wd_sv_dup(v);

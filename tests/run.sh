@@ -64,7 +64,9 @@ for fz in "$O"/fuzz/fuzz_*; do
 	corpus="$top/tests/fuzz/corpus/${name#fuzz_}"
 	work=$(mktemp -d)
 	[ -d "$corpus" ] && cp -R "$corpus/." "$work/"
-	if "$fz" -max_total_time="$FUZZ_SECONDS" -max_len=65536 "$work" >"$log/$name" 2>&1; then
+	# UBSan only reports and goes on unless told to stop: undefined behaviour fails too.
+	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$fz" -max_total_time="$FUZZ_SECONDS" -max_len=65536 "$work" >"$log/$name" 2>&1; then
 		echo "PASS fuzz $name ($(grep -o 'Done [0-9]* runs' "$log/$name" | tail -1))" | tee -a "$log/fuzz"
 	else
 		echo "FAIL fuzz $name" | tee -a "$log/fuzz"

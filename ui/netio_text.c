@@ -23,9 +23,9 @@ void netio_block_label(int block, char *out, size_t n)
 		snprintf(out, n, "%d", block);
 }
 
-void netio_format_rate(uint64_t bytes, double secs, char *out, size_t n)
+/* In double: an imported rate times six seconds may not fit in 64 bits. */
+static void format_rate(double b, double secs, char *out, size_t n)
 {
-	double b = (double)bytes;
 	double rate = secs > 0 ? b / secs : 0;
 	if (b < 60 * KIB)
 		snprintf(out, n, "%.0f Byte/s", rate);
@@ -37,6 +37,11 @@ void netio_format_rate(uint64_t bytes, double secs, char *out, size_t n)
 		snprintf(out, n, "%.3f GByte/s", rate / GIB);
 }
 
+void netio_format_rate(uint64_t bytes, double secs, char *out, size_t n)
+{
+	format_rate((double)bytes, secs, out, n);
+}
+
 static void format_dir(const struct netio_dir *d, char *out, size_t n)
 {
 	if (!d->set)
@@ -44,7 +49,7 @@ static void format_dir(const struct netio_dir *d, char *out, size_t n)
 	else if (d->secs > 0)
 		netio_format_rate(d->bytes, d->secs, out, n);
 	else /* imported: only the rate is known; six seconds of it stand in for the bytes */
-		netio_format_rate((uint64_t)(d->rate * NETIO_SECONDS), NETIO_SECONDS, out, n);
+		format_rate(d->rate * NETIO_SECONDS, NETIO_SECONDS, out, n);
 }
 
 void netio_format_line(const struct netio_result *r, char *out, size_t n)

@@ -67,6 +67,36 @@ t_revoked_key() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
 
+# A fingerprint with spaces before a CRLF ending (an editor on another
+# system) still revokes the key.
+t_revoked_key_spaces_before_crlf() {
+	make_good_package
+	make_volume "$T/v"
+	wda verify "$T/good.wdp" --keys "$T/k"
+	fpr=$(sed -n 's/.*signed by //p' "$T/out")
+	printf '# revoked\r\n\t%s  \r\n' "$fpr" >"$T/k/revoked"
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 3
+	assert_err "signed by revoked key $fpr"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+}
+
+# The revoked file is read whole: a NUL byte in it (which would end a C-string
+# reader early and leave the fingerprints after it trusted) is refused.
+t_revoked_file_with_nul_byte() {
+	make_good_package
+	make_volume "$T/v"
+	wda verify "$T/good.wdp" --keys "$T/k"
+	fpr=$(sed -n 's/.*signed by //p' "$T/out")
+	printf '# revoked\n\0\n%s\n' "$fpr" >"$T/k/revoked"
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 3
+	assert_err "revoked line 2: holds a NUL byte"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+}
+
 # A repository in $T/repo holding the good package, indexed with the test key.
 make_repo() {
 	make_good_package

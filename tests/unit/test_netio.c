@@ -61,6 +61,20 @@ static void test_line_matches_netio_byte_for_byte(void **state)
 	assert_string_equal(line, "Packet size 16k bytes:  25000 Byte/s Tx,  9168.71 KByte/s Rx.");
 }
 
+/* An imported rate is formatted from the rate itself: one too large for six
+ * seconds of it to fit in 64 bits of bytes is still shown as read. */
+static void test_line_of_huge_imported_rate(void **state)
+{
+	(void)state;
+	const char *t = "Packet size 8k bytes: 3333333333322 MByte/s Tx, 2 Byte/s Rx.\n";
+	struct netio_listing l;
+	struct wd_err e = {0};
+	assert_int_equal(netio_parse_listing(t, strlen(t), "x", &l, &e), 0);
+	char line[NETIO_LINE_MAX];
+	netio_format_line(&l.r[0], line, sizeof line);
+	assert_string_equal(line, "Packet size  8k bytes:  3255208333.322 GByte/s Tx,  2 Byte/s Rx.");
+}
+
 static void test_block_labels_and_sizes(void **state)
 {
 	(void)state;
@@ -253,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_parse_listing_double_spaces_crlf),
 		cmocka_unit_test(test_parse_listing_single_spaces_and_integers),
 		cmocka_unit_test(test_parse_listing_refusals),
+		cmocka_unit_test(test_line_of_huge_imported_rate),
 		cmocka_unit_test(test_tcp_loopback_every_size),
 		cmocka_unit_test(test_udp_loopback_every_size),
 		cmocka_unit_test(test_client_names_a_closed_port),

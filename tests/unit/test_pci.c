@@ -5,8 +5,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/buf.h"
+#include "common/file.h"
 #include "installer/pci.h"
 
 static struct pci_list parse_lspci(const char *text)
@@ -97,6 +101,46 @@ static void test_vbox_last_value_wins_and_order(void **state)
 	pci_list_free(&l);
 }
 
+/* A pci.ids saved with CRLF line endings names devices as the LF one does:
+ * no CR inside the vendor part of a name. */
+static void test_pci_ids_crlf(void **state)
+{
+	(void)state;
+	const char *tmp = getenv("TMPDIR");
+	char *tmpl = wd_xasprintf("%s/wdtest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(tmpl));
+	char *path = wd_path_join(tmpl, "pci.ids");
+	const char *ids = "# CRLF\r\n8086  Intel Corporation \r\n\t100e  82540EM Gigabit Ethernet "
+			  "Controller\r\n1022  AMD\r\n\t2000  79c970 [PCnet32 LANCE] \r\n";
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(path, ids, strlen(ids), 0644, &e), 0);
+	struct pci_list l = parse_lspci("00:03.0 0200: 8086:100e (rev 02)\n00:04.0 0200: 1022:2000\n");
+	assert_int_equal(pci_name_devices(&l, path, &e), 0);
+	assert_string_equal(l.devs[0].name, "Intel Corporation 82540EM Gigabit Ethernet Controller");
+	assert_string_equal(l.devs[1].name, "AMD 79c970 [PCnet32 LANCE]");
+	pci_list_free(&l);
+	unlink(path);
+	rmdir(tmpl);
+	free(path);
+	free(tmpl);
+}
+
+/* A machine-readable listing with no adapter lines at all (or an empty file)
+ * is a VirtualBox guest without NICs, not an error. */
+static void test_vbox_without_adapters(void **state)
+{
+	(void)state;
+	static const char *texts[] = {"", "name=\"warp4\"\nmemory=256\n"};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		struct pci_list l;
+		struct wd_err e;
+		assert_int_equal(pci_parse_vbox(texts[i], strlen(texts[i]), "v", &l, &e), 0);
+		assert_int_equal(l.n, 0);
+		assert_true(l.virtualbox);
+		pci_list_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +149,8 @@ int main(void)
 		cmocka_unit_test(test_lspci_domain_slots_and_subsystem),
 		cmocka_unit_test(test_lspci_rejects_half_lines),
 		cmocka_unit_test(test_vbox_last_value_wins_and_order),
+		cmocka_unit_test(test_pci_ids_crlf),
+		cmocka_unit_test(test_vbox_without_adapters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
