@@ -626,6 +626,7 @@ static int plan_items(struct ctx *c)
 	struct pci_list *l = c->in->pci;
 	size_t nic_no = 0;
 	bool slot_seen = false;
+	struct wd_err refused = {0};
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pci_dev *d = &l->devs[i];
 		if (!pci_is_network(d))
@@ -640,7 +641,15 @@ static int plan_items(struct ctx *c)
 			for (size_t k = 0; k < it.nnotes; k++)
 				free(it.notes[k]);
 			free(it.notes);
-			return r;
+			/* Only a subscription driver drives this one: the others
+			 * are still configured; it stays as it is. */
+			if (r != -WD_ELICENSE || c->in->driver)
+				return r;
+			if (!refused.code)
+				refused = *c->err;
+			add_note(&c->out->notes, &c->out->nnotes,
+				 wd_xasprintf("%s; left as it is", c->err->msg));
+			continue;
 		}
 		if (!r) {
 			unsupported_note(c, d, nic_no);
@@ -658,6 +667,10 @@ static int plan_items(struct ctx *c)
 	if (c->in->slot && !slot_seen)
 		return wd_err_set(c->err, WD_EFAIL, "--slot %s: no network controller there "
 				  "('warpdrv detect' lists them)", c->in->slot);
+	if (!c->out->n && refused.code) {
+		*c->err = refused;
+		return -refused.code;
+	}
 	if (!c->out->n) {
 		struct wd_buf b = {0};
 		for (size_t i = 0; i < c->out->nnotes; i++)

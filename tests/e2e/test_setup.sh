@@ -109,6 +109,15 @@ t_slot_limits_configure_to_one_nic() {
 	expect_changes CONFIG.SYS '+DEVICE=C:\IBMCOM\MACS\PCNTND.OS2'
 }
 
+t_a_nic_only_a_subscription_drives_does_not_stop_the_others() {
+	volume ecs21-e1000
+	listing "00:03.0 8086:100f 01" "00:08.0 8086:100e 02"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
+	assert_rc 0
+	assert_json "[(n['slot'], n['package']) for n in d['nics']] == [('0000:00:08.0', 'e1000')]"
+	assert_json "any('82545EM at 0000:00:03.0' in n and 'left as it is' in n for n in d['notes'])"
+}
+
 t_two_nics_configured_together() {
 	volume ecs21-e1000
 	subscribe drivers
