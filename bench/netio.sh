@@ -28,17 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-free_port() { # a TCP port whose UDP neighbour is free as well
-	python3 -c 'import random, socket
-for _ in range(200):
-    p = random.randint(20000, 60000)
-    try:
-        t = socket.socket(); t.bind(("127.0.0.1", p))
-        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", p + 1))
-        t.close(); u.close(); print(p); break
-    except OSError:
-        pass'
-}
+free_port() { python3 "$top/tests/http/free_port.py"; }
 
 wait_for() { # file text: until the file holds the text (5 s at most)
 	i=0

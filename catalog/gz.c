@@ -44,6 +44,20 @@ static int corrupt(struct gz_reader *g, struct wd_err *err, const char *why)
 	return wd_err_set(err, WD_ETRUST, "%s: %s", g->where, why);
 }
 
+/* One inflate call into the output space set up; the end of the stream
+ * sets done. */
+static int inflate_more(struct gz_reader *g, struct wd_err *err)
+{
+	int s = inflate(&g->z, Z_NO_FLUSH);
+	if (s == Z_STREAM_END)
+		g->done = true;
+	else if (s == Z_BUF_ERROR && !g->z.avail_in)
+		return corrupt(g, err, "truncated gzip stream");
+	else if (s != Z_OK)
+		return corrupt(g, err, "corrupt gzip stream");
+	return 0;
+}
+
 int gz_read(struct gz_reader *g, void *buf, size_t n, struct wd_err *err)
 {
 	if (g->total + n > g->limit)
@@ -54,13 +68,9 @@ int gz_read(struct gz_reader *g, void *buf, size_t n, struct wd_err *err)
 	while (g->z.avail_out) {
 		if (g->done)
 			return corrupt(g, err, "truncated (the archive ends early)");
-		int s = inflate(&g->z, Z_NO_FLUSH);
-		if (s == Z_STREAM_END)
-			g->done = true;
-		else if (s == Z_BUF_ERROR && !g->z.avail_in)
-			return corrupt(g, err, "truncated gzip stream");
-		else if (s != Z_OK)
-			return corrupt(g, err, "corrupt gzip stream");
+		int r = inflate_more(g, err);
+		if (r)
+			return r;
 	}
 	g->total += n;
 	return 0;
@@ -74,7 +84,7 @@ int gz_finish(struct gz_reader *g, struct wd_err *err)
 							      : sizeof pad;
 		g->z.next_out = pad;
 		g->z.avail_out = (uInt)(room ? room : 1);
-		int s = inflate(&g->z, Z_NO_FLUSH);
+		int r = inflate_more(g, err);
 		size_t got = (room ? room : 1) - g->z.avail_out;
 		if (got && !room)
 			return corrupt(g, err, "holds more data than its manifest declares "
@@ -83,12 +93,8 @@ int gz_finish(struct gz_reader *g, struct wd_err *err)
 		for (size_t i = 0; i < got; i++)
 			if (pad[i])
 				return corrupt(g, err, "has data after the end of the archive");
-		if (s == Z_STREAM_END)
-			g->done = true;
-		else if (s == Z_BUF_ERROR && !g->z.avail_in)
-			return corrupt(g, err, "truncated gzip stream");
-		else if (s != Z_OK)
-			return corrupt(g, err, "corrupt gzip stream");
+		if (r)
+			return r;
 	}
 	if (g->z.avail_in)
 		return corrupt(g, err, "has bytes after the end of the gzip stream");

@@ -10,19 +10,7 @@ export XDG_STATE_HOME="$TESTTMP/state" # never the user's own results
 wdt() { run timeout 30 "$WD" "$@"; }
 
 # A TCP port whose TCP and UDP (+1) are both free right now.
-free_port() {
-	python3 - <<'EOF'
-import random, socket
-for _ in range(200):
-    p = random.randint(20000, 60000)
-    try:
-        t = socket.socket(); t.bind(("127.0.0.1", p))
-        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", p + 1))
-        t.close(); u.close(); print(p); break
-    except OSError:
-        pass
-EOF
-}
+free_port() { python3 "$SRC/tests/http/free_port.py"; }
 
 # Starts `warpdrv bench server` on $PORT with results in $T/server.db; the
 # EXIT trap of the test's subshell stops it whatever happens.
