@@ -950,8 +950,8 @@ static int owner_of(struct db *db, const char *os2, char **owner, struct wd_err 
 	return 0;
 }
 
-static int installed_version(struct db *db, const char *name, char **version,
-			     struct wd_err *err)
+int txn_installed_version(struct db *db, const char *name, char **version,
+			  struct wd_err *err)
 {
 	*version = NULL;
 	if (!db || !db->h)
@@ -1019,7 +1019,7 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 	memset(plan, 0, sizeof *plan);
 	*nothing = false;
 	char *have = NULL;
-	int r = installed_version(db, p->m.name, &have, err);
+	int r = txn_installed_version(db, p->m.name, &have, err);
 	if (!r && have && !strcmp(have, p->m.version))
 		*nothing = true;
 	else if (!r && have)
@@ -1044,7 +1044,7 @@ int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 {
 	(void)v;
 	memset(plan, 0, sizeof *plan);
-	int r = installed_version(db, name, &plan->version, err);
+	int r = txn_installed_version(db, name, &plan->version, err);
 	if (!r && !plan->version)
 		r = wd_err_set(err, WD_EFAIL, "%s is not installed ('warpdrv list --installed' "
 			       "shows what is)", name);

@@ -103,6 +103,9 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 		    struct txn_plan *plan, struct wd_err *err);
 void txn_plan_free(struct txn_plan *plan);
+/* The installed version of a package (malloc'd), or NULL; db may be unopened. */
+int txn_installed_version(struct db *db, const char *name, char **version,
+			  struct wd_err *err);
 /* An empty install plan named name ("setup"), to merge packages into and to
  * add configuration files to. */
 void txn_plan_init(struct txn_plan *plan, const char *name, const char *version);

@@ -177,12 +177,11 @@ static void want_install(struct job *j, const struct package *p)
 		if (j->install[i] == p)
 			return;
 	/* Already installed at this version: nothing to install. */
-	struct txn_plan plan;
-	bool nothing = false;
+	char *have = NULL;
 	struct wd_err e;
-	if (!txn_plan_install(&j->v, j->have_db ? &j->db : NULL, p, &plan, &nothing, &e) &&
-	    !nothing)
-		txn_plan_free(&plan);
+	txn_installed_version(j->have_db ? &j->db : NULL, p->m.name, &have, &e);
+	bool nothing = have && !strcmp(have, p->m.version);
+	free(have);
 	if (!nothing && j->ninstall < sizeof j->install / sizeof *j->install)
 		j->install[j->ninstall++] = p;
 }
