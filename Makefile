@@ -28,39 +28,55 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"'
 CFLAGS_ALL = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRCS := $(wildcard common/*.c installer/*.c catalog/*.c license/*.c)
+# The library: every folder below ui/, in the layer order of docs/architecture.md.
+LIB_DIRS := common trust os2 pci netbench state license catalog installer session
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(wildcard ui/*.c))
+BENCH_SRCS := $(wildcard bench/*.c)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 UI_OBJS := $(UI_SRCS:%.c=$(O)/obj/%.o)
+BENCHES := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
 
-all: $(O)/warpdrv $(O)/warpdrv-admin data
+all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES)
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
-$(O)/libwarpdrv.a: $(LIB_OBJS) $(UI_OBJS)
+$(O)/libwarpdrv.a: $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv.a
+# The front end's own objects (options, tables, JSON, prompts), shared by the
+# two programs and by the unit tests of the front end.
+$(O)/libwarpdrv-ui.a: $(UI_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv.a
+$(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv.a
+$(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$($(PKG_CONFIG) --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# Benchmark programs (bench/*.c), run by the bench/ scripts.
+$(O)/bench/%: $(O)/obj/bench/%.o $(O)/libwarpdrv.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+benches: $(BENCHES)
 
 # Data the programs find beside themselves (keys, the bundled repository):
 # later rules add to it.
@@ -100,11 +116,11 @@ $(O)/fuzz/%: $(O)/fuzzobj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
 fuzz: $(FUZZERS)
 
 deps:
-	@sh tests/deps.sh
+	@sh scripts/deps.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh tests/demo.sh $(O)
+	@sh scripts/demo.sh $(O)
 
 check: deps
 	@$(MAKE) --no-print-directory all tests fuzz
@@ -119,10 +135,11 @@ install: all
 	rm -f $(DESTDIR)$(PREFIX)/share/warpdrv/keys/*/*.key
 	install -m 0644 docs/warpdrv.1 docs/warpdrv-admin.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
+# The build folder given (O=..., or SANITIZE=1's build/san), and only it.
 clean:
-	rm -rf build
+	rm -rf $(O)
 
-.PHONY: all data repo deps check tests fuzz install clean demo
+.PHONY: all data repo deps check tests fuzz install clean demo benches
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 N=${2:-20000}
-[ -x "$O/warpdrv-admin" ] && [ -f "$O/libwarpdrv.a" ] || { echo "run make first" >&2; exit 1; }
+[ -x "$O/warpdrv-admin" ] && [ -x "$O/bench/subscription_bench" ] || { echo "run make first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -16,11 +16,8 @@ openssl genpkey -algorithm ed25519 -out "$tmp/lic.key" 2>/dev/null
 openssl pkey -in "$tmp/lic.key" -pubout -out "$tmp/keys/license/lic.pub"
 "$O/warpdrv-admin" -q issue --key "$tmp/lic.key" --customer 1042 \
 	--entitlements drivers,acpi --expires 2027-01-01 >"$tmp/key.txt"
-${CC:-cc} -std=c11 -O2 -I"$top" -D_POSIX_C_SOURCE=200809L -o "$tmp/bench" \
-	"$top/bench/subscription_bench.c" "$O/libwarpdrv.a" \
-	$(pkg-config --cflags --libs libcurl openssl sqlite3 zlib)
 
-ours=$("$tmp/bench" "$tmp/keys" "$tmp/key.txt" "$N")
+ours=$("$O/bench/subscription_bench" "$tmp/keys" "$tmp/key.txt" "$N")
 echo "warpdrv: $ours"
 peer=$(openssl speed -seconds 2 ed25519 2>/dev/null | awk '/\(Ed25519\)/ && NF >= 5 {print $NF; exit}')
 if [ -n "$peer" ]; then

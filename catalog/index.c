@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/signed.h"
+#include "trust/signed.h"
 #include "common/date.h"
 
 #define MAX_WORDS 10

@@ -10,7 +10,7 @@
 
 #include "catalog/manifest.h"
 #include "common/buf.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 
 #define INDEX_NAME "INDEX"
 #define INDEX_MAX_BYTES (4 * 1024 * 1024)

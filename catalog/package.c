@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "catalog/gz.h"
-#include "catalog/signed.h"
+#include "trust/signed.h"
 #include "catalog/tar.h"
 #include "common/file.h"
 #include "common/hash.h"

@@ -8,7 +8,7 @@
 
 #include "catalog/manifest.h"
 #include "common/buf.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 
 #define PACKAGE_MANIFEST "MANIFEST"
 #define PACKAGE_MAX_BYTES (64 * 1024 * 1024) /* compressed */

@@ -7,11 +7,11 @@
 
 #include <stdbool.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "catalog/fetch.h"
 #include "catalog/index.h"
 #include "catalog/package.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 
 /* Fetches a URL into out, refusing more than max bytes (default network
  * options: catalog/fetch.h). */

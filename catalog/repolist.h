@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 
 #define REPO_MAX_MIRRORS 16
 

@@ -5,7 +5,7 @@
 #define WD_ACPI_PLAN_H
 
 #include "catalog/manifest.h"
-#include "installer/config_sys.h"
+#include "os2/config_sys.h"
 
 /* Each needed statement is kept where it is (with its switches), or takes the
  * place of a displaced statement with its keyword (PSD=OS2APIC.PSD) or with

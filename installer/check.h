@@ -7,10 +7,10 @@
 #include <stddef.h>
 
 #include "common/err.h"
-#include "installer/config_sys.h"
-#include "installer/nif.h"
-#include "installer/protocol_ini.h"
-#include "installer/volume.h"
+#include "os2/config_sys.h"
+#include "os2/nif.h"
+#include "os2/protocol_ini.h"
+#include "os2/volume.h"
 
 enum check_severity { CHECK_WARNING, CHECK_ERROR };
 

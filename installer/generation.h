@@ -8,10 +8,10 @@
 #ifndef WD_GENERATION_H
 #define WD_GENERATION_H
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/buf.h"
 #include "installer/txn.h"
-#include "installer/volume.h"
+#include "os2/volume.h"
 
 #define WD_GENERATIONS_DIR WD_STATE_DIR "/generations"
 

@@ -9,7 +9,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
-#include "installer/nif.h"
+#include "os2/nif.h"
 
 #define MACS_DIR "\\IBMCOM\\MACS\\"
 

@@ -9,10 +9,10 @@
 
 #include "catalog/package.h"
 #include "common/err.h"
-#include "installer/config_sys.h"
-#include "installer/pci.h"
-#include "installer/protocol_ini.h"
-#include "installer/volume.h"
+#include "os2/config_sys.h"
+#include "pci/pci.h"
+#include "os2/protocol_ini.h"
+#include "os2/volume.h"
 
 /* May this package be installed? 0, or a negative code with the reason
  * (the subscription gate). */

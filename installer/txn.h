@@ -36,9 +36,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "catalog/package.h"
-#include "installer/volume.h"
+#include "os2/volume.h"
 
 #define TXN_CRASH_EXIT 99
 #define WD_KEPT_DIR WD_STATE_DIR "/kept"

@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/err.h"
 #include "license/entitlement.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 #include "license/subscription.h"
 
 #define ACTIVATION_LAST_SEEN "last_seen"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 
 #define SUB_PREFIX "WD"
 #define SUB_GROUPS 26

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/buf.h"
 #include "common/date.h"
 #include "common/file.h"

@@ -6,7 +6,7 @@
 
 #include "catalog/index.h"
 #include "catalog/package.h"
-#include "catalog/signed.h"
+#include "trust/signed.h"
 #include "common/date.h"
 #include "common/file.h"
 #include "ui/commands.h"

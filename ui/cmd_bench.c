@@ -6,9 +6,9 @@
 
 #include "common/buf.h"
 #include "common/file.h"
-#include "ui/bench_db.h"
+#include "netbench/bench_db.h"
 #include "ui/commands.h"
-#include "ui/netio.h"
+#include "netbench/netio.h"
 
 #define MIB (1024.0 * 1024.0)
 #define IMPORT_MAX (1024 * 1024)

@@ -2,7 +2,7 @@
  * Reads only: no lock, no state folder, nothing written. */
 #include <stdlib.h>
 
-#include "installer/boot_drive.h"
+#include "os2/boot_drive.h"
 #include "installer/check.h"
 #include "ui/commands.h"
 

@@ -1,6 +1,6 @@
 /* warpdrv deactivate: the volume's key stops being the current one; it stays
  * in the history. */
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/date.h"
 #include "license/activation.h"
 #include "ui/commands.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "installer/pci.h"
+#include "pci/pci.h"
 #include "ui/commands.h"
 
 static void hexfield(struct json *j, const char *key, long v, int digits)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/date.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 #include "license/subscription.h"
 #include "ui/commands.h"
 

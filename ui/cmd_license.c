@@ -3,7 +3,7 @@
  * 4 otherwise (none, expired, revoked, clock), after the report. */
 #include <stdlib.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "license/activation.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"

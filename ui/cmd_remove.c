@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/file.h"
-#include "installer/config_sys.h"
+#include "os2/config_sys.h"
 #include "installer/txn.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"

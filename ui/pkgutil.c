@@ -1,6 +1,6 @@
 #include "ui/pkgutil.h"
 
-#include "installer/boot_drive.h"
+#include "os2/boot_drive.h"
 
 #include <stdlib.h>
 #include <string.h>

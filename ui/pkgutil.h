@@ -3,10 +3,10 @@
 #ifndef WD_PKGUTIL_H
 #define WD_PKGUTIL_H
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "catalog/repo.h"
-#include "installer/volume.h"
-#include "license/keys.h"
+#include "os2/volume.h"
+#include "trust/keys.h"
 #include "ui/ui.h"
 
 /* The bundled keys, --keys DIR and the volume's var/lib/warpdrv/keys (v may be NULL). */

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/date.h"
 #include "common/file.h"
 

@@ -3,9 +3,9 @@
 #ifndef WD_SUBSCRIPTION_UI_H
 #define WD_SUBSCRIPTION_UI_H
 
-#include "installer/volume.h"
+#include "os2/volume.h"
 #include "license/entitlement.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 #include "ui/ui.h"
 
 /* The fields of a subscription report into the JSON object being written

@@ -8,7 +8,7 @@
 #include "common/err.h"
 #include "ui/json.h"
 
-#define WD_VERSION "0.1.0"
+
 #define WD_MAX_REPOS 16
 
 struct wd_ctx {

@@ -5,7 +5,7 @@
 
 t_demo_runs_again_and_again() {
 	for round in 1 2; do
-		run sh "$SRC/tests/demo.sh" "$WARPDRV_BUILD"
+		run sh "$SRC/scripts/demo.sh" "$WARPDRV_BUILD"
 		assert_rc 0
 		assert_out "Done: generation 1."
 		assert_out "No problems found"

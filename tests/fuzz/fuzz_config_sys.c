@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/boot_drive.h"
-#include "installer/config_sys.h"
+#include "os2/boot_drive.h"
+#include "os2/config_sys.h"
 #include "tests/fuzz/fuzz_lines.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

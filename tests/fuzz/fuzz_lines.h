@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/textlines.h"
+#include "os2/textlines.h"
 
 static inline int fz_same_line(const struct tl_line *a, const struct tl_line *b)
 {

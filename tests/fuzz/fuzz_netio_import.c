@@ -1,12 +1,10 @@
 /* libFuzzer: the importer of netio listings (text pasted from an OS/2 guest),
- * and the formatting of what it read back into netio lines. The text code is
- * compiled in here because the fuzz build links only the library parts below
- * ui/; it has no I/O, so nothing else is needed. */
+ * and the formatting of what it read back into netio lines. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "ui/netio_text.c"
+#include "netbench/netio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/nif.h"
+#include "os2/nif.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

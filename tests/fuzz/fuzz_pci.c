@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/pci.h"
+#include "pci/pci.h"
 
 static void check(const struct pci_list *l)
 {

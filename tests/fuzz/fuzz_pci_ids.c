@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/pci.h"
+#include "pci/pci.h"
 #include "fuzz_tmp.h"
 
 /* Whether a CR stands anywhere but before a line break: then it is the

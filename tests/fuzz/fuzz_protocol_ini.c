@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/protocol_ini.h"
+#include "os2/protocol_ini.h"
 #include "tests/fuzz/fuzz_lines.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

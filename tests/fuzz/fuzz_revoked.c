@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "license/keys.h"
+#include "trust/keys.h"
 #include "fuzz_tmp.h"
 
 static void check_line(const struct keyring *kr, const char *p, size_t n)

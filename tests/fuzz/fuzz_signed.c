@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/signed.h"
+#include "trust/signed.h"
 #include "fuzz_tmp.h"
 
 static struct keyring kr;

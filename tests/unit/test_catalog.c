@@ -14,7 +14,7 @@
 #include "catalog/index.h"
 #include "catalog/manifest.h"
 #include "catalog/package.h"
-#include "catalog/signed.h"
+#include "trust/signed.h"
 #include "catalog/tar.h"
 #include "common/file.h"
 

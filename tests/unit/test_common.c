@@ -1,4 +1,4 @@
-/* common/, installer/volume and license/keys: the helpers everything stands on. */
+/* common/, os2/volume and trust/keys: the helpers everything stands on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,9 +17,9 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "installer/unlink_batch.h"
-#include "installer/volume.h"
-#include "catalog/db.h"
-#include "license/keys.h"
+#include "os2/volume.h"
+#include "state/db.h"
+#include "trust/keys.h"
 
 static char *tmpdir(void)
 {

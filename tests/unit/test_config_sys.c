@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "installer/boot_drive.h"
-#include "installer/config_sys.h"
+#include "os2/boot_drive.h"
+#include "os2/config_sys.h"
 #include "tests/unit/testutil.h"
 
 static void assert_round_trip(const char *data, size_t n)

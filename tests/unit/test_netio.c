@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ui/netio.h"
+#include "netbench/netio.h"
 
 static void rate_is(uint64_t bytes, double secs, const char *want)
 {

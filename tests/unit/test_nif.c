@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "installer/nif.h"
+#include "os2/nif.h"
 #include "tests/unit/testutil.h"
 
 struct expect {

@@ -1,4 +1,4 @@
-/* installer/pci: the parsers and the VirtualBox model table. */
+/* pci/: the parsers and the VirtualBox model table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
-#include "installer/pci.h"
+#include "pci/pci.h"
 
 static struct pci_list parse_lspci(const char *text)
 {

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "installer/protocol_ini.h"
+#include "os2/protocol_ini.h"
 #include "tests/unit/testutil.h"
 
 static void parse(struct protocol_ini *pi, const char *s)

@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/buf.h"
 #include "common/date.h"
 #include "common/file.h"
-#include "installer/volume.h"
+#include "os2/volume.h"
 #include "license/activation.h"
 #include "license/entitlement.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 #include "license/subscription.h"
 
 struct fixture {

@@ -1,4 +1,4 @@
-#include "installer/protocol_ini.h"
+#include "os2/protocol_ini.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "license/keys.h"
+#include "trust/keys.h"
 
 /* Appends the signature line for the text already in b. */
 int signed_append(struct wd_buf *b, const struct wd_key *key, struct wd_err *err);

@@ -1,4 +1,4 @@
-#include "license/keys.h"
+#include "trust/keys.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "installer/boot_drive.h"
+#include "os2/boot_drive.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "installer/nif.h"
+#include "os2/nif.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "catalog/signed.h"
+#include "trust/signed.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "common/err.h"
-#include "installer/volume.h"
+#include "os2/volume.h"
 
 #define WD_STATE_DIR "var/lib/warpdrv"
 #define WD_DB_NAME "warpdrv.db"

@@ -1,4 +1,4 @@
-#include "installer/pci.h"
+#include "pci/pci.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -8,11 +8,11 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "catalog/db.h"
+#include "state/db.h"
 #include "common/err.h"
-#include "ui/netio.h"
+#include "netbench/netio.h"
 
-/* A results file is a struct db (catalog/db.h) with a schema of its own. */
+/* A results file is a struct db (state/db.h) with a schema of its own. */
 
 struct bench_run {
 	long long id;

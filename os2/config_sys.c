@@ -1,4 +1,4 @@
-#include "installer/config_sys.h"
+#include "os2/config_sys.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
 #define WD_BOOT_DRIVE_H
 
 #include "common/err.h"
-#include "installer/config_sys.h"
-#include "installer/volume.h"
+#include "os2/config_sys.h"
+#include "os2/volume.h"
 
 /* The drive CONFIG.SYS's absolute paths to \OS2 use ('C'..'Z'), or 0 when
  * none does (a boot CD's CONFIG.SYS writes "\OS2\DLL" without a drive).

@@ -1,10 +1,10 @@
-#include "catalog/db.h"
+#include "state/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/schema.h"
+#include "state/schema.h"
 #include "common/buf.h"
 #include "common/file.h"
 

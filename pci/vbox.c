@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "installer/pci.h"
+#include "pci/pci.h"
 
 static const struct vbox_nic_model models[] = {
 	/* The two PCnet models differ only in the revision: 0x40 is the Am79C973. */

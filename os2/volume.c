@@ -1,4 +1,4 @@
-#include "installer/volume.h"
+#include "os2/volume.h"
 
 #include <dirent.h>
 #include <stdbool.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "common/buf.h"
-#include "installer/textlines.h"
+#include "os2/textlines.h"
 
 struct config_sys {
 	struct textlines t;

@@ -1,4 +1,4 @@
-#include "installer/textlines.h"
+#include "os2/textlines.h"
 
 #include <stdlib.h>
 #include <string.h>

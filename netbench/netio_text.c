@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "ui/netio.h"
+#include "netbench/netio.h"
 
 const int netio_sizes[NETIO_NSIZES] = {1024, 2048, 4096, 8192, 16384, 32767};
 

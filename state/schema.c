@@ -1,6 +1,6 @@
 /* The schema, one step per version: step N takes user_version N-1 to N.
  * Never edit a step that has shipped; add the next one. */
-#include "catalog/schema.h"
+#include "state/schema.h"
 
 #include <stddef.h>
 

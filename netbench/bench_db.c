@@ -1,4 +1,4 @@
-#include "ui/bench_db.h"
+#include "netbench/bench_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>

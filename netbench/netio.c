@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
-#include "ui/netio.h"
+#include "netbench/netio.h"
 
 #define SOCKBUF (128 * 1024)       /* netio's socket buffers */
 #define IO_TIMEOUT_MS 10000        /* no progress for this long: the peer is gone */

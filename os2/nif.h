@@ -10,7 +10,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
-#include "installer/textlines.h"
+#include "os2/textlines.h"
 
 /* One keyword of the MAC section ("[NETADDRESS]"). Values are as written,
  * with the quotes around a quoted value taken off; NULL when absent. A Help

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "common/buf.h"
-#include "installer/textlines.h"
+#include "os2/textlines.h"
 
 struct pi_section {
 	char *name;    /* as written between the brackets, trimmed */

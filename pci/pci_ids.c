@@ -6,7 +6,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
-#include "installer/pci.h"
+#include "pci/pci.h"
 
 static const struct {
 	int vendor, device;

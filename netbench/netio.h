@@ -5,8 +5,8 @@
  * rules follow that description and which are warpdrv's choice.
  *
  * Nothing here prints: progress and per-client notes go through struct
- * netio_events, errors through struct wd_err. ui/netio_text.c holds the pure
- * text functions (formatting, parsing), ui/netio.c the sockets. */
+ * netio_events, errors through struct wd_err. netbench/netio_text.c holds the pure
+ * text functions (formatting, parsing), netbench/netio.c the sockets. */
 #ifndef WD_NETIO_H
 #define WD_NETIO_H
 
@@ -50,7 +50,7 @@ struct netio_listing {
 	struct netio_result r[NETIO_MAX_RESULTS];
 };
 
-/* --- text (ui/netio_text.c) --- */
+/* --- text (netbench/netio_text.c) --- */
 
 /* "1k".."16k", "32k" for 32767, or the plain byte count ("3000") otherwise. */
 void netio_block_label(int block, char *out, size_t n);
@@ -75,7 +75,7 @@ int netio_parse_listing(const char *text, size_t len, const char *name,
 struct netio_result *netio_find(struct netio_listing *l, int block);
 const struct netio_result *netio_find_const(const struct netio_listing *l, int block);
 
-/* --- wire (ui/netio.c) --- */
+/* --- wire (netbench/netio.c) --- */
 
 struct netio_events {
 	void *arg;

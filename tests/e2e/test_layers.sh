@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The layer rule (scripts/layers.sh): dependencies run one way, down.
+. "$(dirname "$0")/lib.sh"
+
+# A copy of the tree's sources in $T/tree, to plant includes in.
+copy_sources() {
+	mkdir -p "$T/tree"
+	(cd "$SRC" && find . -name '*.[ch]' -not -path './build/*' -print0 |
+		tar --null -T - -cf -) | tar -xf - -C "$T/tree"
+}
+
+t_the_tree_keeps_its_layers() {
+	run sh "$SRC/scripts/layers.sh" "$SRC"
+	assert_rc 0
+	[ -z "$OUT" ] || fail "violations: $OUT"
+}
+
+t_an_upward_include_fails() {
+	copy_sources
+	printf '#include "ui/ui.h"\n' >>"$T/tree/common/buf.c"
+	run sh "$SRC/scripts/layers.sh" "$T/tree"
+	assert_rc 1
+	assert_out "common/buf.c:"
+	assert_out "includes ui/ui.h of the higher layer ui/"
+}
+
+t_sibling_folders_may_not_include_each_other() {
+	copy_sources
+	printf '#include "pci/pci.h"\n' >>"$T/tree/os2/nif.c"
+	run sh "$SRC/scripts/layers.sh" "$T/tree"
+	assert_rc 1
+	assert_out "os2/nif.c:"
+	assert_out "a folder of the same layer"
+}
+
+t_including_a_c_file_fails() {
+	copy_sources
+	printf '#include "netbench/netio_text.c"\n' >>"$T/tree/tests/fuzz/fuzz_gz.c"
+	run sh "$SRC/scripts/layers.sh" "$T/tree"
+	assert_rc 1
+	assert_out "includes a .c file"
+}
+
+t_a_folder_without_a_layer_fails() {
+	copy_sources
+	mkdir -p "$T/tree/newpart" && printf 'int x;\n' >"$T/tree/newpart/x.c"
+	run sh "$SRC/scripts/layers.sh" "$T/tree"
+	assert_rc 1
+	assert_out "newpart/: a folder of sources with no layer"
+}
+
+run_tests
