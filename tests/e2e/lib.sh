@@ -1,9 +1,11 @@
 # Sourced by every end-to-end test script. A script defines functions t_NAME
 # and ends with `run_tests`; each function runs in its own subshell with
-# `set -e`, so the first failing assertion ends it with a FAIL line.
+# `set -e`, `pipefail` and `inherit_errexit`, so the first failing assertion
+# ends it with a FAIL line, also inside `$(...)` or on the left of a pipe.
 # Environment (set by tests/run.sh): WD, WDA (the programs), WARPDRV_SRC (the
 # project), WARPDRV_SAMPLES (the real OS/2 samples, read in place).
-set -u
+set -u -o pipefail
+shopt -s inherit_errexit
 : "${WD:?run through tests/run.sh}"
 SRC=${WARPDRV_SRC:?}
 SAMPLES=${WARPDRV_SAMPLES:-$SRC/../shared/os2/samples}
@@ -72,7 +74,7 @@ run_tests() {
 		T="$TESTTMP/$f"
 		mkdir -p "$T"
 		CUR="$script:$f"
-		(set -e; "$f") >"$T/log" 2>&1
+		(set -e -o pipefail; "$f") >"$T/log" 2>&1
 		rc=$?
 		if grep -q '^SKIP ' "$T/log"; then
 			grep '^SKIP ' "$T/log"

@@ -77,6 +77,7 @@ t_client_json_and_one_block_size() {
 }
 
 t_import_announcement_gives_its_table() {
+	need_samples
 	wdt bench import --db "$T/r.db" --label E1000 "$BFIX/e1000.txt"
 	assert_rc 0
 	assert_out "Read 6 block sizes"
