@@ -1,10 +1,10 @@
 /* warpdrv install PKG|FILE.wdp...: every check first (signatures, hashes,
- * entitlements, conflicts), then one transaction per package. */
+ * entitlements, conflicts), then one transaction per package
+ * (installer/install.h); and what install and remove show. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/txn.h"
-#include "license/activation.h"
+#include "installer/install.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
@@ -43,140 +43,79 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		       plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host);
 }
 
-/* The subscription gate for each package that needs an entitlement, with
- * the revoked key ids and the newest issue date of the indexes read now. */
-static int check_all(struct db *db, const struct keyring *kr,
-		     const struct catalog *cat, struct package *pkgs, int n, struct wd_err *err)
+/* Renders what install and remove tell: text as it happens, or the items
+ * of the --json document's list (opened at the first item). */
+static void render_open(struct render *rd)
 {
-	const char **revoked = NULL;
-	size_t nrevoked = 0;
-	int newest = -1;
-	for (size_t i = 0; cat && i < cat->n; i++) {
-		const struct repo_index *idx = &cat->repos[i].idx;
-		revoked = wd_xrealloc(revoked, (nrevoked + idx->nrevoked + 1) * sizeof *revoked);
-		for (size_t k = 0; k < idx->nrevoked; k++)
-			revoked[nrevoked++] = idx->revoked[k];
-		if (idx->issued > newest)
-			newest = idx->issued;
+	if (rd->open || !rd->ctx->json)
+		return;
+	rd->open = true;
+	json_obj_begin(&rd->ctx->j, NULL);
+	if (rd->dry_run) {
+		json_bool(&rd->ctx->j, "dry_run", true);
+		json_arr_begin(&rd->ctx->j, "plans");
+	} else {
+		json_arr_begin(&rd->ctx->j, rd->list);
 	}
-	int r = 0;
-	for (int i = 0; !r && i < n; i++) {
-		if (!pkgs[i].m.entitlement)
-			continue;
-		r = subscription_gate(db, kr, revoked, nrevoked, newest, pkgs[i].m.entitlement,
-				      pkgs[i].m.released, err);
-		if (r)
-			wd_err_prefix(err, "%s %s", pkgs[i].m.name, pkgs[i].m.version);
-	}
-	free(revoked);
-	return r;
 }
 
-/* Plans every package against the volume as it is, writing nothing: the
- * --dry-run output, and the conflict checks before the lock is taken. */
-static int preplan(struct wd_ctx *ctx, struct volume *v, struct package *pkgs, int n, bool show,
-		   struct wd_err *err)
+/* Ends the --json document (an empty list when nothing was told). */
+void pkg_render_close(struct render *rd)
 {
-	struct db db;
-	bool have;
-	int r = db_open(&db, v, false, &have, err);
-	if (r)
-		return r;
-	if (show && ctx->json) {
-		json_obj_begin(&ctx->j, NULL);
-		json_bool(&ctx->j, "dry_run", true);
-		json_arr_begin(&ctx->j, "plans");
-	}
-	for (int i = 0; !r && i < n; i++) {
-		struct txn_plan plan;
-		bool nothing;
-		r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
-		if (!r && nothing && show)
-			ui_say(ctx, "%s %s is already installed.\n", pkgs[i].m.name, pkgs[i].m.version);
-		else if (!r && !nothing && show)
-			pkg_show_plan(ctx, &plan);
-		if (!r && !nothing)
-			txn_plan_free(&plan);
-	}
-	if (!r && show && ctx->json) {
-		json_arr_end(&ctx->j);
-		json_obj_end(&ctx->j);
-		json_finish(&ctx->j);
-	}
-	db_close(&db);
-	return r;
+	if (!rd->ctx->json)
+		return;
+	render_open(rd);
+	json_arr_end(&rd->ctx->j);
+	json_obj_end(&rd->ctx->j);
+	json_finish(&rd->ctx->j);
 }
 
-/* Removes the installed packages p replaces, each in its own transaction. */
-static int remove_replaced(struct wd_ctx *ctx, struct txn *t, const struct package *p,
-			   struct wd_err *err)
+static void on_event(void *ud, enum pkg_event ev, const char *name, const char *version,
+		     const char *by, size_t nfiles)
 {
-	for (size_t i = 0; i < p->m.nreplaces; i++) {
-		struct txn_plan plan;
-		struct wd_err e2;
-		if (txn_plan_remove(t->v, &t->db, p->m.replaces[i], &plan, &e2))
-			continue; /* not installed */
-		int r = txn_apply(t, &plan, err);
-		if (!r)
-			ui_say(ctx, "Removed %s %s (replaced by %s).\n", plan.name, plan.version,
-			       p->m.name);
-		txn_plan_free(&plan);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-static int install_all(struct wd_ctx *ctx, struct volume *v, const struct catalog *cat,
-		       struct package *pkgs, int n, struct wd_err *err)
-{
-	struct txn t;
-	char what[200] = "install";
-	for (int i = 0; i < n && strlen(what) < 150; i++)
-		snprintf(what + strlen(what), sizeof what - strlen(what), " %s", pkgs[i].m.name);
-	int r = txn_begin(&t, v, what, err);
-	if (r)
-		return r;
-	if (t.recovered)
+	struct render *rd = ud;
+	struct wd_ctx *ctx = rd->ctx;
+	switch (ev) {
+	case PKG_RECOVERED:
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
-	if (!(r = db_begin(&t.db, err)) && !(r = catalog_remember(&t.db, cat, err)))
-		r = db_commit(&t.db, err);
-	if (r)
-		db_rollback(&t.db);
-	if (ctx->json) {
-		json_obj_begin(&ctx->j, NULL);
-		json_arr_begin(&ctx->j, "installed");
+		return;
+	case PKG_ALREADY:
+		ui_say(ctx, "%s %s is already installed.\n", name, version);
+		return;
+	case PKG_REPLACED:
+		ui_say(ctx, "Removed %s %s (replaced by %s).\n", name, version, by);
+		return;
+	case PKG_INSTALLED:
+	case PKG_REMOVED:
+		break;
 	}
-	for (int i = 0; !r && i < n; i++) {
-		struct txn_plan plan;
-		bool nothing;
-		if ((r = remove_replaced(ctx, &t, &pkgs[i], err)) ||
-		    (r = txn_plan_install(v, &t.db, &pkgs[i], &plan, &nothing, err)))
-			break;
-		if (nothing) {
-			ui_say(ctx, "%s %s is already installed.\n", pkgs[i].m.name, pkgs[i].m.version);
-			continue;
-		}
-		r = txn_apply(&t, &plan, err);
-		if (!r && ctx->json) {
-			json_obj_begin(&ctx->j, NULL);
-			json_str(&ctx->j, "name", plan.name);
-			json_str(&ctx->j, "version", plan.version);
-			json_int(&ctx->j, "files", (long long)pkgs[i].m.nfiles);
-			json_obj_end(&ctx->j);
-		} else if (!r) {
-			ui_say(ctx, "Installed %s %s (%zu files).\n", plan.name, plan.version,
-			       pkgs[i].m.nfiles);
-		}
-		txn_plan_free(&plan);
+	if (!ctx->json) {
+		if (ev == PKG_INSTALLED)
+			ui_say(ctx, "Installed %s %s (%zu files).\n", name, version, nfiles);
+		else
+			ui_say(ctx, "Removed %s %s.\n", name, version);
+		return;
 	}
-	if (!r && ctx->json) {
-		json_arr_end(&ctx->j);
-		json_obj_end(&ctx->j);
-		json_finish(&ctx->j);
-	}
-	txn_end(&t);
-	return r;
+	render_open(rd);
+	json_obj_begin(&ctx->j, NULL);
+	json_str(&ctx->j, "name", name);
+	json_str(&ctx->j, "version", version);
+	if (ev == PKG_INSTALLED)
+		json_int(&ctx->j, "files", (long long)nfiles);
+	json_obj_end(&ctx->j);
+}
+
+static void on_plan(void *ud, const struct txn_plan *plan)
+{
+	struct render *rd = ud;
+	render_open(rd);
+	pkg_show_plan(rd->ctx, plan);
+}
+
+struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list)
+{
+	*rd = (struct render){.ctx = ctx, .list = list, .dry_run = ctx->dry_run};
+	return (struct pkg_cb){.event = on_event, .plan = ctx->dry_run ? on_plan : NULL, .ud = rd};
 }
 
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
@@ -207,12 +146,16 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r)
 		r = db_open(&db, &v, false, &have, &err);
 	if (!r)
-		r = check_all(&db, &kr, &cat, pkgs, argc, &err);
+		r = install_check_entitlements(&db, &kr, &cat, pkgs, (size_t)argc, &err);
 	db_close(&db);
+	struct render rd;
+	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
 	if (!r)
-		r = preplan(ctx, &v, pkgs, argc, ctx->dry_run, &err);
+		r = install_preplan(&v, pkgs, (size_t)argc, &cb, &err);
 	if (!r && !ctx->dry_run)
-		r = install_all(ctx, &v, &cat, pkgs, argc, &err);
+		r = install_packages(&v, &cat, pkgs, (size_t)argc, &cb, &err);
+	if (!r)
+		pkg_render_close(&rd);
 	for (int i = 0; i < loaded; i++)
 		package_free(&pkgs[i]);
 	free(pkgs);

@@ -1,5 +1,6 @@
-/* What the package commands share: the trusted keys, the catalog, loading a
- * package by name or file, and reading the state without writing to it. */
+/* What the package commands share, from the session layer (session/) with
+ * this run's options: the trusted keys, the catalog, loading a package by
+ * name or file, and reading the state without writing to it. */
 #ifndef WD_PKGUTIL_H
 #define WD_PKGUTIL_H
 
@@ -33,6 +34,17 @@ int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *ha
 struct txn_plan;
 /* Prints a plan (text or a JSON object); in ui/cmd_install.c. */
 void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan);
+/* The callbacks that render install and remove (ui/cmd_install.c): text as
+ * it happens, under --json one document listing them, ended by
+ * pkg_render_close once the command succeeded. */
+struct render {
+	struct wd_ctx *ctx;
+	const char *list; /* "installed", "removed" */
+	bool open, dry_run;
+};
+struct pkg_cb;
+struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list);
+void pkg_render_close(struct render *rd);
 /* The JSON or text description of a day number. */
 void pkg_date(int days, char out[11]);
 

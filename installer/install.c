@@ -1,0 +1,217 @@
+#include "installer/install.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/file.h"
+#include "license/activation.h"
+#include "os2/config_sys.h"
+
+static void event(const struct pkg_cb *cb, enum pkg_event ev, const char *name,
+		  const char *version, const char *by, size_t nfiles)
+{
+	if (cb && cb->event)
+		cb->event(cb->ud, ev, name, version, by, nfiles);
+}
+
+int install_check_entitlements(struct db *db, const struct keyring *kr,
+			       const struct catalog *cat, const struct package *pkgs, size_t n,
+			       struct wd_err *err)
+{
+	const char **revoked = NULL;
+	size_t nrevoked = 0;
+	int newest = -1;
+	for (size_t i = 0; cat && i < cat->n; i++) {
+		const struct repo_index *idx = &cat->repos[i].idx;
+		revoked = wd_xrealloc(revoked, (nrevoked + idx->nrevoked + 1) * sizeof *revoked);
+		for (size_t k = 0; k < idx->nrevoked; k++)
+			revoked[nrevoked++] = idx->revoked[k];
+		if (idx->issued > newest)
+			newest = idx->issued;
+	}
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!pkgs[i].m.entitlement)
+			continue;
+		r = subscription_gate(db, kr, revoked, nrevoked, newest, pkgs[i].m.entitlement,
+				      pkgs[i].m.released, err);
+		if (r)
+			wd_err_prefix(err, "%s %s", pkgs[i].m.name, pkgs[i].m.version);
+	}
+	free(revoked);
+	return r;
+}
+
+int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
+		    const struct pkg_cb *cb, struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	int r = db_open(&db, v, false, &have, err);
+	if (r)
+		return r;
+	bool show = cb && cb->plan;
+	for (size_t i = 0; !r && i < n; i++) {
+		struct txn_plan plan;
+		bool nothing;
+		r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
+		if (!r && nothing && show)
+			event(cb, PKG_ALREADY, pkgs[i].m.name, pkgs[i].m.version, NULL, 0);
+		else if (!r && !nothing && show)
+			cb->plan(cb->ud, &plan);
+		if (!r && !nothing)
+			txn_plan_free(&plan);
+	}
+	db_close(&db);
+	return r;
+}
+
+/* Removes the installed packages p replaces, each in its own transaction. */
+static int remove_replaced(struct txn *t, const struct package *p, const struct pkg_cb *cb,
+			   struct wd_err *err)
+{
+	for (size_t i = 0; i < p->m.nreplaces; i++) {
+		struct txn_plan plan;
+		struct wd_err e2;
+		if (txn_plan_remove(t->v, &t->db, p->m.replaces[i], &plan, &e2))
+			continue; /* not installed */
+		int r = txn_apply(t, &plan, err);
+		if (!r)
+			event(cb, PKG_REPLACED, plan.name, plan.version, p->m.name, 0);
+		txn_plan_free(&plan);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* "install a b c", for the lock file: who holds the volume. */
+static void txn_name(const char *verb, const char *const *names, size_t n, char *out,
+		     size_t size)
+{
+	snprintf(out, size, "%s", verb);
+	for (size_t i = 0; i < n && strlen(out) < size - 50; i++)
+		snprintf(out + strlen(out), size - strlen(out), " %s", names[i]);
+}
+
+int install_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
+		     size_t n, const struct pkg_cb *cb, struct wd_err *err)
+{
+	const char **names = wd_xcalloc(n + 1, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = pkgs[i].m.name;
+	char what[200];
+	txn_name("install", names, n, what, sizeof what);
+	free(names);
+	struct txn t;
+	int r = txn_begin(&t, v, what, err);
+	if (r)
+		return r;
+	if (t.recovered)
+		event(cb, PKG_RECOVERED, NULL, NULL, NULL, 0);
+	if (!(r = db_begin(&t.db, err)) && !(r = catalog_remember(&t.db, cat, err)))
+		r = db_commit(&t.db, err);
+	if (r)
+		db_rollback(&t.db);
+	for (size_t i = 0; !r && i < n; i++) {
+		struct txn_plan plan;
+		bool nothing;
+		if ((r = remove_replaced(&t, &pkgs[i], cb, err)) ||
+		    (r = txn_plan_install(v, &t.db, &pkgs[i], &plan, &nothing, err)))
+			break;
+		if (nothing) {
+			event(cb, PKG_ALREADY, pkgs[i].m.name, pkgs[i].m.version, NULL, 0);
+			continue;
+		}
+		if (!(r = txn_apply(&t, &plan, err)))
+			event(cb, PKG_INSTALLED, plan.name, plan.version, NULL, pkgs[i].m.nfiles);
+		txn_plan_free(&plan);
+	}
+	txn_end(&t);
+	return r;
+}
+
+/* Refuses to delete a file CONFIG.SYS loads (a driver setup configured):
+ * the guest would stop at boot looking for it. A file the package had
+ * replaced is put back, and stays loadable. */
+static int still_loaded(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+{
+	struct wd_buf b = {0};
+	int r = wd_read_file(v->config_sys, 4u << 20, &b, err);
+	if (r) {
+		wd_buf_free(&b);
+		return r;
+	}
+	struct config_sys cs;
+	config_sys_parse(&cs, b.p ? b.p : "", b.len);
+	for (size_t i = 0; !r && i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		if (o->kind != TXN_DELETE || !o->os2)
+			continue;
+		const char *base = strrchr(o->os2, '\\');
+		base = base ? base + 1 : o->os2;
+		for (long k = 0; !r && (k = config_sys_find(&cs, (size_t)k, NULL, base)) >= 0; k++) {
+			struct cs_stmt st;
+			if (config_sys_stmt(&cs, (size_t)k, &st) && st.loads)
+				r = wd_err_set(err, WD_EFAIL, "CONFIG.SYS line %ld loads %s, which removing %s "
+					       "deletes: the guest would not find it at boot. Configure "
+					       "another driver first (warpdrv configure nic --driver NAME) "
+					       "or roll the change back (warpdrv rollback), then remove %s",
+					       k + 1, base, plan->name, plan->name);
+		}
+	}
+	config_sys_free(&cs);
+	wd_buf_free(&b);
+	return r;
+}
+
+static int not_installed(struct volume *v, const char *name, struct wd_err *err)
+{
+	return wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)", name,
+			  v->root);
+}
+
+int remove_preplan(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
+		   struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	int r = db_open(&db, v, false, &have, err);
+	if (!r && !have && n) /* do not create the state folder just to say no */
+		r = not_installed(v, names[0], err);
+	for (size_t i = 0; !r && i < n; i++) {
+		struct txn_plan plan;
+		if (!(r = txn_plan_remove(v, &db, names[i], &plan, err))) {
+			if (!(r = still_loaded(v, &plan, err)) && cb && cb->plan)
+				cb->plan(cb->ud, &plan);
+			txn_plan_free(&plan);
+		}
+	}
+	db_close(&db);
+	return r;
+}
+
+int remove_packages(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
+		    struct wd_err *err)
+{
+	/* the checks that need no lock, before the lock file is touched */
+	int r = remove_preplan(v, names, n, NULL, err);
+	struct txn t;
+	if (r || (r = txn_begin(&t, v, "remove", err)))
+		return r;
+	struct txn_plan *plans = wd_xcalloc(n + 1, sizeof *plans);
+	size_t planned = 0;
+	for (; !r && planned < n; planned++) /* every check again, under the lock */
+		if ((r = txn_plan_remove(v, &t.db, names[planned], &plans[planned], err)))
+			break;
+	for (size_t i = 0; !r && i < n; i++)
+		if (!(r = txn_apply(&t, &plans[i], err)))
+			event(cb, PKG_REMOVED, plans[i].name, plans[i].version, NULL, 0);
+	for (size_t i = 0; i < planned && i < n; i++)
+		txn_plan_free(&plans[i]);
+	free(plans);
+	txn_end(&t);
+	return r;
+}

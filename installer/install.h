@@ -1,0 +1,63 @@
+/* Installing and removing packages: the policy around the transaction.
+ * Every check runs before the lock is taken (signatures were checked when the
+ * packages were read; here the subscription gate, the plan against the volume
+ * as it is, and for a removal that CONFIG.SYS does not load a file it
+ * deletes), then again under the lock, then one transaction per package.
+ * Nothing here prints: what happened is told through the callbacks. */
+#ifndef WD_INSTALL_H
+#define WD_INSTALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/package.h"
+#include "catalog/repo.h"
+#include "common/err.h"
+#include "installer/txn.h"
+#include "os2/volume.h"
+#include "state/db.h"
+#include "trust/keys.h"
+
+enum pkg_event {
+	PKG_RECOVERED,   /* an interrupted run was finished or undone first */
+	PKG_ALREADY,     /* name version is installed already: nothing to do */
+	PKG_INSTALLED,   /* name version installed, nfiles files */
+	PKG_REPLACED,    /* name version removed, replaced by `by` */
+	PKG_REMOVED,     /* name version removed */
+};
+
+struct pkg_cb {
+	void (*event)(void *ud, enum pkg_event ev, const char *name, const char *version,
+		      const char *by, size_t nfiles);
+	/* A plan made without writing (--dry-run); NULL: plans are not shown. */
+	void (*plan)(void *ud, const struct txn_plan *plan);
+	void *ud;
+};
+
+/* The subscription gate for each package that needs an entitlement, with
+ * the revoked key ids and the newest issue date of the indexes in cat
+ * (may be NULL). db may be unopened (no database: no subscription). */
+int install_check_entitlements(struct db *db, const struct keyring *kr,
+			       const struct catalog *cat, const struct package *pkgs, size_t n,
+			       struct wd_err *err);
+/* Plans every package against the volume as it is, writing nothing; each
+ * plan goes to cb->plan (the --dry-run output), an installed one to
+ * PKG_ALREADY when cb->plan is set. */
+int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
+		    const struct pkg_cb *cb, struct wd_err *err);
+/* Installs the packages, each in its own transaction, after removing the
+ * installed packages each replaces; the catalog's serials are remembered. */
+int install_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
+		     size_t n, const struct pkg_cb *cb, struct wd_err *err);
+
+/* Plans the removals without writing (a volume without a database has
+ * nothing installed), refusing a file CONFIG.SYS loads; each plan goes to
+ * cb->plan when set. */
+int remove_preplan(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
+		   struct wd_err *err);
+/* Removes the packages, each in its own transaction, every check made again
+ * under the lock. */
+int remove_packages(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
+		    struct wd_err *err);
+
+#endif
