@@ -6,9 +6,17 @@
 #include <string.h>
 #include <strings.h>
 
+static void (*oom_handler)(void);
+
+void wd_on_out_of_memory(void (*handler)(void))
+{
+	oom_handler = handler;
+}
+
 static void oom(void)
 {
-	fputs("warpdrv: out of memory\n", stderr);
+	if (oom_handler)
+		oom_handler(); /* the front end says so and exits */
 	abort();
 }
 

@@ -1,5 +1,6 @@
 /* Growable byte buffers and borrowed (pointer, length) views.
- * Allocation failure aborts: a command-line tool has nothing better to do. */
+ * An allocation that fails calls the handler the front end set (it says so
+ * and exits 1, inside the exit-code contract); without one it aborts. */
 #ifndef WD_BUF_H
 #define WD_BUF_H
 
@@ -50,5 +51,8 @@ bool wd_sv_is_sha256_hex(struct wd_sv v);
 /* A decimal number of at most max: 0, or -1 for anything else (signs,
  * spaces, overflow). */
 int wd_sv_u64(struct wd_sv v, unsigned long long max, unsigned long long *out);
+
+/* The handler for an allocation that fails; it must not return. */
+void wd_on_out_of_memory(void (*handler)(void));
 
 #endif

@@ -144,11 +144,27 @@ static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
 	return 1;
 }
 
+static const char *oom_prog = "warpdrv";
+
+/* Out of memory: a message and exit 1, as for any other failure (under
+ * --json too: no document can be made without memory). */
+static void out_of_memory(void)
+{
+	static const char tail[] = ": out of memory (a limit such as ulimit -v is too low for this "
+				   "package or volume)\n";
+	if (write(STDERR_FILENO, oom_prog, strlen(oom_prog)) < 0 ||
+	    write(STDERR_FILENO, tail, sizeof tail - 1) < 0)
+		_exit(WD_EFAIL);
+	_exit(WD_EFAIL);
+}
+
 int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	    const char *synopsis)
 {
 	struct wd_ctx ctx = {0};
 	ctx.prog = prog;
+	oom_prog = prog;
+	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");
 	ctx.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	ctx.exe_dir = exe_dir();

@@ -1,10 +1,9 @@
 /* warpdrv-admin keygen / pack / index / verify: the vendor's side of the
  * repository. */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/index.h"
+#include "catalog/index_build.h"
 #include "catalog/package.h"
 #include "trust/signed.h"
 #include "common/date.h"
@@ -108,57 +107,6 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Adds an index entry for each .wdp in dir, each checked against kr. */
-static int scan_repo(const char *dir, const struct keyring *kr, struct repo_index *idx,
-		     struct wd_err *err)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot open the repository folder", dir);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len > 4 && !strcmp(e->d_name + len - 4, ".wdp")) {
-			names = wd_xrealloc(names, (n + 1) * sizeof *names);
-			names[n++] = wd_xstrdup(e->d_name);
-		}
-	}
-	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
-	int r = 0;
-	struct wd_buf b = {0};
-	for (size_t i = 0; i < n; i++) {
-		char *path = wd_path_join(dir, names[i]);
-		struct package p;
-		if (!r && !(r = wd_read_file(path, PACKAGE_MAX_BYTES, &b, err)) &&
-		    !(r = package_read(b.p, b.len, kr, path, &p, err))) {
-			if (index_find(idx, p.m.name))
-				r = wd_err_set(err, WD_EFAIL, "%s: a second package named %s; keep one "
-					       "version per repository", path, p.m.name);
-			struct index_entry ie = {wd_xstrdup(p.m.name), wd_xstrdup(p.m.version),
-						 p.m.released, p.m.kind,
-						 p.m.entitlement ? wd_xstrdup(p.m.entitlement) : NULL,
-						 wd_xstrdup(names[i]), b.len, "", wd_xstrdup(p.m.summary)};
-			wd_sha256_hex(b.p, b.len, ie.sha256);
-			idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
-			idx->pkgs[idx->npkgs++] = ie;
-			package_free(&p);
-		}
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-	wd_buf_free(&b);
-	return r;
-}
-
 /* The public key beside a private one: PREFIX.key -> PREFIX.pub. */
 static int own_keyring(const char *keyp, struct keyring *kr, struct wd_err *err)
 {
@@ -229,21 +177,7 @@ static int next_serial(const struct index_opts *o, const char *path, uint64_t *s
 			return wd_err_set(err, WD_EUSAGE, "--serial %s: expected a number", o->serial);
 		return 0;
 	}
-	*serial = 1;
-	struct wd_buf b = {0};
-	struct wd_err ignore;
-	struct repo_index old;
-	if (wd_exists(path) && !wd_read_file(path, INDEX_MAX_BYTES, &b, &ignore)) {
-		size_t body = b.len;
-		char *sig = strstr(b.p, "\nsignature ");
-		if (sig)
-			body = (size_t)(sig - b.p) + 1;
-		if (!index_parse(b.p, body, path, &old, &ignore)) {
-			*serial = old.serial + 1;
-			index_free(&old);
-		}
-	}
-	wd_buf_free(&b);
+	*serial = index_next_serial(path);
 	return 0;
 }
 
@@ -276,7 +210,7 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 		idx.revoked = wd_xrealloc(idx.revoked, (idx.nrevoked + 1) * sizeof *idx.revoked);
 		idx.revoked[idx.nrevoked++] = wd_xstrdup(o.revoke[i]);
 	}
-	if ((r = scan_repo(o.dir, &kr, &idx, &err)))
+	if ((r = index_build(o.dir, &kr, &idx, &err)))
 		goto out;
 	index_write(&idx, &out);
 	if ((r = signed_append(&out, k, &err)) ||

@@ -563,24 +563,6 @@ static void test_activation_history_and_gate(void **state)
 	volume_close(&v);
 }
 
-static void test_verifying_is_fast(void **state)
-{
-	struct fixture *f = *state;
-	/* Reading and verifying a key costs under a millisecond (the number
-	 * itself: bench/subscription.sh). */
-	struct subscription s;
-	struct wd_err e;
-	struct timespec t0, t1;
-	int n = 200;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int i = 0; i < n; i++)
-		assert_int_equal(parse(f, f->text, &s, &e), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-	if (ms / n >= 1.0)
-		fail_msg("%.3f ms a key", ms / n);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,7 +577,6 @@ int main(void)
 		cmocka_unit_test(test_entitlement_names),
 		cmocka_unit_test(test_entitlement_decision),
 		cmocka_unit_test(test_activation_history_and_gate),
-		cmocka_unit_test(test_verifying_is_fast),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
