@@ -4,13 +4,15 @@
 # issues a demo subscription with the build's development licence key,
 # activates it, runs `warpdrv setup --yes` on the guest's PCI listing, and
 # shows `warpdrv check` and the history. Run it as often as you like.
+# Usage: scripts/demo.sh [BUILD_DIR [DEMO_DIR]]   (DEMO_DIR: BUILD_DIR/demo)
 set -eu
 O=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 WD="$O/warpdrv"
 WDA="$O/warpdrv-admin"
-vol="$O/demo/volume"
+demo=${2:-$O/demo}
+vol="$demo/volume"
 pci="lspci:$top/tests/fixtures/pci/ecs-guest.lspci-nn"
 
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
@@ -19,8 +21,8 @@ else
 	step() { printf '\n== %s\n' "$*"; }
 fi
 
-rm -rf "$O/demo"
-mkdir -p "$O/demo"
+rm -rf "$demo"
+mkdir -p "$demo"
 cp -a "$top/tests/fixtures/volumes/ecs21-e1000" "$vol"
 echo "A fresh eComStation 2.1 guest volume: $vol"
 

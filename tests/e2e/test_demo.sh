@@ -5,11 +5,11 @@
 
 t_demo_runs_again_and_again() {
 	for round in 1 2; do
-		run sh "$SRC/scripts/demo.sh" "$WARPDRV_BUILD"
+		run sh "$SRC/scripts/demo.sh" "$WARPDRV_BUILD" "$T/demo"
 		assert_rc 0
 		assert_out "Done: generation 1."
 		assert_out "No problems found"
-		grep -q 'DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2' "$WARPDRV_BUILD/demo/volume/CONFIG.SYS" ||
+		grep -q 'DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2' "$T/demo/volume/CONFIG.SYS" ||
 			fail "round $round: the demo volume does not load MMLEM"
 	done
 }
