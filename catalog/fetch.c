@@ -68,6 +68,11 @@ static long or_default(long v, long def)
 	return v > 0 ? v : def;
 }
 
+static long max_time(const struct fetch_net *net)
+{
+	return or_default(net ? net->max_time : 0, FETCH_MAX_TIME);
+}
+
 static void set_options(CURL *h, const struct fetch_net *net, const char *url,
 			const struct fetch_auth *auth, struct sink *s, char *ebuf)
 {
@@ -93,6 +98,7 @@ static void set_options(CURL *h, const struct fetch_net *net, const char *url,
 			 or_default(net ? net->speed_limit : 0, FETCH_SPEED_LIMIT));
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
 			 or_default(net ? net->speed_time : 0, FETCH_SPEED_TIME));
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, max_time(net));
 	/* Verification stays on (libcurl's default, said again so no one
 	 * "simplifies" it away); a private CA replaces the system bundle. */
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -123,6 +129,14 @@ static int http_error(const char *url, long status, const struct fetch_auth *aut
 			  status == 404 ? " (not found)" : status >= 500 ? " (server error)" : "");
 }
 
+/* Did the transfer run into its total deadline (rather than a stall)? */
+static bool past_deadline(CURL *h, const struct fetch_net *net)
+{
+	curl_off_t us = 0;
+	curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &us);
+	return us >= (curl_off_t)max_time(net) * 1000000 - 100000;
+}
+
 /* Turns a finished transfer into 0 or an error naming the URL and the cause. */
 static int outcome(CURL *h, CURLcode c, const struct sink *s, const struct fetch_net *net,
 		   const char *url, const struct fetch_auth *auth, const char *ebuf,
@@ -143,6 +157,10 @@ static int outcome(CURL *h, CURLcode c, const struct sink *s, const struct fetch
 	case CURLE_HTTP_RETURNED_ERROR:
 		return http_error(url, status, auth, err);
 	case CURLE_OPERATION_TIMEDOUT:
+		if (past_deadline(h, net))
+			return wd_err_set(err, WD_EFAIL, "%s: not done within %ld s (--max-time), "
+					  "abandoned after %llu bytes", url, max_time(net),
+					  (unsigned long long)(s->have - s->start));
 		if (!s->have && !status)
 			return wd_err_set(err, WD_EFAIL, "%s: no connection within %ld s "
 					  "(--connect-timeout): %s", url,
@@ -185,6 +203,12 @@ static int transfer(const struct fetch_net *net, const char *url, const struct f
 	char ebuf[CURL_ERROR_SIZE] = "";
 	set_options(h, net, url, auth, s, ebuf);
 	*code = curl_easy_perform(h);
+	long status = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	/* A resume past the server's end (416) is answered like an ignored
+	 * range: the caller starts again from the first byte. */
+	if (s->start && status == 416)
+		*code = CURLE_RANGE_ERROR;
 	int r = *code == CURLE_RANGE_ERROR ? 0 : outcome(h, *code, s, net, url, auth, ebuf, err);
 	curl_easy_cleanup(h);
 	if (net && net->finished && strncasecmp(url, "file://", 7))
@@ -240,8 +264,12 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 		}
 		have = 0;
 	}
+	/* The server ended its body cleanly short of the size the signed index
+	 * gives: what it serves is not the package (exit 3), and resuming it
+	 * again would only repeat this. */
 	if (!r && have < size)
-		r = wd_err_set(err, WD_EFAIL, "%s: ended after %llu of the %llu bytes expected", url,
+		r = wd_err_set(err, WD_ETRUST, "%s: the server's file ends after %llu bytes; the "
+			       "index says %llu (a truncated or replaced file)", url,
 			       (unsigned long long)have, (unsigned long long)size);
 out:
 	close(fd);

@@ -1,7 +1,7 @@
 /* Downloads with libcurl, one URL at a time: into memory or onto the end of a
  * partial file (resumed with a Range request), never more bytes than the
- * caller declares, with a connect time-out and a low-speed limit so that a
- * dead or stalled server is abandoned. Certificates are always checked;
+ * caller declares, with a connect time-out, a low-speed limit and a total
+ * deadline so that a dead, stalled or dripping server is abandoned. Certificates are always checked;
  * --cacert names a private CA. Behaviour in docs/repository.md. */
 #ifndef WD_FETCH_H
 #define WD_FETCH_H
@@ -14,12 +14,17 @@
 #define FETCH_CONNECT_TIMEOUT 15 /* seconds */
 #define FETCH_SPEED_LIMIT 1      /* bytes per second ... */
 #define FETCH_SPEED_TIME 30      /* ... for this many seconds: a stalled server */
+/* The whole transfer, however fast its bytes come: a server dripping a byte a
+ * second passes the speed limit but not this. 64 MiB (a package's maximum)
+ * takes under 10 minutes at 120 KiB/s. */
+#define FETCH_MAX_TIME 600       /* seconds */
 
 struct fetch_net {
 	const char *cacert;   /* PEM file of a private CA; NULL: the system's */
 	long connect_timeout; /* seconds; 0: FETCH_CONNECT_TIMEOUT */
 	long speed_limit;     /* bytes per second; 0: FETCH_SPEED_LIMIT */
 	long speed_time;      /* seconds; 0: FETCH_SPEED_TIME */
+	long max_time;        /* seconds for one whole transfer; 0: FETCH_MAX_TIME */
 	/* During a transfer: bytes held so far and expected (0: unknown). */
 	void (*progress)(void *ud, const char *label, uint64_t done, uint64_t total);
 	/* A transfer ended (ok or not): the front end may clear its bar. */

@@ -406,4 +406,74 @@ PY
 	assert_no_out "KiB/s"
 }
 
+# A server dripping 2 bytes a second passes any low-speed limit of 1 byte/s;
+# the total deadline ends the transfer: exit 1, a message naming the option,
+# the volume and the stored catalog as they were.
+t_update_gives_up_at_the_deadline() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	sum=$(catalog_sum)
+	mtime=$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")
+	before=$(snapshot "$T/v")
+	echo "/a/INDEX drip" >"$T/faults"
+	start=$(date +%s)
+	wd --root "$T/v" --keys "$T/k" --speed-limit 1 --speed-time 30 --max-time 3 update
+	took=$(($(date +%s) - start))
+	assert_rc 1
+	assert_err "repository main: $URL/a/INDEX: not done within 3 s (--max-time), abandoned after"
+	assert_err "(the previous catalog of each failed repository stays in use)"
+	[ "$took" -le 6 ] || fail "update took $took s with --max-time 3"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
+	[ "$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")" = "$mtime" ] || fail "catalog.db was rewritten"
+	w --max-time 0 update
+	assert_rc 2
+	assert_err "--max-time 0: expected a whole number"
+	"$WD" --help >"$T/out"
+	grep -q -- "--max-time S .*(default 600)" "$T/out" || fail "the default is not in --help"
+}
+
+# A package body shorter than the index says is an integrity failure (3), and
+# the partial file is not kept to be resumed for ever.
+t_a_short_package_body_is_exit_3_and_not_kept() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	before=$(vol_sum)
+	part="$T/v/var/cache/warpdrv/packages/$PKG.part"
+	echo "/a/$PKG short" >"$T/faults"
+	for round in 1 2; do
+		w install testpkg
+		assert_rc 3
+		assert_err "$URL/a/$PKG: the server's file ends after $((PKGSIZE / 2)) bytes; the index says $PKGSIZE"
+		[ ! -e "$part" ] || fail "round $round: the short body was kept in $part"
+		[ "$(vol_sum)" = "$before" ] || fail "round $round: the volume changed"
+	done
+	# a partial file left by a dropped connection, then the server's copy
+	# shrinks to it: one resume (answered 416), one fresh try, then discarded
+	echo "/a/$PKG drop" >"$T/faults"
+	w install testpkg
+	assert_rc 1
+	[ -s "$part" ] || fail "a dropped download kept nothing to resume"
+	echo "/a/$PKG short" >"$T/faults"
+	: >"$T/log"
+	w install testpkg
+	assert_rc 3
+	assert_err "the index says $PKGSIZE"
+	[ ! -e "$part" ] || fail "the partial file was kept after a failed resume"
+	n=$(grep -c "^GET /a/$PKG " "$T/log")
+	[ "$n" -le 3 ] || fail "the package was asked for $n times: $(cat "$T/log")"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	: >"$T/faults"
+	w install testpkg
+	assert_rc 0
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+}
+
 run_tests

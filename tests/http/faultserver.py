@@ -13,6 +13,9 @@ server runs) holds lines "PATH MODE", PATH being the URL path or * for all:
   long     declare and send the file followed by 1 MiB of extra bytes
   wrong    send the file with every byte of its second half inverted
   slow     send the body 512 bytes at a time, 50 ms apart
+  drip     send the body 2 bytes a second (fast enough for a low-speed limit
+           of 1 byte/s, slow enough to take days)
+  short    declare and send only the first half of the file, cleanly
 With --auth, a request without those HTTP Basic credentials gets 401.
 Range requests ("bytes=N-") are honoured. Every request is logged as
 "METHOD PATH range=VALUE auth=yes|no". It listens on 127.0.0.1 only, and
@@ -77,6 +80,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_status(404)
         with open(local, "rb") as f:
             data = f.read()
+        if mode == "short":
+            data = data[: len(data) // 2]
         start = 0
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes=") and rng.endswith("-"):
@@ -110,6 +115,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body[:16])
                 self.wfile.flush()
                 time.sleep(60)
+                return
+            if mode == "drip":
+                for i in range(0, len(body), 2):
+                    self.wfile.write(body[i:i + 2])
+                    self.wfile.flush()
+                    time.sleep(1)
                 return
             if mode == "slow":
                 for i in range(0, len(body), 512):
