@@ -89,6 +89,17 @@ vol_sum() {
 		xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
 }
 
+# resign FILE KEY: the signed text FILE (an index) signed again with KEY
+# through openssl after a change to its text, as warpdrv-admin would.
+resign() {
+	local fpr
+	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
+	sed -i '/^signature /d' "$1"
+	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
+	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
+	rm "$1.sig"
+}
+
 catalog_sum() { sha256sum "$T/v/var/cache/warpdrv/catalog.db" | cut -d' ' -f1; }
 
 t_update_then_install_from_the_cache_offline() {
@@ -474,6 +485,45 @@ t_a_short_package_body_is_exit_3_and_not_kept() {
 	w install testpkg
 	assert_rc 0
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+}
+
+# One rule for package names in the manifest and the index: at most 32
+# bytes, so NAME-VERSION.wdp and its temporary names stay file names. A
+# 255-byte name is refused where it is read (exit 3), not later on disk.
+t_a_255_byte_package_name_is_refused_at_validation() {
+	setup
+	long=$(printf 'a%.0s' $(seq 255))
+	mkdir -p "$T/recipe"
+	sed "s/^name testpkg/name $long/" "$FIXT/recipe/MANIFEST" >"$T/recipe/MANIFEST"
+	cp "$FIXT/recipe/TEST.OS2" "$T/recipe/"
+	mkdir -p "$T/out.d"
+	wda pack "$T/recipe" --key "$T/k/repo/test.key" --out "$T/out.d/"
+	assert_rc 3
+	assert_err "line 2: name: lowercase letters, digits, '.', '+', '-', starting with a letter or digit; at most 32 bytes"
+	[ -z "$(ls "$T/out.d")" ] || fail "pack wrote $(ls "$T/out.d")"
+	# the same name in a signed index
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	sum=$(catalog_sum)
+	before=$(vol_sum)
+	python3 - "$T/www/a/INDEX" "$long" <<'PY'
+import sys
+path, name = sys.argv[1:3]
+text = open(path, "rb").read().replace(b"package testpkg ", b"package " + name.encode() + b" ", 1)
+text = text.replace(b"\nserial 5\n", b"\nserial 6\n", 1)
+open(path, "wb").write(text)
+PY
+	resign "$T/www/a/INDEX" "$T/k/repo/test.key"
+	w update
+	assert_rc 3
+	assert_err "$URL/a/INDEX line 5: package: malformed name (lowercase letters, digits, '.', '+', '-', starting with a letter or digit; at most 32 bytes)"
+	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	wd --root "$T/v" --keys "$T/k" --repo "$T/www/a" list
+	assert_rc 3
+	assert_err "malformed name"
 }
 
 run_tests
