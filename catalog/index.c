@@ -233,7 +233,7 @@ int index_read(const char *text, size_t len, const struct keyring *kr, int today
 	if ((r = index_parse(text, body, where, idx, err)))
 		return r;
 	memcpy(idx->signer, fpr, WD_FPR_HEX);
-	if (today > idx->expires) {
+	if (today != INDEX_NO_EXPIRY && today > idx->expires) {
 		char d[WD_DATE_LEN];
 		wd_date_format(idx->expires, d);
 		index_free(idx);

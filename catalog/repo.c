@@ -73,6 +73,12 @@ int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr
 	return r;
 }
 
+int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+			struct wd_err *err)
+{
+	return catalog_add_url(c, url, kr, INDEX_NO_EXPIRY, err);
+}
+
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
 			       char *const *mirrors, size_t nmirrors, bool subscription,
 			       struct repo_index *idx)

@@ -46,6 +46,10 @@ void catalog_init(struct catalog *c, const struct fetch_net *net);
 /* Fetches and checks (signature, expiry) the index at url and adds it. */
 int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
 		    struct wd_err *err);
+/* The bundled repository: catalog_add_url, its signature checked but never
+ * its expiry (docs/repository.md, "The bundled repository"). */
+int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+			struct wd_err *err);
 /* Adds a repository whose index is already checked; takes idx over. */
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
 			       char *const *mirrors, size_t nmirrors, bool subscription,

@@ -121,7 +121,7 @@ int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *ca
 	char *bundled = ui_data_dir(ctx, "repo");
 	if (!r && bundled) {
 		char *u = repo_url(bundled);
-		r = catalog_add_url(cat, u, kr, today, err);
+		r = catalog_add_bundled(cat, u, kr, err);
 		free(u);
 	}
 	free(bundled);

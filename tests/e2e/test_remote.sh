@@ -526,4 +526,78 @@ PY
 	assert_err "malformed name"
 }
 
+# The bundled repository's trust is the program's own: an offline guest keeps
+# installing from it two years after the build, while a remote index of the
+# same age is refused as expired.
+t_bundled_repository_never_expires() {
+	setup
+	cp -R "$FIX/volumes/ecs21-e1000" "$T/g"
+	exp=$(awk '$1 == "expires" { print $2 }' "$WARPDRV_BUILD/repo/INDEX")
+	later=$(date -u -d "$exp + 1 year" +%F)
+	export WARPDRV_NOW=$later
+	before=$(snapshot "$T/g")
+	wd --root "$T/g" list
+	assert_rc 0
+	assert_out pcntnd
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "list changed the volume"
+	wd --root "$T/g" -y install pcntnd
+	assert_rc 0
+	assert_out "Installed pcntnd"
+	wd --root "$T/g" --json detect --pci "vbox:$FIX/pci/os2-adapters.vbox"
+	assert_rc 0
+	assert_json "[x['driver'] for x in d['devices']][:2] == ['e1000', 'pcntnd']"
+	# a remote repository's index keeps its expiry, as --repo and as stored
+	wd --root "$T/g" --keys "$T/k" --repo "$T/www/a" list
+	assert_rc 3
+	assert_err "INDEX: expired on"
+	unset WARPDRV_NOW
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	WARPDRV_NOW=$later w update
+	assert_rc 3
+	assert_err "repository main: $URL/a/INDEX: expired on"
+}
+
+# A remote index with a higher serial carries revocations that apply to the
+# bundled packages too: a revoked key no longer installs acpi-psd from the
+# bundled repository, with nothing changed on the volume.
+t_remote_revocations_apply_to_bundled_packages() {
+	setup
+	cp -R "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda --json issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 9 \
+		--entitlements drivers,acpi --expires 2099-01-01
+	assert_rc 0
+	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
+	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
+	g() { wd --root "$T/g" --keys "$T/k" $NET "$@"; }
+	g activate "$key"
+	assert_rc 0
+	g -y install acpi-psd
+	assert_rc 0
+	g -y remove acpi-psd
+	assert_rc 0
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 --revoke "$id" >/dev/null
+	start_fault
+	g repo add main "$URL/a/"
+	g update
+	assert_rc 0
+	assert_out "main: updated, serial 6, 1 packages, 1 revoked keys"
+	before=$(snapshot "$T/g")
+	g -y install acpi-psd
+	assert_rc 4
+	assert_err "acpi-psd 3.23.16"
+	assert_err "revoked"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused install changed the volume"
+	# the revocation sticks when the remote repository is gone again
+	g repo remove main
+	assert_rc 0
+	before=$(snapshot "$T/g")
+	g -y install acpi-psd
+	assert_rc 4
+	assert_err "revoked"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused install changed the volume"
+}
+
 run_tests
