@@ -377,6 +377,14 @@ EOF
 	assert_rc 0
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
 	grep -q "GET /b/$PKG" "$T/nginx/logs/access.log" || fail "nginx did not serve the package"
+	# nginx's ETag makes an unchanged update a 304: the catalog is not rewritten
+	mtime=$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")
+	w update
+	assert_rc 0
+	assert_out "main: up to date"
+	grep -q 'GET /b/INDEX HTTP/1.1" 304 ' "$T/nginx/logs/access.log" ||
+		fail "nginx did not answer 304: $(cat "$T/nginx/logs/access.log")"
+	[ "$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")" = "$mtime" ] || fail "catalog.db was rewritten"
 }
 
 # The bar is drawn on a terminal only: under a pseudo-terminal, not in a pipe.
@@ -598,6 +606,64 @@ t_remote_revocations_apply_to_bundled_packages() {
 	assert_rc 4
 	assert_err "revoked"
 	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused install changed the volume"
+}
+
+# update when nothing changed: a conditional request (If-None-Match) that the
+# server answers 304; nothing is parsed or written: catalog.db keeps its
+# bytes and mtime and the volume its every byte.
+t_unchanged_update_is_a_304_that_rewrites_nothing() {
+	setup
+	start_fault
+	w repo add main "$URL/a/" --mirror "$URL/b/"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 5"
+	db="$T/v/var/cache/warpdrv/catalog.db"
+	grep -q "^$URL/a/INDEX	\"" "$T/v/var/cache/warpdrv/catalog.validators" ||
+		fail "no validators kept: $(cat "$T/v/var/cache/warpdrv/catalog.validators")"
+	sum=$(catalog_sum)
+	mtime=$(stat -c %Y.%N "$db")
+	before=$(snapshot "$T/v")
+	: >"$T/log"
+	sleep 1.1 # a rewrite would show in the mtime
+	w update
+	assert_rc 0
+	assert_out "main: up to date, serial 5, 1 packages"
+	[ "$(grep -c "^GET /a/INDEX " "$T/log")" -eq 1 ] || fail "requests: $(cat "$T/log")"
+	[ "$(grep -c "^304 /a/INDEX$" "$T/log")" -eq 1 ] || fail "no 304: $(cat "$T/log")"
+	! grep -q "/b/" "$T/log" || fail "the mirror was asked: $(cat "$T/log")"
+	[ "$(catalog_sum)" = "$sum" ] || fail "catalog.db changed"
+	[ "$(stat -c %Y.%N "$db")" = "$mtime" ] || fail "catalog.db was rewritten"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+	w --json update
+	assert_json 'd["repositories"][0]["status"] == "current" and d["repositories"][0]["serial"] == 5'
+	w install testpkg
+	assert_rc 0
+	w remove testpkg
+	# a new index is fetched whole, then it is the one held
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 6"
+	! grep -q "^304" "$T/log" || fail "a changed index was answered 304"
+	w update
+	assert_out "main: up to date, serial 6"
+	# without a stored catalog nothing is asked conditionally
+	rm "$db"
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 6"
+	! grep -q "^304" "$T/log" || fail "a 304 with no catalog held: $(cat "$T/log")"
+	[ -s "$db" ] || fail "no catalog written"
+	# a held index past its expiry is not asked about: fetched whole, and the
+	# server's copy, as old, is refused
+	: >"$T/log"
+	WARPDRV_NOW=2099-01-01 w update
+	assert_rc 3
+	assert_err "expired on"
+	! grep -q "^304" "$T/log" || fail "an expired index was kept by a 304"
 }
 
 run_tests
