@@ -5,7 +5,8 @@
 # the best of RUNS wall times of each and the ratio warpdrv/sqlite3 (aim: 2
 # or less). warpdrv's time includes the download, the signature check, the
 # parse, the serial checks, the new catalog file flushed and renamed, and
-# the database commit.
+# the database commit. Then the same update when nothing changed: a
+# conditional request answered 304, nothing parsed or written.
 #   sh bench/update.sh [BUILD_DIR] [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,8 +88,17 @@ sqlite_import() {
 	sqlite3 "$work/base.db" <"$work/rows.sql"
 }
 
-wd_t=$(best W update)
+# A full update each time: no stored catalog, so no conditional request.
+full_update() {
+	rm -f "$work/vol/var/cache/warpdrv/catalog.db" "$work/vol/var/cache/warpdrv/catalog.validators"
+	W update
+}
+wd_t=$(best full_update)
 sq_t=$(best sqlite_import)
+W update >/dev/null
+un_t=$(best W update)
+"$WD" --root "$work/vol" --keys "$work/keys" --json update | grep -q '"status": "current"' ||
+	{ echo "the unchanged update was not answered 304"; exit 1; }
 got=$(sqlite3 "$work/vol/var/cache/warpdrv/catalog.db" 'SELECT count(*) FROM package')
 [ "$got" -eq "$N" ] || { echo "the catalog holds $got packages, not $N"; exit 1; }
 printf 'index of %d packages (%d bytes) over loopback, best of %d runs\n' "$N" \
@@ -96,3 +106,5 @@ printf 'index of %d packages (%d bytes) over loopback, best of %d runs\n' "$N" \
 printf '  warpdrv update            %.3f s\n' "$wd_t"
 printf '  sqlite3 import, 1 txn     %.3f s\n' "$sq_t"
 printf '  ratio warpdrv/sqlite3     %.2f (aim: 2 or less)\n' "$(echo "$wd_t / $sq_t" | bc -l)"
+printf '  warpdrv update, unchanged %.3f s (304: nothing parsed or written)\n' "$un_t"
+printf '  ratio full/unchanged      %.1f\n' "$(echo "$wd_t / $un_t" | bc -l)"

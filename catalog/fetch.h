@@ -1,11 +1,12 @@
 /* Downloads with libcurl, one URL at a time: into memory or onto the end of a
  * partial file (resumed with a Range request), never more bytes than the
- * caller declares, with a connect time-out and a low-speed limit so that a
- * dead or stalled server is abandoned. Certificates are always checked;
+ * caller declares, with a connect time-out, a low-speed limit and a total
+ * deadline so that a dead, stalled or dripping server is abandoned. Certificates are always checked;
  * --cacert names a private CA. Behaviour in docs/repository.md. */
 #ifndef WD_FETCH_H
 #define WD_FETCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/buf.h"
@@ -14,12 +15,17 @@
 #define FETCH_CONNECT_TIMEOUT 15 /* seconds */
 #define FETCH_SPEED_LIMIT 1      /* bytes per second ... */
 #define FETCH_SPEED_TIME 30      /* ... for this many seconds: a stalled server */
+/* The whole transfer, however fast its bytes come: a server dripping a byte a
+ * second passes the speed limit but not this. 64 MiB (a package's maximum)
+ * takes under 10 minutes at 120 KiB/s. */
+#define FETCH_MAX_TIME 600       /* seconds */
 
 struct fetch_net {
 	const char *cacert;   /* PEM file of a private CA; NULL: the system's */
 	long connect_timeout; /* seconds; 0: FETCH_CONNECT_TIMEOUT */
 	long speed_limit;     /* bytes per second; 0: FETCH_SPEED_LIMIT */
 	long speed_time;      /* seconds; 0: FETCH_SPEED_TIME */
+	long max_time;        /* seconds for one whole transfer; 0: FETCH_MAX_TIME */
 	/* During a transfer: bytes held so far and expected (0: unknown). */
 	void (*progress)(void *ud, const char *label, uint64_t done, uint64_t total);
 	/* A transfer ended (ok or not): the front end may clear its bar. */
@@ -39,6 +45,45 @@ struct fetch_auth {
  * other failures WD_EFAIL; the message starts with the URL. */
 int fetch_mem(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 	      size_t max, const char *label, struct wd_buf *out, struct wd_err *err);
+
+/* A conditional download (RFC 9110 validators): what an earlier download of
+ * the URL answered is sent back (If-None-Match, If-Modified-Since), and a
+ * server that holds the same file answers 304 with no body. */
+struct fetch_cond {
+	const char *etag, *last_modified; /* to send; NULL: not sent */
+	char *new_etag, *new_last_modified; /* the answer's (malloc'd), NULL: none */
+	bool not_modified;                  /* 304: out is empty, nothing changed */
+};
+
+/* fetch_mem, conditional when cond has validators to send; cond gets the
+ * answer's validators. Free them with fetch_cond_free. */
+int fetch_mem_if(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
+		 size_t max, const char *label, struct fetch_cond *cond, struct wd_buf *out,
+		 struct wd_err *err);
+void fetch_cond_free(struct fetch_cond *cond);
+
+/* The validators of earlier downloads, by URL, in a small text file (one
+ * "URL\tETAG\tLAST-MODIFIED" line each, "-" for none) kept beside what
+ * they were downloaded into. */
+struct fetch_validator {
+	char *url, *etag, *last_modified; /* etag, last_modified may be NULL */
+};
+struct fetch_validators {
+	struct fetch_validator *v;
+	size_t n;
+};
+/* A missing file is an empty list; so is a damaged one (it is only a
+ * cache: the next download is then a full one). */
+void fetch_validators_read(const char *path, struct fetch_validators *vs);
+/* Written atomically (a new file renamed over the old one). */
+int fetch_validators_write(const char *path, const struct fetch_validators *vs,
+			   struct wd_err *err);
+const struct fetch_validator *fetch_validators_find(const struct fetch_validators *vs,
+						    const char *url);
+/* Replaces (or adds) the entry of url; both NULL removes it. */
+void fetch_validators_set(struct fetch_validators *vs, const char *url, const char *etag,
+			  const char *last_modified);
+void fetch_validators_free(struct fetch_validators *vs);
 
 /* Brings the file at path up to size bytes from url: whatever it already
  * holds is kept and only the rest is asked for (Range: bytes=N-); a server

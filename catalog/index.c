@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/names.h"
 #include "trust/signed.h"
 #include "common/date.h"
 
@@ -34,15 +35,6 @@ static bool word_ok(struct wd_sv v, size_t max, const char *extra)
 	return true;
 }
 
-static int date_of(struct wd_sv v, int *out)
-{
-	char d[WD_DATE_LEN] = "";
-	if (v.n != 10)
-		return -1;
-	memcpy(d, v.p, 10);
-	return wd_date_parse(d, out) ? 0 : -1;
-}
-
 /* Sizes and serials: at most 15 digits, as the format says. */
 static int u64_of(struct wd_sv v, uint64_t *out)
 {
@@ -61,15 +53,11 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 	if (n < 10)
 		return bad(err, where, no, "package: expected NAME VERSION RELEASED KIND "
 			   "ENTITLEMENT FILE SIZE SHA256 SUMMARY");
-	if (!word_ok(w[1], 32, ".+-") ||
-	    (!islower((unsigned char)w[1].p[0]) && !isdigit((unsigned char)w[1].p[0])))
-		return bad(err, where, no, "package: malformed name");
-	for (size_t i = 0; i < w[1].n; i++)
-		if (isupper((unsigned char)w[1].p[i]))
-			return bad(err, where, no, "package: malformed name");
-	if (!word_ok(w[2], 32, ".+-~_"))
-		return bad(err, where, no, "package: malformed version");
-	if (date_of(w[3], &e.released))
+	if (!names_package_ok(w[1]))
+		return bad(err, where, no, "package: malformed name (" NAMES_PACKAGE_RULE ")");
+	if (!names_version_ok(w[2]))
+		return bad(err, where, no, "package: malformed version (" NAMES_VERSION_RULE ")");
+	if (names_date(w[3], &e.released))
 		return bad(err, where, no, "package: release date must be YYYY-MM-DD");
 	if (wd_sv_eq(w[4], "nic"))
 		e.kind = PKG_KIND_NIC;
@@ -153,9 +141,9 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 		return bad(err, where, no, "'%.*s' takes one value", (int)w[0].n, w[0].p);
 	if (bit == SERIAL && u64_of(w[1], &idx->serial))
 		return bad(err, where, no, "serial must be a number");
-	if (bit == ISSUED && date_of(w[1], &idx->issued))
+	if (bit == ISSUED && names_date(w[1], &idx->issued))
 		return bad(err, where, no, "issued must be a date YYYY-MM-DD");
-	if (bit == EXPIRES && date_of(w[1], &idx->expires))
+	if (bit == EXPIRES && names_date(w[1], &idx->expires))
 		return bad(err, where, no, "expires must be a date YYYY-MM-DD");
 	return 0;
 }
@@ -245,7 +233,7 @@ int index_read(const char *text, size_t len, const struct keyring *kr, int today
 	if ((r = index_parse(text, body, where, idx, err)))
 		return r;
 	memcpy(idx->signer, fpr, WD_FPR_HEX);
-	if (today > idx->expires) {
+	if (today != INDEX_NO_EXPIRY && today > idx->expires) {
 		char d[WD_DATE_LEN];
 		wd_date_format(idx->expires, d);
 		index_free(idx);

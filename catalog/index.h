@@ -5,6 +5,7 @@
 #ifndef WD_INDEX_H
 #define WD_INDEX_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,7 +40,13 @@ struct repo_index {
 /* Parses the signed part of an index (no signature check: index_read does it). */
 int index_parse(const char *text, size_t len, const char *where, struct repo_index *idx,
 		struct wd_err *err);
-/* Checks the signature, parses, and refuses an index that expired before today. */
+/* today for an index that does not expire: the bundled repository's, whose
+ * trust is the program's own (it came with it), so that a guest that never
+ * goes online keeps installing from it years after the build. */
+#define INDEX_NO_EXPIRY INT_MIN
+
+/* Checks the signature, parses, and refuses an index that expired before
+ * today (never with today INDEX_NO_EXPIRY). */
 int index_read(const char *text, size_t len, const struct keyring *kr, int today,
 	       const char *where, struct repo_index *idx, struct wd_err *err);
 void index_write(const struct repo_index *idx, struct wd_buf *out); /* unsigned */

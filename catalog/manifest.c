@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/names.h"
 #include "common/date.h"
 
 /* One line split into space-separated words, views into the text. */
@@ -42,28 +43,6 @@ static bool printable(struct wd_sv v)
 {
 	for (size_t i = 0; i < v.n; i++)
 		if ((unsigned char)v.p[i] < 0x20 || v.p[i] == 0x7f)
-			return false;
-	return true;
-}
-
-static bool valid_name(struct wd_sv v)
-{
-	if (!v.n || v.n > 32 || !(islower((unsigned char)v.p[0]) || isdigit((unsigned char)v.p[0])))
-		return false;
-	for (size_t i = 0; i < v.n; i++) {
-		char c = v.p[i];
-		if (!islower((unsigned char)c) && !isdigit((unsigned char)c) && !strchr(".+-", c))
-			return false;
-	}
-	return true;
-}
-
-static bool valid_version(struct wd_sv v)
-{
-	if (!v.n || v.n > 32)
-		return false;
-	for (size_t i = 0; i < v.n; i++)
-		if (!isalnum((unsigned char)v.p[i]) && !strchr(".+-~_", v.p[i]))
 			return false;
 	return true;
 }
@@ -277,23 +256,19 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 		return 0;
 	}
 	if (wd_sv_eq(k, "name")) {
-		if (l->n != 2 || !valid_name(l->w[1]))
-			return bad(err, where, l->no, "name: lowercase letters, digits, '.', '+', '-'; "
-				   "at most 32");
+		if (l->n != 2 || !names_package_ok(l->w[1]))
+			return bad(err, where, l->no, "name: " NAMES_PACKAGE_RULE);
 		return once(&m->name, l, "name", where, err);
 	}
 	if (wd_sv_eq(k, "version")) {
-		if (l->n != 2 || !valid_version(l->w[1]))
-			return bad(err, where, l->no, "version: letters, digits and .+-~_ only");
+		if (l->n != 2 || !names_version_ok(l->w[1]))
+			return bad(err, where, l->no, "version: " NAMES_VERSION_RULE);
 		return once(&m->version, l, "version", where, err);
 	}
 	if (wd_sv_eq(k, "released")) {
-		char d[WD_DATE_LEN] = "";
 		if (m->released >= 0)
 			return bad(err, where, l->no, "'%s' given twice", "released");
-		if (l->n == 2 && l->w[1].n == 10)
-			memcpy(d, l->w[1].p, 10);
-		if (!wd_date_parse(d, &m->released))
+		if (l->n != 2 || names_date(l->w[1], &m->released))
 			return bad(err, where, l->no, "released: expected a date YYYY-MM-DD");
 		return 0;
 	}
@@ -311,12 +286,12 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 		return 0;
 	}
 	if (wd_sv_eq(k, "entitlement")) {
-		if (l->n != 2 || !valid_name(l->w[1]))
+		if (l->n != 2 || !names_package_ok(l->w[1]))
 			return bad(err, where, l->no, "entitlement: one lowercase word");
 		return once(&m->entitlement, l, "entitlement", where, err);
 	}
 	if (wd_sv_eq(k, "replaces")) {
-		if (l->n != 2 || !valid_name(l->w[1]))
+		if (l->n != 2 || !names_package_ok(l->w[1]))
 			return bad(err, where, l->no, "replaces: one package name");
 		*GROW(m->replaces, m->nreplaces) = wd_sv_dup(l->w[1]);
 		return 0;

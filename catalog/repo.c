@@ -67,10 +67,17 @@ int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr
 {
 	struct repo_index idx;
 	size_t used;
-	int r = repo_fetch_index(c->net, NULL, &url, 1, kr, today, NULL, NULL, &idx, &used, err);
+	int r = repo_fetch_index(c->net, NULL, &url, 1, kr, today, NULL, NULL, NULL, &idx, &used,
+				 err);
 	if (!r)
 		add_repo(c, url)->idx = idx;
 	return r;
+}
+
+int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+			struct wd_err *err)
+{
+	return catalog_add_url(c, url, kr, INDEX_NO_EXPIRY, err);
 }
 
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
@@ -167,21 +174,51 @@ static int all_failed(struct failures *f, const char *what, struct wd_err *err)
 	return r;
 }
 
+/* One INDEX download, conditional when cond holds validators for u. */
+static int fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
+		       const char *u, struct repo_index_cond *cond, struct fetch_cond *fc,
+		       struct wd_buf *b, struct wd_err *err)
+{
+	const struct fetch_validator *v =
+		cond && cond->ask ? fetch_validators_find(cond->validators, u) : NULL;
+	*fc = (struct fetch_cond){v ? v->etag : NULL, v ? v->last_modified : NULL, NULL, NULL,
+				  false};
+	int r = fetch_mem_if(net, u, auth, INDEX_MAX_BYTES, INDEX_NAME, cond ? fc : NULL, b, err);
+	if (!r && cond && fc->not_modified)
+		cond->unchanged = true;
+	return r;
+}
+
 int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 		     const char *const *urls, size_t n, const struct keyring *kr, int today,
-		     repo_serial_check check, void *ud, struct repo_index *idx, size_t *used,
-		     struct wd_err *err)
+		     repo_serial_check check, void *ud, struct repo_index_cond *cond,
+		     struct repo_index *idx, size_t *used, struct wd_err *err)
 {
 	struct failures f = {0};
 	struct wd_buf b = {0};
 	int r = -WD_EFAIL;
+	if (cond)
+		cond->unchanged = false;
+	memset(idx, 0, sizeof *idx);
 	for (size_t i = 0; r && i < n; i++) {
 		char *u = join_url(urls[i], INDEX_NAME);
-		r = fetch_mem(net, u, auth, INDEX_MAX_BYTES, INDEX_NAME, &b, err);
+		struct fetch_cond fc;
+		r = fetch_index(net, auth, u, cond, &fc, &b, err);
+		if (!r && cond && cond->unchanged) {
+			*used = i;
+			fetch_cond_free(&fc);
+			free(u);
+			break;
+		}
 		if (!r)
 			r = index_read(b.p, b.len, kr, today, u, idx, err);
 		if (!r && check && (r = check(ud, urls[0], idx, err)))
 			index_free(idx);
+		/* validators of an index that checked out only: a refused one is
+		 * asked for whole again, and refused again, until it changes */
+		if (!r && cond)
+			fetch_validators_set(cond->validators, u, fc.new_etag, fc.new_last_modified);
+		fetch_cond_free(&fc);
 		free(u);
 		if (!r)
 			*used = i;

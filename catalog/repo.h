@@ -46,6 +46,10 @@ void catalog_init(struct catalog *c, const struct fetch_net *net);
 /* Fetches and checks (signature, expiry) the index at url and adds it. */
 int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
 		    struct wd_err *err);
+/* The bundled repository: catalog_add_url, its signature checked but never
+ * its expiry (docs/repository.md, "The bundled repository"). */
+int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+			struct wd_err *err);
 /* Adds a repository whose index is already checked; takes idx over. */
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
 			       char *const *mirrors, size_t nmirrors, bool subscription,
@@ -71,14 +75,25 @@ int catalog_fetch(const struct repo *from, const struct index_entry *e, const st
 /* Decides whether an index's serial may replace what is held: 0 or an error. */
 typedef int (*repo_serial_check)(void *ud, const char *url, const struct repo_index *idx,
 				 struct wd_err *err);
+/* A conditional fetch of an index already held: the validators the last
+ * download of each INDEX URL gave are sent back (fetch_mem_if) and updated
+ * from the answer. */
+struct repo_index_cond {
+	struct fetch_validators *validators;
+	bool ask;       /* send them (false: no index is held, or a stale one) */
+	bool unchanged; /* out: urls[*used] answered 304; idx is left empty */
+};
+
 /* Fetches a repository's index from each of urls in turn until one verifies,
  * has not expired and passes check (may be NULL); *used is the index of the
- * URL that gave it. When all fail, the error lists every failure, and its
- * code is the gravest (subscription over trust over the rest). */
+ * URL that gave it. With cond (may be NULL), a URL that answers "not
+ * modified" ends the search with nothing parsed. When all fail, the error
+ * lists every failure, and its code is the gravest (subscription over trust
+ * over the rest). */
 int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 		     const char *const *urls, size_t n, const struct keyring *kr, int today,
-		     repo_serial_check check, void *ud, struct repo_index *idx, size_t *used,
-		     struct wd_err *err);
+		     repo_serial_check check, void *ud, struct repo_index_cond *cond,
+		     struct repo_index *idx, size_t *used, struct wd_err *err);
 
 /* Is this subscription key id revoked by any loaded index? */
 bool catalog_key_revoked(const struct catalog *c, const char *keyid);

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "common/buf.h"
 #include "common/date.h"
+#include "common/file.h"
 #include "common/hash.h"
 
 /* Crockford's base 32: digits and letters without I, L, O (look-alikes of 1
@@ -191,9 +193,29 @@ static void show_char(int c, char out[8])
 		snprintf(out, 8, "0x%02X", (unsigned)c & 0xff);
 }
 
-/* The key without blanks, the prefix and its dash. */
+int sub_read_file(const char *path, struct wd_buf *out, struct wd_err *err)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SUB_FILE_MAX)
+		return wd_err_set(err, WD_ELICENSE, "%s: %lld bytes, more than a key file holds "
+				  "(at most %d; a subscription key has %d characters)", path,
+				  (long long)st.st_size, SUB_FILE_MAX, SUB_TEXT_LEN);
+	int r = wd_read_file(path, SUB_FILE_MAX, out, err);
+	if (r && out->len > SUB_FILE_MAX) /* grew while read, or not a regular file */
+		r = wd_err_set(err, WD_ELICENSE, "%s: more than %d bytes, more than a key file "
+			       "holds (a subscription key has %d characters)", path, SUB_FILE_MAX,
+			       SUB_TEXT_LEN);
+	return r;
+}
+
+/* The key without blanks, the prefix and its dash. A UTF-8 byte order mark
+ * in front (Notepad saves one) is no part of the key. */
 static int strip(const char *text, size_t len, struct wd_buf *body, struct wd_err *err)
 {
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	if (len > SUB_INPUT_MAX)
 		return wd_err_set(err, WD_ELICENSE,
 				  "the text is %zu bytes long; a subscription key has %d characters",

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 #include "trust/keys.h"
 
@@ -25,6 +26,7 @@
 #define SUB_ID_HEX 17                                     /* 16 hex digits and a NUL */
 #define SUB_VERSION 1
 #define SUB_INPUT_MAX 4096 /* pasted text, spaces and line breaks included */
+#define SUB_FILE_MAX (64 * 1024) /* a key file read whole; larger is refused unread */
 
 /* Entitlements are bits of a 16-bit mask; names are what users and the
  * package manifests say. */
@@ -59,6 +61,10 @@ void sub_format(const struct subscription *s, char out[SUB_TEXT_LEN + 1]);
  * reported with its group; nothing here checks the signature. */
 int sub_read_text(const char *text, size_t len, unsigned char bytes[SUB_BYTES],
 		  struct wd_err *err);
+/* Reads a key file (activate --file) of at most SUB_FILE_MAX bytes into
+ * out; a larger one is a subscription refusal (WD_ELICENSE) like any other
+ * text that is not a key, a missing or unreadable one WD_EFAIL. */
+int sub_read_file(const char *path, struct wd_buf *out, struct wd_err *err);
 /* Parses the payload of bytes into s (version, fields, key id). */
 int sub_from_bytes(const unsigned char bytes[SUB_BYTES], struct subscription *s,
 		   struct wd_err *err);

@@ -10,6 +10,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "pci/parse.h"
 
 #define MAX_SOURCE_BYTES (16u << 20)
 
@@ -34,7 +35,7 @@ static bool next_line(struct lines *it, struct wd_sv *line)
 	return true;
 }
 
-static struct pci_dev *add_dev(struct pci_list *l)
+struct pci_dev *pci_add_dev(struct pci_list *l)
 {
 	l->devs = wd_xrealloc(l->devs, (l->n + 1) * sizeof *l->devs);
 	struct pci_dev *d = &l->devs[l->n++];
@@ -62,7 +63,7 @@ bool pci_is_network(const struct pci_dev *d)
 	return d->class_code != PCI_NONE && (d->class_code >> 16) == 0x02;
 }
 
-static void finish(struct pci_list *l)
+void pci_finish(struct pci_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct pci_dev *d = &l->devs[i];
@@ -140,7 +141,7 @@ int pci_read_sysfs(const char *dir, struct pci_list *out, struct wd_err *err)
 		if (e->d_name[0] == '.')
 			continue;
 		char *devdir = wd_path_join(dir, e->d_name);
-		struct pci_dev *dev = add_dev(out);
+		struct pci_dev *dev = pci_add_dev(out);
 		dev->slot = wd_xstrdup(e->d_name);
 		long v = PCI_NONE, dv = PCI_NONE, sv = PCI_NONE, sd = PCI_NONE, cl = PCI_NONE,
 		     rev = PCI_NONE;
@@ -162,7 +163,7 @@ int pci_read_sysfs(const char *dir, struct pci_list *out, struct wd_err *err)
 	if (r)
 		return r;
 	qsort(out->devs, out->n, sizeof *out->devs, cmp_dev);
-	finish(out);
+	pci_finish(out);
 	return 0;
 }
 
@@ -244,7 +245,7 @@ static int lspci_device(struct wd_sv l, size_t sl, const char *name, int lineno,
 		return wd_err_set(err, WD_EFAIL,
 				  "%s line %d: not a device line of `lspci -n` or `lspci -nn` output: %.*s",
 				  name, lineno, (int)(l.n > 80 ? 80 : l.n), l.p);
-	struct pci_dev *d = add_dev(out);
+	struct pci_dev *d = pci_add_dev(out);
 	d->slot = sl == 7 ? wd_xasprintf("0000:%.*s", (int)sl, l.p) : wd_xstrndup(l.p, sl);
 	for (char *s = d->slot; *s; s++)
 		*s = (char)tolower((unsigned char)*s);
@@ -285,7 +286,7 @@ int pci_parse_lspci(const char *text, size_t len, const char *name, struct pci_l
 		if (r)
 			return r;
 	}
-	finish(out);
+	pci_finish(out);
 	return 0;
 }
 
@@ -351,8 +352,64 @@ static void free_nics(struct vbox_nic *nics, size_t n)
 	free(nics);
 }
 
+static int parse_machinereadable(const char *text, size_t len, const char *name,
+				 struct pci_list *out, struct wd_err *err);
+
+void vbox_add_adapter(struct pci_list *l, int n, const char *attach, const char *type)
+{
+	const struct vbox_nic_model *m = vbox_model_by_nictype(type);
+	struct pci_dev *d = pci_add_dev(l);
+	d->slot = wd_xasprintf("nic%d", n);
+	d->adapter = n;
+	d->attachment = wd_xstrdup(attach);
+	d->class_code = 0x020000;
+	if (m) {
+		d->vendor = m->vendor;
+		d->device = m->device;
+		d->subvendor = m->subvendor;
+		d->subdevice = m->subdevice;
+		d->revision = m->revision;
+		d->vbox_model = m->nictype;
+		d->name = wd_xstrdup(m->title);
+	} else {
+		/* A type newer than this table: listed, driven by nothing. */
+		d->name = wd_xasprintf("VirtualBox adapter type %s", type);
+	}
+}
+
+/* Does the text hold one KEY="VALUE" line, as every showvminfo
+ * --machinereadable output does (name="...", to begin with)? */
+static bool looks_machinereadable(const char *text, size_t len)
+{
+	struct lines it = {text, text + len, 0};
+	struct wd_sv l, k, v;
+	while (next_line(&it, &l)) {
+		bool quoted;
+		if (kv(l, &k, &v, &quoted) && quoted && k.n && !memchr(k.p, ' ', k.n) &&
+		    !memchr(k.p, '<', k.n))
+			return true;
+	}
+	return false;
+}
+
 int pci_parse_vbox(const char *text, size_t len, const char *name, struct pci_list *out,
 		   struct wd_err *err)
+{
+	size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (i < len && text[i] == '<')
+		return pci_parse_vbox_xml(text, len, name, out, err);
+	memset(out, 0, sizeof *out);
+	if (!looks_machinereadable(text, len))
+		return wd_err_set(err, WD_EFAIL, "%s: neither a VirtualBox machine file (.vbox, "
+				  "XML) nor the output of `VBoxManage showvminfo VM "
+				  "--machinereadable`: give --pci vbox: one of the two", name);
+	return parse_machinereadable(text, len, name, out, err);
+}
+
+static int parse_machinereadable(const char *text, size_t len, const char *name,
+				 struct pci_list *out, struct wd_err *err)
 {
 	memset(out, 0, sizeof *out);
 	out->source = wd_xasprintf("vbox:%s", name);
@@ -395,30 +452,13 @@ int pci_parse_vbox(const char *text, size_t len, const char *name, struct pci_li
 					       s->attach, s->n);
 				break;
 			}
-			const struct vbox_nic_model *m = vbox_model_by_nictype(s->type);
-			struct pci_dev *d = add_dev(out);
-			d->slot = wd_xasprintf("nic%d", s->n);
-			d->adapter = s->n;
-			d->attachment = wd_xstrdup(s->attach);
-			d->class_code = 0x020000;
-			if (m) {
-				d->vendor = m->vendor;
-				d->device = m->device;
-				d->subvendor = m->subvendor;
-				d->subdevice = m->subdevice;
-				d->revision = m->revision;
-				d->vbox_model = m->nictype;
-				d->name = wd_xstrdup(m->title);
-			} else {
-				/* A type newer than this table: listed, driven by nothing. */
-				d->name = wd_xasprintf("VirtualBox adapter type %s", s->type);
-			}
+			vbox_add_adapter(out, s->n, s->attach, s->type);
 		}
 	}
 	free_nics(nics, nn);
 	if (r)
 		return r;
-	finish(out);
+	pci_finish(out);
 	return 0;
 }
 

@@ -2,8 +2,9 @@
  *   sysfs          /sys/bus/pci/devices
  *   sysfs:DIR      the same layout under DIR
  *   lspci:FILE     the output of `lspci -n` or `lspci -nn` (- for stdin)
- *   vbox:FILE      `VBoxManage showvminfo VM --machinereadable`: each enabled
- *                  adapter becomes a device with its model's PCI IDs
+ *   vbox:FILE      `VBoxManage showvminfo VM --machinereadable`, or the
+ *                  machine file NAME.vbox (XML), told apart by content: each
+ *                  enabled adapter becomes a device with its model's PCI IDs
  * and the VirtualBox virtual NIC model each network controller is. */
 #ifndef WD_PCI_H
 #define WD_PCI_H
@@ -39,6 +40,9 @@ int pci_read_sysfs(const char *dir, struct pci_list *out, struct wd_err *err);
 /* Parsers of text already read; name is used in messages. */
 int pci_parse_lspci(const char *text, size_t len, const char *name, struct pci_list *out,
 		    struct wd_err *err);
+/* Either VirtualBox form: text starting with '<' (after a BOM and blanks)
+ * is a .vbox file, text with KEY="VALUE" lines machine-readable output;
+ * anything else is refused (WD_EFAIL), naming the file. */
 int pci_parse_vbox(const char *text, size_t len, const char *name, struct pci_list *out,
 		   struct wd_err *err);
 void pci_list_free(struct pci_list *l);

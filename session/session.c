@@ -132,7 +132,7 @@ int session_catalog(const struct session *s, const struct keyring *kr, struct ca
 		r = add_stored_all(s, kr, today, cat, err);
 	if (!r && s->bundled_repo) {
 		char *u = repo_url(s->bundled_repo);
-		r = catalog_add_url(cat, u, kr, today, err);
+		r = catalog_add_bundled(cat, u, kr, err);
 		free(u);
 	}
 	if (r)

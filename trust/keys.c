@@ -127,17 +127,29 @@ out:
 	return pkey;
 }
 
+/* A PEM key file is a few hundred bytes; a BOM in front (a key file saved
+ * by a Windows editor) is skipped, since OpenSSL's PEM reader would not find
+ * the BEGIN line behind it. */
+#define KEY_FILE_MAX (64 * 1024)
+
 static int load(const char *path, bool priv, struct wd_key **out, struct wd_err *err)
 {
 	EVP_PKEY *fast = priv ? NULL : fast_ed25519_pub(path);
 	if (fast)
 		return wrap(fast, out, path, err);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return wd_err_set(err, WD_ETRUST, "%s: cannot open key: %s", path, strerror(errno));
-	EVP_PKEY *pkey = priv ? PEM_read_PrivateKey(f, NULL, NULL, NULL)
-			      : PEM_read_PUBKEY(f, NULL, NULL, NULL);
-	fclose(f);
+	struct wd_buf b = {0};
+	if (wd_read_file(path, KEY_FILE_MAX, &b, err)) {
+		wd_buf_free(&b);
+		err->code = WD_ETRUST; /* the message names the file and the cause */
+		return -WD_ETRUST;
+	}
+	size_t skip = b.len >= 3 && !memcmp(b.p, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	BIO *bio = BIO_new_mem_buf(b.p + skip, (int)(b.len - skip));
+	EVP_PKEY *pkey = !bio ? NULL
+		       : priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
+			      : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	wd_buf_free(&b);
 	if (!pkey) {
 		ERR_clear_error();
 		return wd_err_set(err, WD_ETRUST, "%s: not a PEM %s key", path,

@@ -23,6 +23,7 @@ static const char global_help[] =
 	"  --connect-timeout S  give up connecting after S seconds (default 15)\n"
 	"  --speed-limit B, --speed-time S  abandon a download slower than B bytes/s\n"
 	"                     for S seconds (default 1 byte/s for 30 s)\n"
+	"  --max-time S       give up on any one transfer after S seconds (default 600)\n"
 	"  --json             one JSON document on stdout\n"
 	"  -n, --dry-run      show what would be done; write nothing\n"
 	"  -y, --yes          do not ask\n"
@@ -91,7 +92,7 @@ static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
 {
 	static const char *valued[] = {"--root", "--pci", "--pci-ids", "--repo", "--keys",
 				       "--boot-drive", "--cacert", "--connect-timeout",
-				       "--speed-limit", "--speed-time", NULL};
+				       "--speed-limit", "--speed-time", "--max-time", NULL};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--json"))
 		ctx->json = true;
@@ -130,7 +131,8 @@ static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
 			default: {
 				long max = k == 8 ? 1000000000L : 86400L;
 				long *to = k == 7 ? &ctx->connect_timeout
-					 : k == 8 ? &ctx->speed_limit : &ctx->speed_time;
+					 : k == 8 ? &ctx->speed_limit
+					 : k == 9 ? &ctx->speed_time : &ctx->max_time;
 				if (parse_count(val, max, to) < 0)
 					return -ui_usage(ctx, "%s %s: expected a whole number from 1 to "
 							 "%ld", valued[k], val, max);

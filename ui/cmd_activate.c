@@ -18,7 +18,7 @@
 static int read_key_file(const char *path, struct wd_buf *out, struct wd_err *err)
 {
 	if (strcmp(path, "-") != 0)
-		return wd_read_file(path, KEY_FILE_MAX, out, err);
+		return sub_read_file(path, out, err);
 	char chunk[4096];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {

@@ -14,9 +14,14 @@
 #include "ui/pkgutil.h"
 #include "ui/progress.h"
 
+/* Beside the stored catalog: the HTTP validators of the indexes it holds,
+ * so that an unchanged repository costs a 304 and nothing is rewritten. */
+#define VALIDATORS_NAME "catalog.validators"
+
 struct outcome {
 	struct repo_index old, fresh;
 	bool have_old, have_fresh;
+	bool unchanged; /* 304: fresh is old (borrowed), nothing to write */
 	size_t used; /* which URL gave the fresh index */
 	struct wd_err err;
 	int r;
@@ -47,8 +52,11 @@ static int serial_ok(void *ud, const char *url, const struct repo_index *idx,
 }
 
 static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr, int today,
-		     const struct repo_conf *c, const struct fetch_auth *auth, struct outcome *o)
+		     const struct repo_conf *c, const struct fetch_auth *auth,
+		     struct fetch_validators *vs, struct outcome *o)
 {
+	/* asked "changed since?" only about an index held and not yet stale */
+	struct repo_index_cond cond = {vs, o->have_old && today <= o->old.expires, false};
 	const char **urls = wd_xcalloc(c->nmirrors + 1, sizeof *urls);
 	urls[0] = c->url;
 	for (size_t i = 0; i < c->nmirrors; i++)
@@ -59,9 +67,13 @@ static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr
 				  "activate a subscription key first ('warpdrv activate KEY')", c->url);
 	else
 		o->r = repo_fetch_index(ui_net(ctx), c->subscription ? auth : NULL, urls,
-					c->nmirrors + 1, kr, today, serial_ok, &h, &o->fresh,
+					c->nmirrors + 1, kr, today, serial_ok, &h, &cond, &o->fresh,
 					&o->used, &o->err);
 	o->have_fresh = !o->r;
+	if (!o->r && cond.unchanged) {
+		o->unchanged = true;
+		o->fresh = o->old;
+	}
 	if (o->r)
 		wd_err_prefix(&o->err, "repository %s", c->name);
 	free(urls);
@@ -181,24 +193,32 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	if (!r)
 		r = activation_load(db, kr, &a, err);
 	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
+	struct fetch_validators vs;
+	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
+	fetch_validators_read(vpath ? vpath : "", &vs);
 	for (size_t i = 0; !r && i < l->n; i++) {
 		if ((r = store_get(store, l->v[i].name, l->v[i].url, &o[i].old, &o[i].have_old, err)))
 			break;
-		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &o[i]);
+		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
 	}
 	sqlite3_close(store);
 	bool any = false;
 	for (size_t i = 0; i < l->n; i++)
-		any |= o[i].have_fresh;
-	if (!r && any && !ctx->dry_run && !(r = wd_mkdirs(dir, err)))
-		r = commit(db, l, o, path, err);
+		any |= o[i].have_fresh && !o[i].unchanged;
+	struct wd_err ignore; /* without the validators, the next update is a full one */
+	if (!r && any && !ctx->dry_run && !(r = wd_mkdirs(dir, err)) &&
+	    !(r = commit(db, l, o, path, err)))
+		fetch_validators_write(vpath, &vs, &ignore);
+	fetch_validators_free(&vs);
+	free(vpath);
 	if (!r) {
 		report(ctx, l, o);
 		r = failures(l, o, err);
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		index_free(&o[i].old);
-		index_free(&o[i].fresh);
+		if (!o[i].unchanged)
+			index_free(&o[i].fresh);
 	}
 	free(o);
 	activation_free(&a);

@@ -163,6 +163,7 @@ const struct fetch_net *ui_net(struct wd_ctx *ctx)
 		.connect_timeout = ctx->connect_timeout,
 		.speed_limit = ctx->speed_limit,
 		.speed_time = ctx->speed_time,
+		.max_time = ctx->max_time,
 		.progress = P.draw ? on_progress : NULL,
 		.finished = P.draw ? on_finished : NULL,
 		.note = on_note,

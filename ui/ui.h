@@ -24,6 +24,7 @@ struct wd_ctx {
 	long connect_timeout;   /* --connect-timeout S (0: catalog/fetch.h's default) */
 	long speed_limit;       /* --speed-limit B: bytes/s under which ... */
 	long speed_time;        /* --speed-time S: ... for S seconds a transfer is abandoned */
+	long max_time;          /* --max-time S: the deadline of one whole transfer */
 	bool json, dry_run, yes, quiet, color;
 	int verbose;
 	char *exe_dir;          /* folder of the running program */

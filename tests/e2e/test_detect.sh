@@ -168,6 +168,64 @@ t_vbox_bad_line_names_line() {
 	assert_err "line 1: adapter 1 is enabled"
 }
 
+# A VirtualBox machine file (NAME.vbox, XML) read by content under vbox:: the
+# machine's enabled adapters in slot order (numbered as VBoxManage does), the
+# attachment from the child element, never a snapshot's or a disabled mode's.
+t_vbox_machine_file() {
+	for f in os2-adapters.vbox os2-adapters-crlf.vbox; do
+		detect_json "vbox:$P/$f"
+		assert_rc 0
+		assert_json "[(x['slot'], x['vbox_model'], x['attachment']) for x in d['devices']] == [('nic1', '82540EM', 'bridged'), ('nic3', 'Am79C973', 'nat'), ('nic4', '82545EM', 'intnet'), ('nic5', 'virtio', 'hostonly'), ('nic6', '82543GC', 'null'), ('nic8', 'NE2000', 'generic')]"
+		assert_json "d['virtualbox'] is True and d['source'] == 'vbox:$P/$f'"
+		assert_json "d['devices'][0]['vendor'] == '8086' and d['devices'][0]['device'] == '100e' and d['devices'][1]['revision'] == '40'"
+	done
+	# its network controllers get drivers as from any other source
+	wd --json detect --pci "vbox:$P/os2-adapters.vbox"
+	assert_json "d['devices'][0]['driver'] == 'e1000'"
+	# an adapter of the default type (none written) and a file of one line
+	printf '<VirtualBox><Machine><Hardware><Network><Adapter slot="0" enabled="true"><NAT/></Adapter></Network></Hardware></Machine></VirtualBox>' >"$T/one.vbox"
+	detect_json "vbox:$T/one.vbox"
+	assert_rc 0
+	assert_json "[(x['slot'], x['vbox_model'], x['attachment']) for x in d['devices']] == [('nic1', 'Am79C973', 'nat')]"
+	# no adapter enabled: a VirtualBox machine without a NIC, exit 0
+	printf '<?xml version="1.0"?>\n<VirtualBox>\n<Machine><Hardware><Network/></Hardware></Machine>\n</VirtualBox>\n' >"$T/none.vbox"
+	detect_json "vbox:$T/none.vbox"
+	assert_rc 0
+	assert_json "d['devices'] == [] and d['virtualbox'] is True"
+}
+
+# Anything that is neither a .vbox file nor machine-readable output is an
+# error naming the file, exit 1: never an empty list.
+t_vbox_neither_format_is_an_error() {
+	wd detect --pci "vbox:$P/showvminfo-human.txt"
+	assert_rc 1
+	assert_err "$P/showvminfo-human.txt: neither a VirtualBox machine file (.vbox, XML) nor the output of \`VBoxManage showvminfo VM --machinereadable\`"
+	: >"$T/empty"
+	wd --json detect --pci "vbox:$T/empty"
+	assert_rc 1
+	assert_json "d['error']['code'] == 1 and '$T/empty: neither' in d['error']['message']"
+	wd detect --pci "vbox:$P/cut-short.vbox"
+	assert_rc 1
+	assert_err "$P/cut-short.vbox line 31: the file ends inside an element (cut short?)"
+	cases=(
+		'<html><body>not a machine</body></html>|line 1: the first element is not <VirtualBox>'
+		'<VirtualBox><Machine></Hardware></Machine></VirtualBox>|line 1: an end tag that closes another element'
+		'<VirtualBox><Machine><Hardware><Network><Adapter enabled="true"/></Network></Hardware></Machine></VirtualBox>|an <Adapter> without a slot number from 0 to 63'
+		'<VirtualBox><Machine><Hardware><Network><Adapter slot="0"/><Adapter slot="0"/></Network></Hardware></Machine></VirtualBox>|a second <Adapter> of the same slot'
+		'<VirtualBox><Machine><Hardware><Network><Adapter slot="0" enabled="yes"/></Network></Hardware></Machine></VirtualBox>|enabled neither'
+		'<VirtualBox><Machine name="x></Machine></VirtualBox>|an attribute value that never ends'
+		'<VirtualBox/><VirtualBox/>|a second top element'
+		'<!-- just a comment|a comment that never ends'
+	)
+	for c in "${cases[@]}"; do
+		printf '%s\n' "${c%%|*}" >"$T/bad.vbox"
+		wd detect --pci "vbox:$T/bad.vbox"
+		assert_rc 1
+		assert_err "$T/bad.vbox"
+		assert_err "${c#*|}"
+	done
+}
+
 t_bad_source_is_usage_error() {
 	wd detect --pci "usb:foo"
 	assert_rc 2

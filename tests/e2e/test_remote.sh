@@ -89,6 +89,17 @@ vol_sum() {
 		xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
 }
 
+# resign FILE KEY: the signed text FILE (an index) signed again with KEY
+# through openssl after a change to its text, as warpdrv-admin would.
+resign() {
+	local fpr
+	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
+	sed -i '/^signature /d' "$1"
+	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
+	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
+	rm "$1.sig"
+}
+
 catalog_sum() { sha256sum "$T/v/var/cache/warpdrv/catalog.db" | cut -d' ' -f1; }
 
 t_update_then_install_from_the_cache_offline() {
@@ -366,6 +377,14 @@ EOF
 	assert_rc 0
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
 	grep -q "GET /b/$PKG" "$T/nginx/logs/access.log" || fail "nginx did not serve the package"
+	# nginx's ETag makes an unchanged update a 304: the catalog is not rewritten
+	mtime=$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")
+	w update
+	assert_rc 0
+	assert_out "main: up to date"
+	grep -q 'GET /b/INDEX HTTP/1.1" 304 ' "$T/nginx/logs/access.log" ||
+		fail "nginx did not answer 304: $(cat "$T/nginx/logs/access.log")"
+	[ "$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")" = "$mtime" ] || fail "catalog.db was rewritten"
 }
 
 # The bar is drawn on a terminal only: under a pseudo-terminal, not in a pipe.
@@ -404,6 +423,247 @@ PY
 	assert_rc 0
 	! grep -q $'\033' "$T/out" || fail "escape codes in a pipe"
 	assert_no_out "KiB/s"
+}
+
+# A server dripping 2 bytes a second passes any low-speed limit of 1 byte/s;
+# the total deadline ends the transfer: exit 1, a message naming the option,
+# the volume and the stored catalog as they were.
+t_update_gives_up_at_the_deadline() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	sum=$(catalog_sum)
+	mtime=$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")
+	before=$(snapshot "$T/v")
+	echo "/a/INDEX drip" >"$T/faults"
+	start=$(date +%s)
+	wd --root "$T/v" --keys "$T/k" --speed-limit 1 --speed-time 30 --max-time 3 update
+	took=$(($(date +%s) - start))
+	assert_rc 1
+	assert_err "repository main: $URL/a/INDEX: not done within 3 s (--max-time), abandoned after"
+	assert_err "(the previous catalog of each failed repository stays in use)"
+	[ "$took" -le 6 ] || fail "update took $took s with --max-time 3"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
+	[ "$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")" = "$mtime" ] || fail "catalog.db was rewritten"
+	w --max-time 0 update
+	assert_rc 2
+	assert_err "--max-time 0: expected a whole number"
+	"$WD" --help >"$T/out"
+	grep -q -- "--max-time S .*(default 600)" "$T/out" || fail "the default is not in --help"
+}
+
+# A package body shorter than the index says is an integrity failure (3), and
+# the partial file is not kept to be resumed for ever.
+t_a_short_package_body_is_exit_3_and_not_kept() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	before=$(vol_sum)
+	part="$T/v/var/cache/warpdrv/packages/$PKG.part"
+	echo "/a/$PKG short" >"$T/faults"
+	for round in 1 2; do
+		w install testpkg
+		assert_rc 3
+		assert_err "$URL/a/$PKG: the server's file ends after $((PKGSIZE / 2)) bytes; the index says $PKGSIZE"
+		[ ! -e "$part" ] || fail "round $round: the short body was kept in $part"
+		[ "$(vol_sum)" = "$before" ] || fail "round $round: the volume changed"
+	done
+	# a partial file left by a dropped connection, then the server's copy
+	# shrinks to it: one resume (answered 416), one fresh try, then discarded
+	echo "/a/$PKG drop" >"$T/faults"
+	w install testpkg
+	assert_rc 1
+	[ -s "$part" ] || fail "a dropped download kept nothing to resume"
+	echo "/a/$PKG short" >"$T/faults"
+	: >"$T/log"
+	w install testpkg
+	assert_rc 3
+	assert_err "the index says $PKGSIZE"
+	[ ! -e "$part" ] || fail "the partial file was kept after a failed resume"
+	n=$(grep -c "^GET /a/$PKG " "$T/log")
+	[ "$n" -le 3 ] || fail "the package was asked for $n times: $(cat "$T/log")"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	: >"$T/faults"
+	w install testpkg
+	assert_rc 0
+	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
+}
+
+# One rule for package names in the manifest and the index: at most 32
+# bytes, so NAME-VERSION.wdp and its temporary names stay file names. A
+# 255-byte name is refused where it is read (exit 3), not later on disk.
+t_a_255_byte_package_name_is_refused_at_validation() {
+	setup
+	long=$(printf 'a%.0s' $(seq 255))
+	mkdir -p "$T/recipe"
+	sed "s/^name testpkg/name $long/" "$FIXT/recipe/MANIFEST" >"$T/recipe/MANIFEST"
+	cp "$FIXT/recipe/TEST.OS2" "$T/recipe/"
+	mkdir -p "$T/out.d"
+	wda pack "$T/recipe" --key "$T/k/repo/test.key" --out "$T/out.d/"
+	assert_rc 3
+	assert_err "line 2: name: lowercase letters, digits, '.', '+', '-', starting with a letter or digit; at most 32 bytes"
+	[ -z "$(ls "$T/out.d")" ] || fail "pack wrote $(ls "$T/out.d")"
+	# the same name in a signed index
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	sum=$(catalog_sum)
+	before=$(vol_sum)
+	python3 - "$T/www/a/INDEX" "$long" <<'PY'
+import sys
+path, name = sys.argv[1:3]
+text = open(path, "rb").read().replace(b"package testpkg ", b"package " + name.encode() + b" ", 1)
+text = text.replace(b"\nserial 5\n", b"\nserial 6\n", 1)
+open(path, "wb").write(text)
+PY
+	resign "$T/www/a/INDEX" "$T/k/repo/test.key"
+	w update
+	assert_rc 3
+	assert_err "$URL/a/INDEX line 5: package: malformed name (lowercase letters, digits, '.', '+', '-', starting with a letter or digit; at most 32 bytes)"
+	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
+	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	wd --root "$T/v" --keys "$T/k" --repo "$T/www/a" list
+	assert_rc 3
+	assert_err "malformed name"
+}
+
+# The bundled repository's trust is the program's own: an offline guest keeps
+# installing from it two years after the build, while a remote index of the
+# same age is refused as expired.
+t_bundled_repository_never_expires() {
+	setup
+	cp -R "$FIX/volumes/ecs21-e1000" "$T/g"
+	exp=$(awk '$1 == "expires" { print $2 }' "$WARPDRV_BUILD/repo/INDEX")
+	later=$(date -u -d "$exp + 1 year" +%F)
+	export WARPDRV_NOW=$later
+	before=$(snapshot "$T/g")
+	wd --root "$T/g" list
+	assert_rc 0
+	assert_out pcntnd
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "list changed the volume"
+	wd --root "$T/g" -y install pcntnd
+	assert_rc 0
+	assert_out "Installed pcntnd"
+	wd --root "$T/g" --json detect --pci "vbox:$FIX/pci/os2-adapters.vbox"
+	assert_rc 0
+	assert_json "[x['driver'] for x in d['devices']][:2] == ['e1000', 'pcntnd']"
+	# a remote repository's index keeps its expiry, as --repo and as stored
+	wd --root "$T/g" --keys "$T/k" --repo "$T/www/a" list
+	assert_rc 3
+	assert_err "INDEX: expired on"
+	unset WARPDRV_NOW
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	WARPDRV_NOW=$later w update
+	assert_rc 3
+	assert_err "repository main: $URL/a/INDEX: expired on"
+}
+
+# A remote index with a higher serial carries revocations that apply to the
+# bundled packages too: a revoked key no longer installs acpi-psd from the
+# bundled repository, with nothing changed on the volume.
+t_remote_revocations_apply_to_bundled_packages() {
+	setup
+	cp -R "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda --json issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 9 \
+		--entitlements drivers,acpi --expires 2099-01-01
+	assert_rc 0
+	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
+	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
+	g() { wd --root "$T/g" --keys "$T/k" $NET "$@"; }
+	g activate "$key"
+	assert_rc 0
+	g -y install acpi-psd
+	assert_rc 0
+	g -y remove acpi-psd
+	assert_rc 0
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 --revoke "$id" >/dev/null
+	start_fault
+	g repo add main "$URL/a/"
+	g update
+	assert_rc 0
+	assert_out "main: updated, serial 6, 1 packages, 1 revoked keys"
+	before=$(snapshot "$T/g")
+	g -y install acpi-psd
+	assert_rc 4
+	assert_err "acpi-psd 3.23.16"
+	assert_err "revoked"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused install changed the volume"
+	# the revocation sticks when the remote repository is gone again
+	g repo remove main
+	assert_rc 0
+	before=$(snapshot "$T/g")
+	g -y install acpi-psd
+	assert_rc 4
+	assert_err "revoked"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused install changed the volume"
+}
+
+# update when nothing changed: a conditional request (If-None-Match) that the
+# server answers 304; nothing is parsed or written: catalog.db keeps its
+# bytes and mtime and the volume its every byte.
+t_unchanged_update_is_a_304_that_rewrites_nothing() {
+	setup
+	start_fault
+	w repo add main "$URL/a/" --mirror "$URL/b/"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 5"
+	db="$T/v/var/cache/warpdrv/catalog.db"
+	grep -q "^$URL/a/INDEX	\"" "$T/v/var/cache/warpdrv/catalog.validators" ||
+		fail "no validators kept: $(cat "$T/v/var/cache/warpdrv/catalog.validators")"
+	sum=$(catalog_sum)
+	mtime=$(stat -c %Y.%N "$db")
+	before=$(snapshot "$T/v")
+	: >"$T/log"
+	sleep 1.1 # a rewrite would show in the mtime
+	w update
+	assert_rc 0
+	assert_out "main: up to date, serial 5, 1 packages"
+	[ "$(grep -c "^GET /a/INDEX " "$T/log")" -eq 1 ] || fail "requests: $(cat "$T/log")"
+	[ "$(grep -c "^304 /a/INDEX$" "$T/log")" -eq 1 ] || fail "no 304: $(cat "$T/log")"
+	! grep -q "/b/" "$T/log" || fail "the mirror was asked: $(cat "$T/log")"
+	[ "$(catalog_sum)" = "$sum" ] || fail "catalog.db changed"
+	[ "$(stat -c %Y.%N "$db")" = "$mtime" ] || fail "catalog.db was rewritten"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+	w --json update
+	assert_json 'd["repositories"][0]["status"] == "current" and d["repositories"][0]["serial"] == 5'
+	w install testpkg
+	assert_rc 0
+	w remove testpkg
+	# a new index is fetched whole, then it is the one held
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 6"
+	! grep -q "^304" "$T/log" || fail "a changed index was answered 304"
+	w update
+	assert_out "main: up to date, serial 6"
+	# without a stored catalog nothing is asked conditionally
+	rm "$db"
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 6"
+	! grep -q "^304" "$T/log" || fail "a 304 with no catalog held: $(cat "$T/log")"
+	[ -s "$db" ] || fail "no catalog written"
+	# a held index past its expiry is not asked about: fetched whole, and the
+	# server's copy, as old, is refused
+	: >"$T/log"
+	WARPDRV_NOW=2099-01-01 w update
+	assert_rc 3
+	assert_err "expired on"
+	! grep -q "^304" "$T/log" || fail "an expired index was kept by a 304"
 }
 
 run_tests

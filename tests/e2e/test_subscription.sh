@@ -166,6 +166,36 @@ t_activate_reads_forgivingly_from_file_and_stdin() {
 	assert_err "missing.txt"
 }
 
+# A key file saved with a UTF-8 byte order mark (as Notepad does) is a key;
+# one over 64 KiB is refused unread, exit 4 like every other key refusal.
+t_activate_file_with_a_bom_or_too_large() {
+	mkenv
+	issue K "$T/lic.key"
+	before=$(snapshot "$T/vol")
+	{ head -c 65537 /dev/zero | tr '\0' ' '; printf '%s\n' "$K"; } >"$T/big.txt"
+	act activate --file "$T/big.txt"
+	assert_rc 4
+	assert_err "$T/big.txt: $(stat -c %s "$T/big.txt") bytes, more than a key file holds (at most 65536"
+	[ "$(snapshot "$T/vol")" = "$before" ] || fail "a refused key file changed the volume"
+	printf '\357\273\277%s\r\n' "$K" >"$T/bom.txt"
+	act activate --file "$T/bom.txt"
+	assert_rc 0
+	id=$(db 'SELECT key_id FROM subscription_keys WHERE ended IS NULL')
+	assert_out "Activated key $id"
+	# PEM keys saved with a BOM are keys too (the licence key's private half)
+	{ printf '\357\273\277'; cat "$T/lic.key"; } >"$T/bomlic.key"
+	wda issue --key "$T/bomlic.key" --customer 5 --entitlements drivers --expires 2027-01-01
+	assert_rc 0
+	assert_out "WD-"
+	# a BOM and nothing after it is still no key
+	printf '\357\273\277\r\n' >"$T/bomonly.txt"
+	before=$(snapshot "$T/vol")
+	act activate --file "$T/bomonly.txt"
+	assert_rc 4
+	assert_err "the subscription key is empty"
+	[ "$(snapshot "$T/vol")" = "$before" ] || fail "a refused key changed the volume"
+}
+
 # Every refusal of a bad key: exit 4, a message that says which, nothing stored.
 refuse() { # KEY MESSAGE
 	before=$(snapshot "$T/vol")

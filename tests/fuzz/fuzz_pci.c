@@ -1,5 +1,7 @@
-/* libFuzzer target: the lspci and VBoxManage parsers. The first byte picks the
- * parser; the rest is the file. Every device they return must be well formed. */
+/* libFuzzer target: the lspci and VirtualBox parsers (showvminfo
+ * --machinereadable and the .vbox XML machine file, told apart by content).
+ * The first byte picks lspci or vbox; the rest is the file. Every device they
+ * return must be well formed, and every refusal must name the input. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,9 @@ static void check(const struct pci_list *l)
 		const struct pci_dev *d = &l->devs[i];
 		if (!d->slot || d->vendor > 0xffff || d->device > 0xffff || d->revision > 0xff ||
 		    d->class_code > 0xffffff)
+			abort();
+		/* a VirtualBox adapter: numbered from 1 and attached somehow */
+		if (d->adapter && (d->adapter > 64 || !d->attachment || !d->name))
 			abort();
 	}
 }

@@ -13,6 +13,13 @@ server runs) holds lines "PATH MODE", PATH being the URL path or * for all:
   long     declare and send the file followed by 1 MiB of extra bytes
   wrong    send the file with every byte of its second half inverted
   slow     send the body 512 bytes at a time, 50 ms apart
+  drip     send the body 2 bytes a second (fast enough for a low-speed limit
+           of 1 byte/s, slow enough to take days)
+  short    declare and send only the first half of the file, cleanly
+A file served whole carries an ETag and a Last-Modified (from its size and
+modification time, as nginx makes them); a request whose If-None-Match (or,
+without one, If-Modified-Since) says it is held already gets 304 and no body,
+logged as a line "304 PATH" besides the request's own.
 With --auth, a request without those HTTP Basic credentials gets 401.
 Range requests ("bytes=N-") are honoured. Every request is logged as
 "METHOD PATH range=VALUE auth=yes|no". It listens on 127.0.0.1 only, and
@@ -20,6 +27,7 @@ exits by itself after --lifetime seconds (default 300).
 """
 import argparse
 import base64
+import email.utils
 import http.server
 import os
 import ssl
@@ -62,6 +70,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def not_modified(self, etag, mtime):
+        inm = self.headers.get("If-None-Match")
+        if inm is not None:
+            return etag in [t.strip() for t in inm.split(",")]
+        ims = self.headers.get("If-Modified-Since")
+        if ims is None:
+            return False
+        try:
+            return email.utils.parsedate_to_datetime(ims).timestamp() >= mtime
+        except (TypeError, ValueError):
+            return False
+
+    def send_304(self, path, etag, modified):
+        if self.server.log:
+            with open(self.server.log, "a") as f:
+                f.write("304 %s\n" % path)
+        self.send_response(304)
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", modified)
+        self.end_headers()
+
     def do_GET(self):
         self.log_request_line()
         path = self.path.split("?", 1)[0]
@@ -77,6 +106,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_status(404)
         with open(local, "rb") as f:
             data = f.read()
+        st = os.stat(local)
+        etag = '"%x-%x"' % (st.st_mtime_ns, st.st_size)
+        modified = email.utils.formatdate(st.st_mtime, usegmt=True)
+        if mode is None and self.not_modified(etag, int(st.st_mtime)):
+            return self.send_304(path, etag, modified)
+        if mode == "short":
+            data = data[: len(data) // 2]
         start = 0
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes=") and rng.endswith("-"):
@@ -98,6 +134,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Accept-Ranges", "bytes")
+        if mode is None and not start:
+            self.send_header("ETag", etag)
+            self.send_header("Last-Modified", modified)
         self.end_headers()
         try:
             if mode == "drop":
@@ -110,6 +149,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body[:16])
                 self.wfile.flush()
                 time.sleep(60)
+                return
+            if mode == "drip":
+                for i in range(0, len(body), 2):
+                    self.wfile.write(body[i:i + 2])
+                    self.wfile.flush()
+                    time.sleep(1)
                 return
             if mode == "slow":
                 for i in range(0, len(body), 512):

@@ -130,7 +130,8 @@ static void test_pci_ids_crlf(void **state)
 static void test_vbox_without_adapters(void **state)
 {
 	(void)state;
-	static const char *texts[] = {"", "name=\"warp4\"\nmemory=256\n"};
+	static const char *texts[] = {"name=\"warp4\"\nmemory=256\n",
+				      "<VirtualBox><Machine><Hardware/></Machine></VirtualBox>"};
 	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
 		struct pci_list l;
 		struct wd_err e;
@@ -139,6 +140,94 @@ static void test_vbox_without_adapters(void **state)
 		assert_true(l.virtualbox);
 		pci_list_free(&l);
 	}
+}
+
+/* Text that is neither format: an error naming the input, no list. */
+static void test_vbox_neither_format(void **state)
+{
+	(void)state;
+	static const char *texts[] = {"", "\n\n", "Name: warp4\nNIC 1: disabled\n",
+				      "memory=256\n", "\xEF\xBB\xBF"};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		struct pci_list l;
+		struct wd_err e;
+		assert_int_equal(pci_parse_vbox(texts[i], strlen(texts[i]), "vm.txt", &l, &e),
+				 -WD_EFAIL);
+		assert_non_null(strstr(e.msg, "vm.txt: neither a VirtualBox machine file"));
+		assert_int_equal(l.n, 0);
+		pci_list_free(&l);
+	}
+}
+
+/* The XML machine file: slot order, defaults, attachments, and what is not
+ * the machine's own (a snapshot, the disabled modes). */
+static void test_vbox_xml_adapters(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"\xEF\xBB\xBF<?xml version=\"1.0\"?>\r\n<!-- <Adapter slot=\"9\"> -->\r\n"
+		"<VirtualBox xmlns=\"http://www.virtualbox.org/\"><Machine name=\"a&amp;b\">"
+		"<Snapshot><Hardware><Network><Adapter slot=\"5\" enabled=\"true\"/></Network>"
+		"</Hardware></Snapshot><Hardware><Network>"
+		"<Adapter slot=\"2\" enabled=\"true\" type=\"82545EM\"><DisabledModes><NAT/>"
+		"</DisabledModes><HostOnlyInterface name=\"vboxnet0\"/></Adapter>"
+		"<Adapter slot=\"0\" enabled=\"true\"><![CDATA[<NAT/>]]></Adapter>"
+		"<Adapter slot=\"1\" type=\"82540EM\"><NAT/></Adapter>"
+		"</Network></Hardware></Machine></VirtualBox>\r\n";
+	struct pci_list l;
+	struct wd_err e;
+	assert_int_equal(pci_parse_vbox(text, strlen(text), "m.vbox", &l, &e), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.devs[0].slot, "nic1");
+	assert_string_equal(l.devs[0].vbox_model, "Am79C973"); /* the default type */
+	assert_string_equal(l.devs[0].attachment, "null");     /* CDATA is no element */
+	assert_int_equal(l.devs[0].revision, 0x40);
+	assert_string_equal(l.devs[1].slot, "nic3");
+	assert_int_equal(l.devs[1].adapter, 3);
+	assert_string_equal(l.devs[1].attachment, "hostonly");
+	assert_int_equal(l.devs[1].device, 0x100f);
+	assert_true(l.virtualbox);
+	assert_string_equal(l.source, "vbox:m.vbox");
+	pci_list_free(&l);
+}
+
+/* Damaged XML names the file and the line of the fault. */
+static void test_vbox_xml_damage_names_the_line(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{"<VirtualBox>\n<Machine>\n</VirtualBox>", "m.vbox line 3: an end tag that closes"},
+		{"<VirtualBox>\n<Machine", "m.vbox line 2: a tag that never ends"},
+		{"<VirtualBox>\n\n<", "m.vbox line 3: a '<' that starts no tag"},
+		{"<VirtualBox a=1/>", "m.vbox line 1: an attribute value without quotes"},
+		{"<VirtualBox a/>", "m.vbox line 1: an attribute without"},
+		{"<VirtualBox a=\"1\"b=\"2\"/>", "m.vbox line 1: a malformed tag"},
+		{"<VirtualBox></VirtualBox x>", "m.vbox line 1: a malformed tag"},
+		{"</VirtualBox>", "an end tag with no element open"},
+		{"<?xml version=\"1.0\"?>", "m.vbox: no element at all"},
+		{"<VirtualBox><Machine><Hardware><Network><Adapter slot=\"64\"/>",
+		 "m.vbox line 1: an <Adapter> without a slot number from 0 to 63"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct pci_list l;
+		struct wd_err e;
+		assert_int_equal(pci_parse_vbox(cases[i][0], strlen(cases[i][0]), "m.vbox", &l, &e),
+				 -WD_EFAIL);
+		if (!strstr(e.msg, cases[i][1]))
+			fail_msg("'%s': got '%s'", cases[i][0], e.msg);
+		pci_list_free(&l);
+	}
+	/* nested past the limit */
+	struct wd_buf b = {0};
+	wd_buf_adds(&b, "<VirtualBox>");
+	for (int i = 0; i < 100; i++)
+		wd_buf_adds(&b, "<a>");
+	struct pci_list l;
+	struct wd_err e;
+	assert_int_equal(pci_parse_vbox(b.p, b.len, "m.vbox", &l, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "nested over 64 deep"));
+	pci_list_free(&l);
+	wd_buf_free(&b);
 }
 
 int main(void)
@@ -151,6 +240,9 @@ int main(void)
 		cmocka_unit_test(test_vbox_last_value_wins_and_order),
 		cmocka_unit_test(test_pci_ids_crlf),
 		cmocka_unit_test(test_vbox_without_adapters),
+		cmocka_unit_test(test_vbox_neither_format),
+		cmocka_unit_test(test_vbox_xml_adapters),
+		cmocka_unit_test(test_vbox_xml_damage_names_the_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

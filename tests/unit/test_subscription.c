@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "state/db.h"
 #include "common/buf.h"
@@ -161,7 +162,38 @@ static void test_key_is_read_forgivingly(void **state)
 			wd_buf_addc(&b, *p);
 	assert_int_equal(parse(f, wd_buf_cstr(&b), &s, &e), 0);
 	assert_string_equal(s.id, f->sub.id);
+	/* After a UTF-8 byte order mark; a BOM elsewhere is a wrong character. */
+	wd_buf_reset(&b);
+	wd_buf_adds(&b, "\xEF\xBB\xBF");
+	wd_buf_adds(&b, f->text);
+	assert_int_equal(parse(f, wd_buf_cstr(&b), &s, &e), 0);
+	assert_string_equal(s.id, f->sub.id);
+	wd_buf_adds(&b, "\xEF\xBB\xBF");
+	assert_int_equal(parse(f, wd_buf_cstr(&b), &s, &e), -WD_ELICENSE);
 	wd_buf_free(&b);
+}
+
+/* A key file: read when small, refused with exit 4 when over 64 KiB. */
+static void test_key_file_size_limit(void **state)
+{
+	struct fixture *f = *state;
+	char *path = wd_xasprintf("%s/key.txt", f->dir);
+	struct wd_buf b = {0}, big = {0};
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(path, f->text, strlen(f->text), 0644, &e), 0);
+	assert_int_equal(sub_read_file(path, &b, &e), 0);
+	assert_string_equal(wd_buf_cstr(&b), f->text);
+	for (int i = 0; i <= SUB_FILE_MAX; i++)
+		wd_buf_addc(&big, ' ');
+	assert_int_equal(wd_write_atomic(path, big.p, big.len, 0644, &e), 0);
+	assert_int_equal(sub_read_file(path, &b, &e), -WD_ELICENSE);
+	assert_non_null(strstr(e.msg, "65537 bytes, more than a key file holds"));
+	unlink(path);
+	assert_int_equal(sub_read_file(path, &b, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "key.txt"));
+	wd_buf_free(&b);
+	wd_buf_free(&big);
+	free(path);
 }
 
 /* The value a character reads as, or -1 for one a key never holds. */
@@ -568,6 +600,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_round_trips_and_fits),
 		cmocka_unit_test(test_key_is_read_forgivingly),
+		cmocka_unit_test(test_key_file_size_limit),
 		cmocka_unit_test(test_every_single_character_change_is_caught),
 		cmocka_unit_test(test_every_swap_of_neighbours_is_caught),
 		cmocka_unit_test(test_every_bit_flip_fails_verification),

@@ -1,0 +1,28 @@
+/* The words a package is known by: its name, its version and its dates, as
+ * the manifest and the index both write them. One rule for both, so that a
+ * package a repository lists is one that packs, and the reverse. */
+#ifndef WD_NAMES_H
+#define WD_NAMES_H
+
+#include <stdbool.h>
+
+#include "common/buf.h"
+
+/* A package name: [a-z0-9][a-z0-9.+-]*, 1 to NAMES_PACKAGE_MAX bytes. The
+ * name becomes file names (NAME-VERSION.wdp, and that with ".part" or a
+ * temporary suffix while it is written), so the maximum leaves room within
+ * the 255 bytes a file name may have. */
+#define NAMES_PACKAGE_MAX 32
+#define NAMES_PACKAGE_RULE "lowercase letters, digits, '.', '+', '-', starting with a letter " \
+			   "or digit; at most 32 bytes"
+/* A version: letters, digits and .+-~_, 1 to NAMES_VERSION_MAX bytes (its
+ * order: catalog/version.h). */
+#define NAMES_VERSION_MAX 32
+#define NAMES_VERSION_RULE "letters, digits and .+-~_ only; at most 32 bytes"
+
+bool names_package_ok(struct wd_sv v);
+bool names_version_ok(struct wd_sv v);
+/* A date YYYY-MM-DD into days since 1970-01-01: 0, or -1 when it is not one. */
+int names_date(struct wd_sv v, int *days);
+
+#endif
