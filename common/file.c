@@ -492,6 +492,8 @@ int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err
 		return errno == ENOENT ? 0
 				       : wd_err_set(err, WD_EFAIL, "%s: cannot examine: %s", old,
 						    strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return 0; /* the rename replaces the link itself: nothing to keep */
 	if (!S_ISREG(st.st_mode))
 		return not_plain(err, old, st.st_mode);
 	/* the owner first: chown may clear the set-id bits the mode then restores */

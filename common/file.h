@@ -55,7 +55,7 @@ int wd_copy_file(const char *from, const char *to, struct wd_err *err);
 
 /* Gives the new file (a temporary about to be renamed over old) the mode and
  * owner of old, so a rewrite keeps a 0600 CONFIG.SYS 0600 and its owner. Does
- * nothing when old does not exist. An owner the process may not give (not
+ * nothing when old does not exist or is a symbolic link (never followed). An owner the process may not give (not
  * root) is left as it is; the mode is always copied. */
 int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err);
 
