@@ -28,7 +28,12 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"'
+# The test hooks (common/hooks.h: WARPDRV_NOW, crash injection, lock wait) are
+# compiled into the programs in $(O), which the tests and benchmarks run, and
+# left out of the ones `make install` installs (built in $(O)/release).
+TEST_HOOKS ?= 1
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"' \
+	-DWD_TEST_HOOKS=$(TEST_HOOKS)
 CFLAGS_ALL = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
 
@@ -128,9 +133,15 @@ check: deps
 
 tests: $(TESTS)
 
-install: all
+# The installed programs: their own objects, without the test hooks.
+RELEASE_O := $(O)/release
+release:
+	@$(MAKE) --no-print-directory O=$(RELEASE_O) TEST_HOOKS=0 SANITIZE= \
+		$(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin
+
+install: all release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpdrv $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(O)/warpdrv $(O)/warpdrv-admin $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(DESTDIR)$(PREFIX)/bin/
 	for d in keys repo; do if [ -d $(O)/$$d ]; then cp -R $(O)/$$d $(DESTDIR)$(PREFIX)/share/warpdrv/; fi; done
 	rm -f $(DESTDIR)$(PREFIX)/share/warpdrv/keys/*/*.key
 	install -m 0644 docs/warpdrv.1 docs/warpdrv-admin.1 $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -139,7 +150,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all data repo deps check tests fuzz install clean demo benches
+.PHONY: all data repo deps check tests fuzz install release clean demo benches
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

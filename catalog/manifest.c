@@ -126,6 +126,87 @@ bool pkg_safe_dest(const char *dest)
 	}
 }
 
+/* ---- reserved destinations and names no OS/2 file system holds ---- */
+
+/* Does dest ("\\A\\B\\C") start with the folders of prefix ("VAR\\LIB\\WARPDRV"),
+ * compared without case? *exact tells whether it is that path itself. */
+static bool dest_under(const char *dest, const char *prefix, bool *exact)
+{
+	size_t n = strlen(prefix);
+	if (strncasecmp(dest + 1, prefix, n))
+		return false;
+	*exact = dest[1 + n] == '\0';
+	return *exact || dest[1 + n] == '\\';
+}
+
+static const char *const device_names[] = {
+	"CON", "PRN", "AUX", "NUL", "CLOCK$", "KBD$", "MOUSE$", "SCREEN$", "POINTER$",
+	"COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9",
+	"LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+};
+
+/* Why one component of a destination is no name HPFS or JFS can hold (FAT
+ * holds less still), or why warpdrv keeps it for itself; NULL when fine. */
+static const char *name_problem(const char *p, size_t len)
+{
+	if (len > 254)
+		return "has a name longer than 254 characters (the HPFS limit)";
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)p[i] >= 0x80 || p[i] == ' ')
+			return "has a character outside printable ASCII (the volume's code page is "
+			       "unknown)";
+	if (p[len - 1] == '.')
+		return "has a name ending in a dot, which OS/2 drops";
+	size_t base = 0;
+	while (base < len && p[base] != '.')
+		base++;
+	for (size_t i = 0; i < sizeof device_names / sizeof *device_names; i++)
+		if (strlen(device_names[i]) == base && !strncasecmp(p, device_names[i], base))
+			return "names an OS/2 device (CON, NUL, COM1, CLOCK$...), not a file";
+	for (size_t i = 0; i + 4 <= len; i++)
+		if (!strncasecmp(p + i, ".wd-", 4))
+			return "has a name with '.wd-' in it: warpdrv writes its temporary files "
+			       "under such names (FILE.wd-new)";
+	return NULL;
+}
+
+/* The folders and files warpdrv keeps for itself. */
+static const char *reserved_problem(const char *dest)
+{
+	bool exact;
+	if (dest_under(dest, "VAR\\LIB\\WARPDRV", &exact))
+		return "lies in warpdrv's state folder \\VAR\\LIB\\WARPDRV";
+	if (dest_under(dest, "VAR\\CACHE\\WARPDRV", &exact))
+		return "lies in warpdrv's cache folder \\VAR\\CACHE\\WARPDRV";
+	static const char *const above[] = {"VAR", "VAR\\LIB", "VAR\\CACHE", "IBMCOM",
+					    "IBMCOM\\MACS"};
+	for (size_t i = 0; i < sizeof above / sizeof *above; i++)
+		if (dest_under(dest, above[i], &exact) && exact)
+			return "is a folder warpdrv needs (its state, MPTS), not a file";
+	if (!strcasecmp(dest, "\\CONFIG.SYS"))
+		return "is CONFIG.SYS, which warpdrv changes only through its own edits";
+	const char *last = strrchr(dest, '\\') + 1;
+	if (!strcasecmp(last, "PROTOCOL.INI"))
+		return "is a PROTOCOL.INI, which warpdrv changes only through its own edits";
+	return NULL;
+}
+
+const char *pkg_dest_problem(const char *dest)
+{
+	if (!pkg_safe_dest(dest))
+		return "is unsafe (expected \\FOLDER\\FILE, no drive letter, no . or ..)";
+	const char *why = reserved_problem(dest);
+	for (const char *p = dest + 1; !why;) {
+		const char *e = strchr(p, '\\');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		why = name_problem(p, len);
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return why;
+}
+
 #define GROW(arr, n) ((arr) = wd_xrealloc((arr), ((n) + 1) * sizeof *(arr)), &(arr)[(n)++])
 
 /* A malformed line is a trust failure: the text was signed that way. */
@@ -182,6 +263,9 @@ static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const
 	else if (!pkg_safe_dest(f.dest))
 		r = bad(err, where, l->no, "file: unsafe destination '%s' (expected \\FOLDER\\FILE, "
 			"no drive letter, no . or ..)", f.dest);
+	else if (pkg_dest_problem(f.dest))
+		r = bad(err, where, l->no, "file: destination '%s' %s", f.dest,
+			pkg_dest_problem(f.dest));
 	for (size_t i = 0; !r && i < m->nfiles; i++) {
 		if (!strcmp(m->files[i].src, f.src))
 			r = bad(err, where, l->no, "file: '%s' listed twice", f.src);

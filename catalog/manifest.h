@@ -90,6 +90,9 @@ bool pkg_safe_member(const char *name);
 /* An OS/2 destination: "\DIR\...\FILE", no "." or ".." component, no drive
  * letter, no '/', ':' or control character, components of at most 255. */
 bool pkg_safe_dest(const char *dest);
+/* Why dest may not be installed (unsafe, reserved by warpdrv, or no name
+ * HPFS/JFS holds: docs/formats.md, "Destinations"), or NULL when it may. */
+const char *pkg_dest_problem(const char *dest);
 /* The file the manifest installs at dest (compared without case), or NULL. */
 const struct pkg_file *manifest_find_dest(const struct pkg_manifest *m, const char *dest);
 /* Does the package drive this device? Returns the matching entry or NULL. */

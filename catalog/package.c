@@ -43,6 +43,33 @@ static int read_manifest(struct tar_reader *tr, const struct keyring *kr, const 
 	return manifest_parse(p->manifest.p, body, false, what, &p->m, err);
 }
 
+static int hash_sink(void *ctx, const void *p, size_t n, struct wd_err *err)
+{
+	(void)err;
+	wd_sha256_update(ctx, p, n);
+	return 0;
+}
+
+/* The member's SHA-256 (hex), its bytes kept in keep (may be NULL: then
+ * streamed through the hash only). */
+static int member_hash(struct tar_reader *tr, const struct tar_entry *e, struct wd_buf *keep,
+		       char hex[WD_SHA256_HEX], struct wd_err *err)
+{
+	if (keep) {
+		int r = tar_data(tr, e, keep, err);
+		if (!r)
+			wd_sha256_hex(keep->p, keep->len, hex);
+		return r;
+	}
+	struct wd_sha256 *h = wd_sha256_new();
+	int r = tar_data_chunks(tr, e, hash_sink, h, err);
+	unsigned char sum[WD_SHA256_LEN];
+	wd_sha256_final(h, sum);
+	wd_sha256_free(h);
+	wd_hex(sum, sizeof sum, hex);
+	return r;
+}
+
 static int read_member(struct tar_reader *tr, const struct tar_entry *e, const char *where,
 		       struct package *p, bool *seen, struct wd_err *err)
 {
@@ -60,19 +87,50 @@ static int read_member(struct tar_reader *tr, const struct tar_entry *e, const c
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' is %llu bytes; the manifest "
 				  "says %llu", where, e->name, (unsigned long long)e->size,
 				  (unsigned long long)f->size);
-	int r = tar_data(tr, e, &p->data[i], err);
+	char hex[WD_SHA256_HEX];
+	int r = member_hash(tr, e, p->data ? &p->data[i] : NULL, hex, err);
 	if (r)
 		return r;
-	char hex[WD_SHA256_HEX];
-	wd_sha256_hex(p->data[i].p, p->data[i].len, hex);
 	if (strcmp(hex, f->sha256))
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' does not match the SHA-256 in "
 				  "the manifest (damaged or altered)", where, e->name);
 	return 0;
 }
 
-int package_read(const void *wdp, size_t len, const struct keyring *kr, const char *where,
-		 struct package *p, struct wd_err *err)
+/* The ceiling on what one package unpacks to (docs/formats.md), checked from
+ * the signed manifest before a member is read. */
+static int check_unpacked(const struct package *p, const char *where, uint64_t *total,
+			  struct wd_err *err)
+{
+	*total = 0;
+	for (size_t i = 0; i < p->m.nfiles; i++)
+		*total += p->m.files[i].size;
+	if (*total > PACKAGE_MAX_UNPACKED)
+		return wd_err_set(err, WD_ETRUST, "%s: its files add up to %llu bytes, more than "
+				  "the %d MiB a package may unpack to", where,
+				  (unsigned long long)*total, PACKAGE_MAX_UNPACKED >> 20);
+	return 0;
+}
+
+static int read_members(struct tar_reader *tr, const char *where, struct package *p,
+			bool *seen, struct wd_err *err)
+{
+	struct tar_entry e;
+	int r;
+	while ((r = tar_next(tr, &e, err)) == 1)
+		if ((r = read_member(tr, &e, where, p, seen, err)))
+			return r;
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->m.nfiles; i++)
+		if (!seen[i])
+			return wd_err_set(err, WD_ETRUST, "%s: the manifest lists '%s' but the "
+					  "package lacks it", where, p->m.files[i].src);
+	return 0;
+}
+
+static int read_package(const void *wdp, size_t len, const struct keyring *kr,
+			const char *where, bool keep, struct package *p, struct wd_err *err)
 {
 	memset(p, 0, sizeof *p);
 	if (len > PACKAGE_MAX_BYTES)
@@ -83,7 +141,9 @@ int package_read(const void *wdp, size_t len, const struct keyring *kr, const ch
 		return r;
 	struct tar_reader tr = {gz_source, &g, where};
 	bool *seen = NULL;
-	if ((r = read_manifest(&tr, kr, where, p, err)))
+	uint64_t total;
+	if ((r = read_manifest(&tr, kr, where, p, err)) ||
+	    (r = check_unpacked(p, where, &total, err)))
 		goto out;
 	/* From here on the manifest says how much data there may be: the
 	 * members, their headers, and the end blocks padded to tar's 10 KiB record. */
@@ -91,27 +151,29 @@ int package_read(const void *wdp, size_t len, const struct keyring *kr, const ch
 	for (size_t i = 0; i < p->m.nfiles; i++)
 		limit += TAR_BLOCK + padded(p->m.files[i].size);
 	g.limit = limit;
-	p->data = wd_xcalloc(p->m.nfiles, sizeof *p->data);
+	if (keep)
+		p->data = wd_xcalloc(p->m.nfiles, sizeof *p->data);
 	seen = wd_xcalloc(p->m.nfiles, sizeof *seen);
-	struct tar_entry e;
-	while ((r = tar_next(&tr, &e, err)) == 1)
-		if ((r = read_member(&tr, &e, where, p, seen, err)))
-			goto out;
-	if (r < 0)
-		goto out;
-	for (size_t i = 0; i < p->m.nfiles; i++)
-		if (!seen[i]) {
-			r = wd_err_set(err, WD_ETRUST, "%s: the manifest lists '%s' but the package "
-				       "lacks it", where, p->m.files[i].src);
-			goto out;
-		}
-	r = gz_finish(&g, err);
+	if (!(r = read_members(&tr, where, p, seen, err)))
+		r = gz_finish(&g, err);
 out:
 	free(seen);
 	gz_reader_free(&g);
 	if (r)
 		package_free(p);
 	return r;
+}
+
+int package_read(const void *wdp, size_t len, const struct keyring *kr, const char *where,
+		 struct package *p, struct wd_err *err)
+{
+	return read_package(wdp, len, kr, where, true, p, err);
+}
+
+int package_check(const void *wdp, size_t len, const struct keyring *kr, const char *where,
+		  struct package *p, struct wd_err *err)
+{
+	return read_package(wdp, len, kr, where, false, p, err);
 }
 
 void package_free(struct package *p)

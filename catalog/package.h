@@ -12,6 +12,9 @@
 
 #define PACKAGE_MANIFEST "MANIFEST"
 #define PACKAGE_MAX_BYTES (64 * 1024 * 1024) /* compressed */
+/* What a package's files may add up to unpacked: with the compressed bytes,
+ * the ceiling on the memory a package costs (docs/formats.md). */
+#define PACKAGE_MAX_UNPACKED (128 * 1024 * 1024)
 
 struct package {
 	struct pkg_manifest m;
@@ -23,9 +26,16 @@ struct package {
 /* Reads and checks a whole package in memory: signature by a trusted key,
  * every member a listed plain file with a safe name, once, with the size and
  * hash the manifest gives, nothing unlisted, nothing missing, no more data
- * than declared. Any failure is WD_ETRUST with a message naming where. */
+ * than declared, no more than PACKAGE_MAX_UNPACKED bytes in all (refused from
+ * the manifest, before a member is unpacked). Any failure is WD_ETRUST with a
+ * message naming where (WD_EFAIL when memory runs out). */
 int package_read(const void *wdp, size_t len, const struct keyring *kr, const char *where,
 		 struct package *p, struct wd_err *err);
+/* The same checks with the members streamed through their hashes and not
+ * kept (p->data is NULL): for commands that show or verify a package
+ * without installing it, in a few KiB whatever the package holds. */
+int package_check(const void *wdp, size_t len, const struct keyring *kr, const char *where,
+		  struct package *p, struct wd_err *err);
 void package_free(struct package *p);
 
 /* Packs the recipe folder (MANIFEST and the files it names) into out, signed

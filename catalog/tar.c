@@ -1,6 +1,7 @@
 #include "catalog/tar.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/manifest.h"
@@ -139,6 +140,21 @@ int tar_next(struct tar_reader *r, struct tar_entry *e, struct wd_err *err)
 	return 1;
 }
 
+/* Room for n bytes and a NUL in out; out of memory is a message, not an abort. */
+static int reserve(struct tar_reader *r, const struct tar_entry *e, struct wd_buf *out,
+		   size_t n, struct wd_err *err)
+{
+	if (out->cap >= n + 1)
+		return 0;
+	char *p = realloc(out->p, n + 1);
+	if (!p)
+		return wd_err_set(err, WD_EFAIL, "%s: member '%s': out of memory for %zu bytes",
+				  r->where, e->name, n);
+	out->p = p;
+	out->cap = n + 1;
+	return 0;
+}
+
 int tar_data(struct tar_reader *r, const struct tar_entry *e, struct wd_buf *out,
 	     struct wd_err *err)
 {
@@ -148,11 +164,36 @@ int tar_data(struct tar_reader *r, const struct tar_entry *e, struct wd_buf *out
 	if (e->size > TAR_MAX_MEMBER)
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' is larger than %d bytes",
 				  r->where, e->name, TAR_MAX_MEMBER);
-	wd_buf_reserve(out, (size_t)padded + 1);
-	int rc = r->read(r->src, out->p, (size_t)padded, err);
+	int rc = reserve(r, e, out, (size_t)padded, err);
+	if (rc)
+		return rc;
+	rc = r->read(r->src, out->p, (size_t)padded, err);
 	if (rc)
 		return rc;
 	out->len = (size_t)e->size;
 	out->p[out->len] = '\0';
+	return 0;
+}
+
+int tar_data_chunks(struct tar_reader *r, const struct tar_entry *e,
+		    int (*sink)(void *ctx, const void *p, size_t n, struct wd_err *err), void *ctx,
+		    struct wd_err *err)
+{
+	if (e->size > TAR_MAX_MEMBER)
+		return wd_err_set(err, WD_ETRUST, "%s: member '%s' is larger than %d bytes",
+				  r->where, e->name, TAR_MAX_MEMBER);
+	unsigned char chunk[16 * TAR_BLOCK];
+	uint64_t left = (e->size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK, data = e->size;
+	while (left) {
+		size_t n = left < sizeof chunk ? (size_t)left : sizeof chunk;
+		int rc = r->read(r->src, chunk, n, err);
+		if (rc)
+			return rc;
+		size_t use = data < n ? (size_t)data : n;
+		if (use && (rc = sink(ctx, chunk, use, err)))
+			return rc;
+		data -= use;
+		left -= n;
+	}
 	return 0;
 }

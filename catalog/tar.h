@@ -33,8 +33,14 @@ struct tar_entry {
 /* 1 and *e filled: a member whose data must be read next with tar_data;
  * 0: the end-of-archive block; <0: an error (WD_ETRUST, naming the member). */
 int tar_next(struct tar_reader *r, struct tar_entry *e, struct wd_err *err);
-/* Reads the member's data (and its padding) into out. */
+/* Reads the member's data (and its padding) into out. Running out of memory
+ * is WD_EFAIL with a message, not an abort. */
 int tar_data(struct tar_reader *r, const struct tar_entry *e, struct wd_buf *out,
 	     struct wd_err *err);
+/* Streams the member's data to sink in chunks of a few KiB (the padding is
+ * read and dropped): memory stays the same whatever the member's size. */
+int tar_data_chunks(struct tar_reader *r, const struct tar_entry *e,
+		    int (*sink)(void *ctx, const void *p, size_t n, struct wd_err *err), void *ctx,
+		    struct wd_err *err);
 
 #endif

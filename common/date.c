@@ -1,4 +1,5 @@
 #include "common/date.h"
+#include "common/hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ void wd_date_format(int days, char out[WD_DATE_LEN])
 
 int wd_today(int *days, struct wd_err *err)
 {
-	const char *now = getenv("WARPDRV_NOW");
+	const char *now = wd_test_hook("WARPDRV_NOW");
 	if (now && *now) {
 		if (!wd_date_parse(now, days))
 			return wd_err_set(err, WD_EUSAGE,

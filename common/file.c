@@ -1,24 +1,94 @@
 #define _GNU_SOURCE /* syncfs */
 #include "common/file.h"
+#include "common/hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#endif
 
-int wd_read_file(const char *path, size_t max, struct wd_buf *out, struct wd_err *err)
+const char *wd_file_kind(mode_t mode)
 {
-	wd_buf_reset(out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISDIR(mode))
+		return "a folder";
+	return "a file";
+}
+
+static int not_plain(struct wd_err *err, const char *path, mode_t mode)
+{
+	return wd_err_set(err, WD_EFAIL, "%s: is %s, not a plain file; warpdrv reads and "
+			  "writes plain files only (replace it with the file itself)", path,
+			  wd_file_kind(mode));
+}
+
+/* After open: a plain file, in blocking mode again (O_NONBLOCK was only there
+ * so that opening a FIFO could not wait for a writer). */
+static int plain_fd(int fd, const char *path, bool want_dir, struct wd_err *err)
+{
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		int r = wd_err_set(err, WD_EFAIL, "%s: cannot examine: %s", path, strerror(errno));
 		close(fd);
-		return wd_err_set(err, WD_EFAIL, "%s: is a folder, not a file", path);
+		return r;
+	}
+	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+		int r = want_dir ? wd_err_set(err, WD_EFAIL, "%s: is %s, not a folder", path,
+					      wd_file_kind(st.st_mode))
+				 : not_plain(err, path, st.st_mode);
+		close(fd);
+		return r;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && (fl & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+/* The message for a failed open: a link met where O_NOFOLLOW forbids one is
+ * named as such rather than as errno's "too many levels of symbolic links". */
+static int open_fail(struct wd_err *err, const char *path, int e)
+{
+	struct stat st;
+	if ((e == ELOOP || e == ENOTDIR || e == EXDEV || e == ENXIO) && lstat(path, &st) == 0 &&
+	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return not_plain(err, path, st.st_mode);
+	if (e == ELOOP || e == EXDEV)
+		return wd_err_set(err, WD_EFAIL, "%s: the path goes through a symbolic link; "
+				  "warpdrv does not follow links on a volume", path);
+	return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(e));
+}
+
+int wd_open_plain(const char *path, int flags, mode_t mode, struct wd_err *err)
+{
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+	if (fd < 0)
+		return open_fail(err, path, errno);
+	return plain_fd(fd, path, false, err);
+}
+
+/* Reads the open plain file fd (closing it) into out. */
+static int read_fd(int fd, const char *path, size_t max, struct wd_buf *out, struct wd_err *err)
+{
+	struct stat st;
+	if (max && fstat(fd, &st) == 0 && (uint64_t)st.st_size > max) {
+		close(fd);
+		return wd_err_set(err, WD_EFAIL, "%s: larger than %zu bytes", path, max);
 	}
 	for (;;) {
 		wd_buf_reserve(out, 65536);
@@ -43,6 +113,35 @@ int wd_read_file(const char *path, size_t max, struct wd_buf *out, struct wd_err
 	return 0;
 }
 
+int wd_read_file(const char *path, size_t max, struct wd_buf *out, struct wd_err *err)
+{
+	wd_buf_reset(out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return wd_err_set(err, WD_EFAIL, "%s: is a folder, not a file", path);
+	}
+	if ((fd = plain_fd(fd, path, false, err)) < 0)
+		return fd;
+	return read_fd(fd, path, max, out, err);
+}
+
+int wd_read_beneath(const char *root, const char *rel, size_t max, struct wd_buf *out,
+		    struct wd_err *err)
+{
+	wd_buf_reset(out);
+	int fd = wd_open_beneath(root, rel, O_RDONLY, 0, err);
+	if (fd < 0)
+		return fd;
+	char *path = wd_path_join(root, rel);
+	int r = read_fd(fd, path, max, out, err);
+	free(path);
+	return r;
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
@@ -61,14 +160,20 @@ int wd_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		    struct wd_err *err)
 {
 	char *tmp = wd_xasprintf("%s.wd-new", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	int fd = wd_open_plain(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode, err);
 	if (fd < 0) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: cannot create: %s", tmp, strerror(errno));
+		free(tmp);
+		return fd;
+	}
+	int r = wd_copy_mode_owner(path, tmp, err);
+	if (r) {
+		close(fd);
+		unlink(tmp);
 		free(tmp);
 		return r;
 	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", tmp, strerror(errno));
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -76,7 +181,7 @@ int wd_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 	}
 	close(fd);
 	if (rename(tmp, path) < 0) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: cannot replace: %s", path, strerror(errno));
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot replace: %s", path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return r;
@@ -180,4 +285,223 @@ char *wd_dirname(const char *path)
 	if (s == path)
 		return wd_xstrdup("/");
 	return wd_xstrndup(path, (size_t)(s - path));
+}
+
+/* ---- confined paths ---- */
+
+/* openat2(2) where the kernel has it: 0 and *fd set, or -1 with errno (ENOSYS
+ * when the kernel or the C library lacks it, so the caller walks instead). */
+static int openat2_beneath(int dfd, const char *rel, int flags, mode_t mode, int *fd)
+{
+#if defined(__linux__) && defined(SYS_openat2)
+	struct open_how how = {.flags = (uint64_t)flags, .mode = (uint64_t)mode,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+					  RESOLVE_NO_MAGICLINKS};
+	long r = syscall(SYS_openat2, dfd, rel, &how, sizeof how);
+	if (r < 0)
+		return -1;
+	*fd = (int)r;
+	return 0;
+#else
+	(void)dfd, (void)rel, (void)flags, (void)mode, (void)fd;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The walk: each folder opened with O_NOFOLLOW | O_DIRECTORY from the one
+ * before it, then the last component with O_NOFOLLOW. -1 and errno on failure
+ * (EXDEV for a ".." component). */
+static int openat_walk(int dfd, const char *rel, int flags, mode_t mode)
+{
+	char *p = wd_xstrdup(rel);
+	char *comps[128];
+	size_t n = 0;
+	bool deep = false;
+	for (char *c = strtok(p, "/"); c; c = strtok(NULL, "/"))
+		if (strcmp(c, ".") && !(deep = n == sizeof comps / sizeof *comps))
+			comps[n++] = c;
+	int cur = deep ? -1 : dup(dfd), fd = -1;
+	if (deep)
+		errno = ENAMETOOLONG;
+	for (size_t i = 0; cur >= 0 && i < n; i++) {
+		if (!strcmp(comps[i], "..")) {
+			errno = EXDEV;
+			break;
+		}
+		int next = i + 1 < n ? openat(cur, comps[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+							     O_CLOEXEC)
+				     : openat(cur, comps[i], flags, mode);
+		int saved = errno;
+		struct stat st;
+		/* a link to a folder fails O_DIRECTORY | O_NOFOLLOW as "not a folder" */
+		if (next < 0 && saved == ENOTDIR &&
+		    fstatat(cur, comps[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			saved = ELOOP;
+		close(cur);
+		errno = saved;
+		cur = next;
+		if (i + 1 == n) {
+			fd = next;
+			cur = -1;
+		}
+	}
+	if (!n && cur >= 0) {
+		fd = cur;
+		cur = -1;
+	}
+	if (cur >= 0) {
+		close(cur);
+		fd = -1;
+	}
+	free(p);
+	return fd;
+}
+
+int wd_open_beneath(const char *root, const char *rel, int flags, mode_t mode,
+		    struct wd_err *err)
+{
+	char *path = wd_path_join(root, rel);
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		int r = wd_err_set(err, WD_EFAIL, "%s: cannot open folder: %s", root, strerror(errno));
+		free(path);
+		return r;
+	}
+	flags |= O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+	int fd = -1;
+	/* the walk where the kernel lacks openat2 or a sandbox forbids it (and
+	 * in the tests, which ask for it, so that both ways are tried) */
+	bool walk = wd_test_hook("WARPDRV_NO_OPENAT2") != NULL;
+	if (!walk && openat2_beneath(dfd, rel, flags, mode, &fd) < 0)
+		walk = errno == ENOSYS || errno == EPERM;
+	if (walk)
+		fd = openat_walk(dfd, rel, flags, mode);
+	int e = errno;
+	close(dfd);
+	int r = fd < 0 ? open_fail(err, path, e) : plain_fd(fd, path, (flags & O_DIRECTORY) != 0, err);
+	free(path);
+	return r;
+}
+
+int wd_mkdirs_beneath(const char *root, const char *rel, struct wd_err *err)
+{
+	char *p = wd_xstrdup(rel);
+	int r = 0;
+	for (char *s = p;; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (*p) {
+			char *abs = wd_path_join(root, p);
+			if (mkdir(abs, 0755) < 0 && errno != EEXIST)
+				r = wd_err_set(err, WD_EFAIL, "%s: cannot create folder: %s", abs,
+					       strerror(errno));
+			free(abs);
+			int fd = r ? r : wd_open_beneath(root, p, O_RDONLY | O_DIRECTORY, 0, err);
+			if (fd < 0)
+				r = fd;
+			else
+				close(fd);
+		}
+		*s = c;
+		if (r || !c)
+			break;
+	}
+	free(p);
+	return r;
+}
+
+int wd_check_plain(const char *path, bool *exists, struct wd_err *err)
+{
+	struct stat st;
+	if (exists)
+		*exists = false;
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return wd_err_set(err, WD_EFAIL, "%s: cannot examine: %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return S_ISLNK(st.st_mode)
+			       ? wd_err_set(err, WD_EFAIL, "%s: is a symbolic link; warpdrv does not "
+					    "follow links on a volume (replace it with the file or "
+					    "folder itself)", path)
+			       : not_plain(err, path, st.st_mode);
+	if (exists)
+		*exists = true;
+	return 0;
+}
+
+static int copy_fds(int in, int out, const char *from, const char *to, struct wd_err *err)
+{
+	enum { CHUNK = 256 * 1024 };
+	char *buf = malloc(CHUNK);
+	if (!buf)
+		return wd_err_set(err, WD_EFAIL, "%s: out of memory copying it", from);
+	int r = 0;
+	for (;;) {
+		ssize_t n = read(in, buf, CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = wd_err_set(err, WD_EFAIL, "%s: cannot read: %s", from, strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		if (write_all(out, buf, (size_t)n) < 0) {
+			r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", to, strerror(errno));
+			break;
+		}
+	}
+	free(buf);
+	return r;
+}
+
+int wd_copy_file(const char *from, const char *to, struct wd_err *err)
+{
+	int in = wd_open_plain(from, O_RDONLY, 0, err);
+	if (in < 0)
+		return in;
+	struct stat st;
+	fstat(in, &st);
+	int out = wd_open_plain(to, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 0777, err);
+	if (out < 0) {
+		close(in);
+		return out;
+	}
+	int r = copy_fds(in, out, from, to, err);
+	if (!r && fchmod(out, st.st_mode & 07777) < 0)
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot set its mode: %s", to, strerror(errno));
+	if (!r && fchown(out, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot set its owner: %s", to, strerror(errno));
+	close(in);
+	if (close(out) < 0 && !r)
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", to, strerror(errno));
+	if (r)
+		unlink(to);
+	return r;
+}
+
+int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err)
+{
+	struct stat st;
+	if (lstat(old, &st) < 0)
+		return errno == ENOENT ? 0
+				       : wd_err_set(err, WD_EFAIL, "%s: cannot examine: %s", old,
+						    strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return 0; /* the rename replaces the link itself: nothing to keep */
+	if (!S_ISREG(st.st_mode))
+		return not_plain(err, old, st.st_mode);
+	/* the owner first: chown may clear the set-id bits the mode then restores */
+	if (lchown(new_path, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot give it the owner of %s: %s", new_path,
+				  old, strerror(errno));
+	if (chmod(new_path, st.st_mode & 07777) < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot give it the mode of %s: %s", new_path,
+				  old, strerror(errno));
+	return 0;
 }

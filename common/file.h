@@ -10,11 +10,58 @@
 #include "common/err.h"
 
 /* Reads the whole file into out (replacing its contents). Refuses files over
- * max bytes (0: no limit) so that a hostile input cannot exhaust memory. */
+ * max bytes (0: no limit) so that a hostile input cannot exhaust memory, and
+ * anything but a plain file (a FIFO, a device, a socket, a folder): the file
+ * is opened non-blocking and checked with fstat before a byte is read, so a
+ * FIFO never hangs the reader. */
 int wd_read_file(const char *path, size_t max, struct wd_buf *out, struct wd_err *err);
 
+/* What the file at st is, in words: "a symbolic link", "a FIFO", "a device",
+ * "a socket", "a folder", "a file". */
+const char *wd_file_kind(mode_t mode);
+
+/* open(2) for a plain file on a volume: never follows a symbolic link in the
+ * last component, never blocks on a FIFO, and refuses (with the path and what
+ * is there) anything but a plain file. flags are open's (O_RDONLY, O_RDWR,
+ * O_WRONLY | O_CREAT | O_TRUNC...). Returns the descriptor or -code. */
+int wd_open_plain(const char *path, int flags, mode_t mode, struct wd_err *err);
+
+/* Opens rel (a '/'-separated path) below the folder root without following a
+ * symbolic link in any component and without leaving root: openat2 with
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS where the kernel has it, else openat
+ * with O_NOFOLLOW one component at a time. The last component must be a plain
+ * file (or, with O_DIRECTORY in flags, a folder). Returns the descriptor or
+ * -code; a link or special file is refused with its path. */
+int wd_open_beneath(const char *root, const char *rel, int flags, mode_t mode,
+		    struct wd_err *err);
+
+/* wd_read_file of rel below root, opened as wd_open_beneath opens it. */
+int wd_read_beneath(const char *root, const char *rel, size_t max, struct wd_buf *out,
+		    struct wd_err *err);
+
+/* mkdir -p of rel below root, refusing a symbolic link or a non-folder in
+ * any component that exists (and creating folders 0755). */
+int wd_mkdirs_beneath(const char *root, const char *rel, struct wd_err *err);
+
+/* Refuses path if it is a symbolic link or a special file; a plain file, a
+ * folder or nothing at all passes (*exists, may be NULL, tells which). */
+int wd_check_plain(const char *path, bool *exists, struct wd_err *err);
+
+/* Copies the plain file from to to in fixed-size chunks (memory stays small
+ * whatever the size): to is created (O_NOFOLLOW, truncated) with from's mode,
+ * and from's owner where the process may give it. Neither end may be a link
+ * or a special file. to is not flushed: the caller batches the flushes. */
+int wd_copy_file(const char *from, const char *to, struct wd_err *err);
+
+/* Gives the new file (a temporary about to be renamed over old) the mode and
+ * owner of old, so a rewrite keeps a 0600 CONFIG.SYS 0600 and its owner. Does
+ * nothing when old does not exist or is a symbolic link (never followed). An owner the process may not give (not
+ * root) is left as it is; the mode is always copied. */
+int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err);
+
 /* Writes data beside path under a temporary name, flushes it, renames it over
- * path and flushes the folder: readers see the old bytes or the new, never a mix. */
+ * path and flushes the folder: readers see the old bytes or the new, never a mix.
+ * An existing path keeps its mode and owner (mode is for a new file). */
 int wd_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		    struct wd_err *err);
 

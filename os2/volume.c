@@ -1,6 +1,7 @@
 #include "os2/volume.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,59 @@ char *volume_find_entry(const char *dir, const char *name)
 	return wd_xstrdup(l->names[lo]);
 }
 
+/* ---- folders planned but not yet made ----
+ *
+ * A path whose folders do not exist yet keeps the spelling given. Two files
+ * of one package in \NEWDIR\X and \newdir\Y must still land in one folder
+ * (OS/2 sees one), so the first spelling resolved for a missing host path is
+ * remembered and used again for any spelling equal without case. */
+
+static char **planned;
+static size_t nplanned;
+
+static void forget_planned(void)
+{
+	for (size_t i = 0; i < nplanned; i++)
+		free(planned[i]);
+	free(planned);
+	planned = NULL;
+	nplanned = 0;
+}
+
+/* The host path for a component not on disk: the spelling planned first. */
+static char *planned_path(const char *path, const char *comp)
+{
+	char *want = wd_path_join(path, comp);
+	for (size_t i = 0; i < nplanned; i++)
+		if (!strcasecmp(planned[i], want)) {
+			free(want);
+			return wd_xstrdup(planned[i]);
+		}
+	planned = wd_xrealloc(planned, (nplanned + 1) * sizeof *planned);
+	planned[nplanned++] = wd_xstrdup(want);
+	return want;
+}
+
+/* An existing component: a folder (when more follows) or a plain file or
+ * folder (the last), never a link, FIFO, device or socket. */
+static int check_component(const char *os2path, const char *host, bool last,
+			   struct wd_err *err)
+{
+	struct stat st;
+	if (lstat(host, &st) < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot examine %s: %s", os2path, host,
+				  strerror(errno));
+	if (S_ISDIR(st.st_mode) || (last && S_ISREG(st.st_mode)))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return wd_err_set(err, WD_EFAIL, "%s: %s is a symbolic link; warpdrv does not "
+				  "follow links on a volume (replace it with the folder or file "
+				  "itself)", os2path, host);
+	return wd_err_set(err, WD_EFAIL, "%s: %s is %s where a %s is expected; warpdrv "
+			  "reads and writes plain files and folders only", os2path, host,
+			  wd_file_kind(st.st_mode), last ? "file or folder" : "folder");
+}
+
 int volume_open(struct volume *v, const char *root, struct wd_err *err)
 {
 	memset(v, 0, sizeof *v);
@@ -163,64 +217,109 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 	v->root = wd_xstrndup(root, n);
 	v->config_sys = wd_path_join(v->root, name);
 	free(name);
-	return 0;
+	struct stat st;
+	int r = check_component("CONFIG.SYS", v->config_sys, true, err);
+	if (!r && lstat(v->config_sys, &st) == 0 && S_ISDIR(st.st_mode))
+		r = wd_err_set(err, WD_EFAIL, "%s: is a folder; CONFIG.SYS must be a file",
+			       v->config_sys);
+	if (r)
+		volume_close(v);
+	return r;
 }
 
 void volume_close(struct volume *v)
 {
 	volume_forget_folders();
+	forget_planned();
 	free(v->root);
 	free(v->config_sys);
 	memset(v, 0, sizeof *v);
 }
 
+/* The next component of an OS/2 path at *s (advanced past it): malloc'd, or
+ * NULL at the end. */
+static char *next_component(const char **s)
+{
+	while (**s == '\\' || **s == '/')
+		(*s)++;
+	size_t n = strcspn(*s, "\\/");
+	if (!n)
+		return NULL;
+	char *comp = wd_xstrndup(*s, n);
+	*s += n;
+	return comp;
+}
+
 int volume_resolve(const struct volume *v, const char *os2path, char **out, bool *found,
 		   struct wd_err *err)
 {
-	const char *p = os2path;
-	if (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':')
-		p += 2;
-	char *path = wd_xstrdup(v->root);
+	const char *s = os2path;
+	if (((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')) && s[1] == ':')
+		s += 2;
+	char *path = wd_xstrdup(v->root), *comp;
 	bool all = true;
-	const char *s = p;
-	int parts = 0;
-	while (*s) {
-		while (*s == '\\' || *s == '/')
-			s++;
-		size_t n = strcspn(s, "\\/");
-		if (!n)
-			break;
-		char *comp = wd_xstrndup(s, n);
-		s += n;
+	int parts = 0, r = 0;
+	while (!r && (comp = next_component(&s))) {
 		if (!strcmp(comp, ".")) {
 			free(comp);
 			continue;
 		}
 		if (!strcmp(comp, "..")) {
+			r = wd_err_set(err, WD_ETRUST, "%s: a path inside the volume may not use '..'",
+				       os2path);
 			free(comp);
-			free(path);
-			return wd_err_set(err, WD_ETRUST, "%s: a path inside the volume may not use '..'",
-					  os2path);
+			break;
 		}
 		char *name = all ? volume_find_entry(path, comp) : NULL;
-		if (!name) {
-			all = false;
-			name = comp;
-		} else {
-			free(comp);
-		}
-		char *next = wd_path_join(path, name);
+		char *next = name ? wd_path_join(path, name) : planned_path(path, comp);
+		all = all && name;
 		free(name);
+		free(comp);
 		free(path);
 		path = next;
 		parts++;
+		const char *rest = s + strspn(s, "\\/");
+		if (all)
+			r = check_component(os2path, path, !*rest, err);
 	}
-	if (!parts) {
+	if (!r && !parts)
+		r = wd_err_set(err, WD_EFAIL, "'%s': empty path inside the volume", os2path);
+	if (r) {
 		free(path);
-		return wd_err_set(err, WD_EFAIL, "'%s': empty path inside the volume", os2path);
+		return r;
 	}
 	*out = path;
 	if (found)
 		*found = all;
 	return 0;
+}
+
+static const char *rel_of(const struct volume *v, const char *host, struct wd_err *err)
+{
+	size_t n = strlen(v->root);
+	if (strncmp(host, v->root, n) || (host[n] != '/' && host[n] != '\0')) {
+		wd_err_set(err, WD_EFAIL, "%s: not inside the volume %s", host, v->root);
+		return NULL;
+	}
+	return host + n + (host[n] == '/');
+}
+
+int volume_open_file(const struct volume *v, const char *host, int flags, mode_t mode,
+		     struct wd_err *err)
+{
+	const char *rel = rel_of(v, host, err);
+	return rel ? wd_open_beneath(v->root, rel, flags, mode, err) : -err->code;
+}
+
+int volume_read_file(const struct volume *v, const char *host, size_t max, struct wd_buf *out,
+		     struct wd_err *err)
+{
+	const char *rel = rel_of(v, host, err);
+	return rel ? wd_read_beneath(v->root, rel, max, out, err) : -err->code;
+}
+
+int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err)
+{
+	const char *rel = rel_of(v, host, err);
+	return rel ? wd_mkdirs_beneath(v->root, rel, err) : -err->code;
 }

@@ -5,6 +5,10 @@
 #define WD_VOLUME_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "common/buf.h"
 
 #include "common/err.h"
 
@@ -20,10 +24,25 @@ void volume_close(struct volume *v);
 
 /* Maps an OS/2 path ("C:\IBMCOM\MACS\E1000.OS2", "\ibmcom\protocol.ini",
  * "ibmcom/macs") to a host path below the root. Existing components keep the
- * spelling found on disk; the rest keep the spelling given. *found tells
- * whether the whole path exists. A ".." component or an empty path is refused. */
+ * spelling found on disk; the rest keep the spelling given, or the spelling a
+ * path equal without case was given first in this process (so \NEWDIR\X and
+ * \newdir\Y name one new folder). *found tells whether the whole path
+ * exists. A ".." component or an empty path is refused (WD_ETRUST, WD_EFAIL);
+ * so is (WD_EFAIL, naming it) a component that exists as a symbolic link, or
+ * as a FIFO, device or socket, or as a file where a folder must be. */
 int volume_resolve(const struct volume *v, const char *os2path, char **out, bool *found,
 		   struct wd_err *err);
+
+/* Confined access to a host path below the root (one volume_resolve gave):
+ * opened, read or created as wd_open_beneath, wd_read_beneath and
+ * wd_mkdirs_beneath do, so that a link put on the volume between the resolve
+ * and the use is refused rather than followed. volume_open_file returns the
+ * descriptor or -code. */
+int volume_open_file(const struct volume *v, const char *host, int flags, mode_t mode,
+		     struct wd_err *err);
+int volume_read_file(const struct volume *v, const char *host, size_t max, struct wd_buf *out,
+		     struct wd_err *err);
+int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err);
 
 /* Finds one name in a host folder without regard to case; exact spelling
  * wins, else the first match in byte order. Returns a malloc'd name or NULL.

@@ -2,11 +2,13 @@
 """Makes damaged and hostile packages and indexes for the end-to-end tests.
 
     wdp_tool.py MUTATION IN.wdp OUT.wdp [KEY.key]
+    wdp_tool.py zeros:COUNT:MIB IN.wdp OUT.wdp KEY.key   (a package of zeros)
 
 Each mutation starts from a good package made by warpdrv-admin pack and
 breaks one thing. Mutations that change the manifest re-sign it with KEY
 (through the openssl command), so that only the intended flaw remains."""
 import gzip
+import hashlib
 import io
 import subprocess
 import sys
@@ -50,9 +52,55 @@ def resign(text, key):
     return body + b"signature " + fpr + b" " + sig.hex().encode() + b"\n"
 
 
+class Zeros(io.RawIOBase):
+    """n zero bytes, read without holding them."""
+
+    def __init__(self, n):
+        self.left = n
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        k = min(len(b), self.left)
+        b[:k] = bytes(k)
+        self.left -= k
+        return k
+
+
+def zeros_package(src, dst, count, mib, key):
+    """The good package plus COUNT members of MIB MiB of zeros each (signed):
+    a few hundred KiB on disk, COUNT * MIB MiB unpacked."""
+    ms = read(src)
+    man, mdata = ms[0]
+    size = mib << 20
+    h = hashlib.sha256()
+    chunk = bytes(1 << 20)
+    for _ in range(mib):
+        h.update(chunk)
+    lines = b"".join(b"file Z%d.BIN \\OS2\\Z%d.BIN %d %s\n" % (i, i, size, h.hexdigest().encode())
+                     for i in range(count))
+    at = mdata.rindex(b"signature ")
+    text = resign(mdata[:at] + lines + mdata[at:], key)
+    with tarfile.open(dst, "w:gz", format=tarfile.USTAR_FORMAT, compresslevel=1) as tf:
+        m, _ = member(man.name, text)
+        tf.addfile(m, io.BytesIO(text))
+        for m, data in ms[1:]:
+            tf.addfile(m, io.BytesIO(data))
+        for i in range(count):
+            m = tarfile.TarInfo("Z%d.BIN" % i)
+            m.size = size
+            m.mode = 0o644
+            tf.addfile(m, io.BufferedReader(Zeros(size), 1 << 20))
+
+
 def main():
     mut, src, dst = sys.argv[1:4]
     key = sys.argv[4] if len(sys.argv) > 4 else None
+    if mut.startswith("zeros:"):
+        count, mib = mut[6:].split(":")
+        zeros_package(src, dst, int(count), int(mib), sys.argv[4])
+        return
     if mut in ("truncate", "corrupt-gzip"):
         data = bytearray(open(src, "rb").read())
         if mut == "truncate":

@@ -352,6 +352,181 @@ static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 	free(d);
 }
 
+/* Paths below a root: a link in any component, a FIFO, ".." are refused
+ * with the path named, by openat2 and by the walk used without it. */
+static void open_beneath_cases(const char *d)
+{
+	struct wd_err e;
+	int fd = wd_open_beneath(d, "A/F", O_RDONLY, 0, &e);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(wd_open_beneath(d, "L/F", O_RDONLY, 0, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	assert_int_equal(wd_open_beneath(d, "A/S", O_RDONLY, 0, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "A/S: is a symbolic link"));
+	assert_int_equal(wd_open_beneath(d, "P", O_RDONLY, 0, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "P: is a FIFO"));
+	assert_true(wd_open_beneath(d, "../etc/passwd", O_RDONLY, 0, &e) < 0);
+	assert_true(wd_open_beneath(d, "A/../../etc/passwd", O_RDONLY, 0, &e) < 0);
+	fd = wd_open_beneath(d, "A", O_RDONLY | O_DIRECTORY, 0, &e);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = wd_open_beneath(d, "A/NEW", O_WRONLY | O_CREAT | O_TRUNC, 0644, &e);
+	assert_true(fd >= 0);
+	close(fd);
+	struct wd_buf b = {0};
+	assert_int_equal(wd_read_beneath(d, "A/F", 0, &b, &e), 0);
+	assert_int_equal(b.len, 1);
+	assert_int_equal(wd_read_beneath(d, "L/F", 0, &b, &e), -WD_EFAIL);
+	wd_buf_free(&b);
+}
+
+static void test_files_refuse_links_and_special_files(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	touch(d, "A/F");
+	char *l = wd_path_join(d, "L"), *a = wd_path_join(d, "A"), *p = wd_path_join(d, "P");
+	char *s = wd_path_join(d, "A/S"), *f = wd_path_join(d, "A/F");
+	assert_int_equal(symlink(a, l), 0);
+	assert_int_equal(symlink("/etc/passwd", s), 0);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	struct wd_err e;
+	struct wd_buf b = {0};
+	assert_int_equal(wd_read_file(p, 0, &b, &e), -WD_EFAIL); /* at once, no hang */
+	assert_non_null(strstr(e.msg, "is a FIFO, not a plain file"));
+	assert_int_equal(wd_read_file("/dev/zero", 0, &b, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "is a device"));
+	wd_buf_free(&b);
+	open_beneath_cases(d);
+	setenv("WARPDRV_NO_OPENAT2", "1", 1);
+	open_beneath_cases(d);
+	assert_int_equal(wd_mkdirs_beneath(d, "L/NEW", &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	assert_int_equal(wd_mkdirs_beneath(d, "A/B/C", &e), 0);
+	unsetenv("WARPDRV_NO_OPENAT2");
+	assert_int_equal(wd_mkdirs_beneath(d, "A/B/C/D", &e), 0);
+	char *abcd = wd_path_join(d, "A/B/C/D");
+	assert_true(wd_is_dir(abcd));
+	assert_int_equal(wd_mkdirs_beneath(d, "P/X", &e), -WD_EFAIL);
+	bool exists;
+	assert_int_equal(wd_check_plain(l, &exists, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "is a symbolic link"));
+	assert_int_equal(wd_check_plain(p, &exists, &e), -WD_EFAIL);
+	assert_int_equal(wd_check_plain(f, &exists, &e), 0);
+	assert_true(exists);
+	assert_int_equal(wd_check_plain(abcd, &exists, &e), 0);
+	char *none = wd_path_join(d, "NONE");
+	assert_int_equal(wd_check_plain(none, &exists, &e), 0);
+	assert_false(exists);
+	int fd = wd_open_plain(s, O_WRONLY | O_CREAT | O_TRUNC, 0644, &e);
+	assert_int_equal(fd, -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "is a symbolic link"));
+	free(none), free(abcd), free(l), free(a), free(p), free(s), free(f);
+	rmrf(d);
+	free(d);
+}
+
+/* A copy in chunks keeps the bytes and the mode; a link at either end is
+ * refused; a rewrite keeps the old file's mode and owner. */
+static void test_copy_streams_and_keeps_mode_and_owner(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	char *from = wd_path_join(d, "BIG"), *to = wd_path_join(d, "COPY");
+	char *link = wd_path_join(d, "LINK"), *victim = wd_path_join(d, "VICTIM");
+	struct wd_buf big = {0};
+	for (int i = 0; i < 3 * 1024 * 1024 / 16; i++)
+		wd_buf_addf(&big, "%015d\n", i);
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(from, big.p, big.len, 0640, &e), 0);
+	assert_int_equal(wd_copy_file(from, to, &e), 0);
+	struct wd_buf got = {0};
+	assert_int_equal(wd_read_file(to, 0, &got, &e), 0);
+	assert_int_equal(got.len, big.len);
+	assert_memory_equal(got.p, big.p, big.len);
+	struct stat st;
+	assert_int_equal(stat(to, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(wd_write_atomic(victim, "v", 1, 0644, &e), 0);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(wd_copy_file(from, link, &e), -WD_EFAIL);
+	assert_int_equal(wd_copy_file(link, to, &e), -WD_EFAIL);
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 1);
+	/* a 0600 file owned by 1234 rewritten: the new file is 0600 and 1234's */
+	assert_int_equal(chmod(from, 0600), 0);
+	bool root = geteuid() == 0;
+	if (root)
+		assert_int_equal(chown(from, 1234, 1234), 0);
+	assert_int_equal(wd_write_atomic(from, "new\n", 4, 0644, &e), 0);
+	assert_int_equal(stat(from, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	if (root)
+		assert_int_equal(st.st_uid, 1234);
+	assert_int_equal(chmod(to, 0644), 0);
+	assert_int_equal(wd_copy_mode_owner(from, to, &e), 0);
+	assert_int_equal(stat(to, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	if (root)
+		assert_int_equal(st.st_gid, 1234);
+	char *none = wd_path_join(d, "NONE");
+	assert_int_equal(wd_copy_mode_owner(none, to, &e), 0);
+	wd_buf_free(&big);
+	wd_buf_free(&got);
+	free(none), free(from), free(to), free(link), free(victim);
+	rmrf(d);
+	free(d);
+}
+
+/* A link or a FIFO on the way is refused with its path; two spellings of a
+ * new folder resolve to one; a linked CONFIG.SYS is no volume. */
+static void test_volume_refuses_links_and_merges_new_folders(void **state)
+{
+	(void)state;
+	char *d = tmpdir(), *elsewhere = tmpdir();
+	touch(d, "CONFIG.SYS");
+	touch(d, "OS2/X.SYS");
+	char *ibmcom = wd_path_join(d, "IBMCOM"), *boot = wd_path_join(d, "OS2/BOOT");
+	assert_int_equal(symlink(elsewhere, ibmcom), 0);
+	assert_int_equal(mkfifo(boot, 0644), 0);
+	struct volume v;
+	struct wd_err e;
+	assert_int_equal(volume_open(&v, d, &e), 0);
+	char *out = NULL;
+	bool found;
+	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &out, &found, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "IBMCOM is a symbolic link"));
+	assert_int_equal(volume_resolve(&v, "\\os2\\boot\\A.ADD", &out, &found, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "BOOT is a FIFO where a folder is expected"));
+	assert_int_equal(volume_resolve(&v, "\\OS2\\X.SYS\\Y", &out, &found, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "is a file where a folder is expected"));
+	assert_int_equal(volume_resolve(&v, "\\NEWDIR\\SUB\\A", &out, &found, &e), 0);
+	assert_false(found);
+	char *want = wd_path_join(d, "NEWDIR/SUB/B");
+	free(out);
+	assert_int_equal(volume_resolve(&v, "\\newdir\\sub\\B", &out, &found, &e), 0);
+	assert_string_equal(out, want);
+	free(out);
+	char *host = wd_path_join(d, "OS2/X.SYS");
+	struct wd_buf b = {0};
+	assert_int_equal(volume_read_file(&v, host, 0, &b, &e), 0);
+	assert_int_equal(volume_read_file(&v, "/etc/passwd", 0, &b, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "not inside the volume"));
+	wd_buf_free(&b);
+	volume_close(&v);
+	char *cs = wd_path_join(d, "CONFIG.SYS"), *real = wd_path_join(elsewhere, "CONFIG.SYS");
+	assert_int_equal(rename(cs, real), 0);
+	assert_int_equal(symlink(real, cs), 0);
+	assert_int_equal(volume_open(&v, d, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "CONFIG.SYS is a symbolic link"));
+	free(cs), free(real), free(host), free(want), free(ibmcom), free(boot);
+	rmrf(d);
+	rmrf(elsewhere);
+	free(d);
+	free(elsewhere);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +538,9 @@ int main(void)
 		cmocka_unit_test(test_volume_refuses_folder_without_config_sys),
 		cmocka_unit_test(test_volume_resolves_without_case),
 		cmocka_unit_test(test_volume_sees_names_made_after_a_lookup),
+		cmocka_unit_test(test_files_refuse_links_and_special_files),
+		cmocka_unit_test(test_copy_streams_and_keeps_mode_and_owner),
+		cmocka_unit_test(test_volume_refuses_links_and_merges_new_folders),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
 		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),

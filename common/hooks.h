@@ -1,0 +1,26 @@
+/* Test hooks: environment variables the tests and benchmarks use to steer a
+ * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_LOCK_WAIT). They
+ * exist only in the programs built in build/ (WD_TEST_HOOKS=1, the default);
+ * `make install` builds its programs with WD_TEST_HOOKS=0, where every hook
+ * reads as unset. */
+#ifndef WD_HOOKS_H
+#define WD_HOOKS_H
+
+#include <stdlib.h>
+
+#ifndef WD_TEST_HOOKS
+#define WD_TEST_HOOKS 0
+#endif
+
+/* getenv(name) where test hooks are compiled in, else NULL. */
+static inline const char *wd_test_hook(const char *name)
+{
+#if WD_TEST_HOOKS
+	return getenv(name);
+#else
+	(void)name;
+	return NULL;
+#endif
+}
+
+#endif
