@@ -55,14 +55,13 @@ int generation_plan(const struct volume *v, struct txn_plan *plan, struct genera
 	}
 	free(dir);
 	if (changed) {
-		char *sql = sqlite3_mprintf("INSERT INTO generation (n, at, command, summary) VALUES "
-					    "(%ld, datetime('now'), %Q, %Q);", note->n, note->command,
-					    note->summary);
-		if (!sql)
-			abort();
 		free(plan->done_extra);
-		plan->done_extra = wd_xstrdup(sql);
-		sqlite3_free(sql);
+		free(plan->gen_command);
+		free(plan->gen_summary);
+		plan->gen_n = note->n;
+		plan->gen_command = wd_xstrdup(note->command);
+		plan->gen_summary = wd_xstrdup(note->summary ? note->summary : "");
+		plan->done_extra = wd_xasprintf("generation %ld", note->n);
 	}
 	return r;
 }
