@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "state/db.h"
+#include "state/subscriptions.h"
 #include "common/buf.h"
 #include "common/date.h"
 #include "common/file.h"
@@ -451,9 +452,9 @@ static void test_entitlement_decision(void **state)
 }
 
 /* A volume in a temporary folder with its state database. */
-static void open_volume(struct fixture *f, struct volume *v, struct db *db)
+static void open_volume(struct fixture *f, const char *name, struct volume *v, struct db *db)
 {
-	char *root = wd_path_join(f->dir, "vol");
+	char *root = wd_path_join(f->dir, name);
 	char *cfg = wd_path_join(root, "CONFIG.SYS");
 	struct wd_err e;
 	assert_int_equal(wd_mkdirs(root, &e), 0);
@@ -470,7 +471,7 @@ static void test_activation_history_and_gate(void **state)
 	struct volume v;
 	struct db db;
 	struct wd_err e;
-	open_volume(f, &v, &db);
+	open_volume(f, "vol", &v, &db);
 	setenv("WARPDRV_NOW", "2026-11-29", 1);
 
 	assert_int_equal(subscription_gate(&db, &f->kr, NULL, 0, -1, "drivers", day("2026-06-01"), &e),
@@ -494,15 +495,14 @@ static void test_activation_history_and_gate(void **state)
 	assert_string_equal(a.sub.id, second.id);
 	assert_int_equal(entitlement_state(&a.ctx), SUB_EXPIRED);
 	activation_free(&a);
-	sqlite3_stmt *q;
-	assert_int_equal(db_prepare(&db, "SELECT key_id, ended_why FROM subscription_keys ORDER BY seq",
-				    &q, &e), 0);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(q, 0), f->sub.id);
-	assert_string_equal((const char *)sqlite3_column_text(q, 1), "replaced");
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	assert_null(sqlite3_column_text(q, 1));
-	sqlite3_finalize(q);
+	struct subscription_row *rows;
+	size_t nrows;
+	assert_int_equal(subscriptions_all(&db, &rows, &nrows, &e), 0);
+	assert_int_equal(nrows, 2);
+	assert_string_equal(rows[0].key_id, f->sub.id);
+	assert_string_equal(rows[0].ended_why, "replaced");
+	assert_null(rows[1].ended_why);
+	subscriptions_all_free(rows, nrows);
 	assert_int_equal(subscription_gate(&db, &f->kr, NULL, 0, -1, "drivers", day("2026-02-15"), &e), 0);
 	assert_int_equal(subscription_gate(&db, &f->kr, NULL, 0, -1, "acpi", day("2026-02-15"), &e),
 			 -WD_ELICENSE);
@@ -516,15 +516,27 @@ static void test_activation_history_and_gate(void **state)
 	assert_int_equal(subscription_gate(&db, &f->kr, ids, 1, -1, "drivers", day("2026-06-01"), &e),
 			 -WD_ELICENSE);
 	assert_non_null(strstr(e.msg, "revoked"));
-	char *sql = wd_xasprintf("INSERT INTO revoked_keys (key_id, source) VALUES ('%s', 'test')",
-				 f->sub.id);
-	assert_int_equal(db_exec(&db, sql, &e), 0);
-	free(sql);
+	assert_int_equal(revoked_keys_add(&db, f->sub.id, "test", &e), 0);
 	assert_int_equal(subscription_gate(&db, &f->kr, NULL, 0, -1, "drivers", day("2026-06-01"), &e),
 			 -WD_ELICENSE);
 	assert_non_null(strstr(e.msg, "revoked"));
 	assert_int_equal(db_exec(&db, "DELETE FROM revoked_keys", &e), 0);
 
+	unsetenv("WARPDRV_NOW");
+	db_close(&db);
+	volume_close(&v);
+}
+
+static void test_activation_clock_and_end(void **state)
+{
+	struct fixture *f = *state;
+	struct volume v;
+	struct db db;
+	struct wd_err e;
+	struct activation a;
+	open_volume(f, "vol2", &v, &db);
+	setenv("WARPDRV_NOW", "2026-11-29", 1);
+	assert_int_equal(activation_store(&db, &f->sub, day("2026-11-29"), &e), 0);
 	/* The clock: the last date seen only grows; an index date counts too. */
 	assert_int_equal(activation_note_date(&db, day("2026-12-10"), &e), 0);
 	assert_int_equal(activation_note_date(&db, day("2026-12-01"), &e), 0);
@@ -546,10 +558,12 @@ static void test_activation_history_and_gate(void **state)
 	assert_string_equal(id, f->sub.id);
 	assert_int_equal(activation_end(&db, day("2026-12-10"), id, &e), 0);
 	assert_string_equal(id, "");
-	assert_int_equal(db_prepare(&db, "SELECT count(*) FROM subscription_keys", &q, &e), 0);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(q, 0), 3);
-	sqlite3_finalize(q);
+	struct subscription_row *rows;
+	size_t nrows;
+	assert_int_equal(subscriptions_all(&db, &rows, &nrows, &e), 0);
+	assert_int_equal(nrows, 1);
+	assert_string_equal(rows[0].ended_why, "deactivated");
+	subscriptions_all_free(rows, nrows);
 
 	/* A stored key someone edited no longer checks out. */
 	assert_int_equal(activation_store(&db, &f->sub, day("2026-12-10"), &e), 0);
@@ -595,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_entitlement_names),
 		cmocka_unit_test(test_entitlement_decision),
 		cmocka_unit_test(test_activation_history_and_gate),
+		cmocka_unit_test(test_activation_clock_and_end),
 		cmocka_unit_test(test_verifying_is_fast),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
