@@ -229,21 +229,27 @@ static bool under(const char *s, const char *dir)
 	return !strncasecmp(s, dir, n) && (s[n] == '\0' || s[n] == '/');
 }
 
-/* The message of a refused row; what is shown of the value is made printable. */
+/* The message of a refused row; the value (v NULL: none to show) is shown
+ * printable and cut short. */
 static int bad_row(struct db *db, long long id, long long seq, const char *col, const char *v,
 		   size_t n, const char *why, struct wd_err *err)
 {
-	char shown[100];
-	size_t k = 0;
-	for (size_t i = 0; i < n && k + 4 < sizeof shown; i++)
-		shown[k++] = v[i] >= 0x20 && v[i] < 0x7f ? v[i] : '?';
-	if (n && k < n)
-		k = (size_t)snprintf(shown + k, sizeof shown - k, "...") + k;
-	shown[k] = '\0';
+	char shown[100] = "";
+	if (v) {
+		size_t k = 0;
+		shown[k++] = ' ';
+		shown[k++] = '\'';
+		for (size_t i = 0; i < n && k + 6 < sizeof shown; i++)
+			shown[k++] = v[i] >= 0x20 && v[i] < 0x7f ? v[i] : '?';
+		if (k - 2 < n)
+			k += (size_t)snprintf(shown + k, sizeof shown - k, "...");
+		shown[k++] = '\'';
+		shown[k] = '\0';
+	}
 	char row[40] = "";
 	if (seq >= 0)
 		snprintf(row, sizeof row, ", operation %lld", seq);
-	return wd_err_set(err, WD_EFAIL, "%s: interrupted transaction %lld%s: %s '%s' %s; the "
+	return wd_err_set(err, WD_EFAIL, "%s: interrupted transaction %lld%s: %s%s %s; the "
 			  "database is damaged or was made elsewhere, so nothing was done (move it "
 			  "aside to start afresh)", db->path, id, row, col, shown, why);
 }
@@ -258,7 +264,7 @@ static int col_text(struct db *db, sqlite3_stmt *st, int c, long long id, long l
 	if (t == SQLITE_NULL)
 		return 0;
 	if (t != SQLITE_TEXT)
-		return bad_row(db, id, seq, name, "", 0, "is not text", err);
+		return bad_row(db, id, seq, name, NULL, 0, "is not text", err);
 	*s = (const char *)sqlite3_column_text(st, c);
 	*n = (size_t)sqlite3_column_bytes(st, c);
 	return 0;
@@ -282,7 +288,7 @@ static int check_path(struct db *db, long long id, long long seq, const char *na
 {
 	const char *why;
 	if (!s)
-		return bad_row(db, id, seq, name, "", 0, "is missing", err);
+		return bad_row(db, id, seq, name, NULL, 0, "is missing", err);
 	if (!txnlog_path_ok(s, n, &why)) {
 		char w[80];
 		snprintf(w, sizeof w, "is not a path below the volume's root (%s)", why);
@@ -338,7 +344,7 @@ static int read_op(struct db *db, sqlite3_stmt *st, long long id, struct txnlog_
 	    !(r = col_text(db, st, 4, id, seq, "old_sha256", &s, &n, err)))
 		r = check_sha(db, id, seq, "old_sha256", s, n, o->old_sha, err);
 	if (!r && o->kind == TXNLOG_RESTORE && !o->kept)
-		r = bad_row(db, id, seq, "kept", "", 0, "is missing for a restore", err);
+		r = bad_row(db, id, seq, "kept", NULL, 0, "is missing for a restore", err);
 	if (!r && o->kind != TXNLOG_MKDIR &&
 	    !(r = col_text(db, st, 5, id, seq, "new_sha256", &s, &n, err)))
 		r = check_sha(db, id, seq, "new_sha256", s, n, o->new_sha, err);
@@ -387,11 +393,11 @@ static int read_txn(struct db *db, sqlite3_stmt *st, struct txnlog_pending *p,
 			p->name = wd_xstrndup(s, n);
 	}
 	if (!r && sqlite3_column_type(st, 3) != SQLITE_NULL)
-		r = bad_row(db, p->id, -1, "done_sql", "", 0, "holds SQL text, which this warpdrv "
+		r = bad_row(db, p->id, -1, "done_sql", NULL, 0, "holds SQL text, which this warpdrv "
 			    "never runs (an older warpdrv recorded it: finish it with that version)",
 			    err);
 	if (!r && sqlite3_column_int64(st, 4) != TXNLOG_ROWS_FORMAT)
-		r = bad_row(db, p->id, -1, "rows_format", "", 0, "is not the format this warpdrv "
+		r = bad_row(db, p->id, -1, "rows_format", NULL, 0, "is not the format this warpdrv "
 			    "writes (an older warpdrv recorded it: finish it with that version)", err);
 	return r;
 }
