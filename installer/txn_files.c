@@ -137,8 +137,13 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 			continue;
 		targets[k] = txn_abs(t, ops[k].host);
 		char *tmp = txn_temp_of(targets[k]);
-		r = ops[k].kept ? restore_kept(t, &ops[k], targets[k], err)
-				: txn_unlink(t, targets[k], err);
+		/* A new file is deleted only if it holds the bytes this
+		 * transaction wrote (renamed into place whole): a file of other
+		 * content is not its to delete, whatever the recorded rows say. */
+		if (ops[k].kept)
+			r = restore_kept(t, &ops[k], targets[k], err);
+		else if (txn_file_has_sha(targets[k], ops[k].new_sha))
+			r = txn_unlink(t, targets[k], err);
 		if (!r)
 			r = txn_unlink(t, tmp, err);
 		free(tmp);

@@ -109,6 +109,23 @@ t_an_unknown_operation_is_refused() {
 	refused_by_every_reader "operation 0: kind 'rmtree' is not an operation warpdrv records"
 }
 
+# A row that passes every check still cannot make recovery delete a file the
+# transaction did not write: undoing an install deletes a new file only when
+# it holds the new bytes.
+t_undoing_a_crafted_install_deletes_nothing_it_did_not_write() {
+	hostile_volume
+	craft "INSERT INTO txn (id, action, package, started, rows_format)
+	       VALUES (100, 'install', 'evil', datetime('now'), 1);
+	       INSERT INTO txn_op (txn, seq, kind, host, new_sha256)
+	       VALUES (100, 0, 'put', 'CONFIG.SYS', '$SHA');"
+	user=$(user_snapshot "$T/a/b/v")
+	wd --root "$T/a/b/v" --json history
+	assert_rc 0
+	assert_json '[h["action"] for h in d["history"]] == ["install", "undo install"]'
+	[ "$(user_snapshot "$T/a/b/v")" = "$user" ] || fail "the undo changed the volume's files"
+	[ -f "$T/a/b/v/CONFIG.SYS" ] || fail "CONFIG.SYS was deleted"
+}
+
 # An installed file's row is read back with the same care: verify and remove
 # refuse a host path outside the root before anything is read or deleted.
 t_an_installed_file_outside_the_root_is_refused() {
