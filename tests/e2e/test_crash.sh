@@ -94,6 +94,38 @@ t_setup_survives_a_crash_at_every_step() {
 	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
+# Every missing folder above a new file is made (and undone), however deep:
+# 80 here, past any fixed count.
+t_a_file_eighty_folders_deep_installs_and_removes() {
+	make_key
+	mkdir -p "$T/deep"
+	dest=$(printf '\\A%.0s' $(seq 80))
+	printf 'format 1\nname deep\nversion 1.0\nreleased 2024-01-01\nsummary Deep\nkind psd\nfile X.SYS %s\\X.SYS\n' \
+		"$dest" >"$T/deep/MANIFEST"
+	printf 'deep\n' >"$T/deep/X.SYS"
+	wda pack "$T/deep" --key "$T/k/repo/test.key" --out "$T/deep.wdp"
+	assert_rc 0
+	make_volume "$T/v"
+	wd --root "$T/v" --keys "$T/k" install "$T/deep.wdp"
+	assert_rc 0
+	f="$T/v/$(printf 'A/%.0s' $(seq 80))X.SYS"
+	[ -f "$f" ] || fail "X.SYS is not 80 folders deep"
+	wd --root "$T/v" verify
+	assert_rc 0
+	wd --root "$T/v" remove deep
+	assert_rc 0
+	[ ! -e "$f" ] || fail "remove left X.SYS"
+	# stopped just before its last mkdir (step 1 is the intent), the next run
+	# takes every folder away again
+	make_volume "$T/c"
+	RC=0
+	WARPDRV_CRASH_AT=81 "$WD" --root "$T/c" --keys "$T/k" install "$T/deep.wdp" >/dev/null 2>&1 || RC=$?
+	[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
+	[ -d "$T/c/A" ] || fail "the crash came before the folders"
+	[ "$(installed "$T/c")" = "" ] || fail "the interrupted install is listed"
+	[ ! -e "$T/c/A" ] || fail "the undo left folders behind"
+}
+
 # A power cut just after the final commit: the LD_PRELOAD shim
 # (tests/shim/lost_unlink.c) puts back at exit every -journal file whose
 # unlink was not made durable by a flush of its folder, as a lost unlink
