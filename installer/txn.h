@@ -86,7 +86,7 @@ struct txn {
 	int lock_fd;
 	int steps, crash_at;
 	bool recovered;            /* an interrupted run was finished or undone */
-	/* flushing in batches (txn.c, flush_file): the volume's file system,
+	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */
 	dev_t fs_dev;
 	bool fs_dev_known, fs_unsynced;
