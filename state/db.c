@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "state/schema.h"
+#include "state/txnlog.h"
 #include "common/buf.h"
 #include "common/file.h"
 
@@ -87,7 +88,11 @@ int db_migrate(struct db *db, const char *const *steps, const char *what, struct
 
 static int migrate(struct db *db, struct wd_err *err)
 {
-	return db_migrate(db, db_schema_steps, "database", err);
+	int have;
+	int r = user_version(db, &have, err);
+	if (!r)
+		r = txnlog_before_upgrade(db, have, err);
+	return r ? r : db_migrate(db, db_schema_steps, "database", err);
 }
 
 /* The database is data from the volume, not code: no function with side

@@ -198,6 +198,28 @@ int txnlog_any(struct db *db, bool *any, struct wd_err *err)
 	return r;
 }
 
+int txnlog_before_upgrade(struct db *db, int version, struct wd_err *err)
+{
+	if (version < 3 || version >= 7)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT id, action, package FROM txn ORDER BY id LIMIT 1", &st, err);
+	if (r)
+		return r;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *action = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+		r = wd_err_set(err, WD_EFAIL, "%s: interrupted transaction %lld (%s of %.40s) was "
+			       "recorded by an older warpdrv (database schema %d), as SQL text this "
+			       "version never runs; finish it with that warpdrv (any of its commands "
+			       "does), then use this one: nothing was changed", db->path,
+			       (long long)sqlite3_column_int64(st, 0), action ? action : "?",
+			       name ? name : "?", version);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 bool txnlog_path_ok(const char *s, size_t n, const char **why)
 {
 	if (!n)
@@ -394,11 +416,10 @@ static int read_txn(struct db *db, sqlite3_stmt *st, struct txnlog_pending *p,
 	}
 	if (!r && sqlite3_column_type(st, 3) != SQLITE_NULL)
 		r = bad_row(db, p->id, -1, "done_sql", NULL, 0, "holds SQL text, which this warpdrv "
-			    "never runs (an older warpdrv recorded it: finish it with that version)",
-			    err);
+			    "never runs", err);
 	if (!r && sqlite3_column_int64(st, 4) != TXNLOG_ROWS_FORMAT)
 		r = bad_row(db, p->id, -1, "rows_format", NULL, 0, "is not the format this warpdrv "
-			    "writes (an older warpdrv recorded it: finish it with that version)", err);
+			    "writes", err);
 	return r;
 }
 

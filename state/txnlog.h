@@ -16,10 +16,12 @@
  * generation), and a kept copy must lie in the kept or generations folder.
  *
  * Transactions recorded by a build before schema 7 kept their commit as SQL
- * text (txn.done_sql). Such a pending transaction is refused with a message
- * that says so (this build never runs that text): it can only be left by a
- * crash of an older warpdrv followed by an upgrade, and finishing it with
- * the older warpdrv is the safe way out. */
+ * text (txn.done_sql), which this build never runs. Such a pending
+ * transaction can only be left by a crash of an older warpdrv followed by an
+ * upgrade: the database is then refused before its schema is upgraded
+ * (txnlog_before_upgrade), so that the older warpdrv, which finishes it,
+ * can still open it. A done_sql in a database of schema 7 or later is
+ * refused as a crafted row. */
 #ifndef WD_TXNLOG_H
 #define WD_TXNLOG_H
 
@@ -92,6 +94,11 @@ int txnlog_any(struct db *db, bool *any, struct wd_err *err);
  * *found false when there is none. */
 int txnlog_load(struct db *db, struct txnlog_pending *p, bool *found, struct wd_err *err);
 void txnlog_pending_free(struct txnlog_pending *p);
+
+/* Before the schema is upgraded from version (PRAGMA user_version): refuses
+ * a database of schema 3 to 6 with a pending transaction, naming it and
+ * saying to finish it with the warpdrv that began it. Writes nothing. */
+int txnlog_before_upgrade(struct db *db, int version, struct wd_err *err);
 
 /* Whether s (n bytes) is a volume-relative path as the rule above says;
  * *why tells what is wrong when it is not. */

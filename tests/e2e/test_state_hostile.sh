@@ -100,6 +100,26 @@ t_stored_commit_sql_is_never_run() {
 	[ ! -e "$T/outside/x.db" ] || fail "the stored SQL ran: $T/outside/x.db exists"
 }
 
+# A database an older warpdrv (schema 6) left with an interrupted
+# transaction, whose commit it kept as SQL text: refused before its schema is
+# upgraded, so that the older warpdrv can still finish it.
+t_an_older_pending_transaction_is_left_for_the_older_warpdrv() {
+	hostile_volume
+	craft "DROP TABLE txn_package;
+	       ALTER TABLE txn DROP COLUMN rows_format; ALTER TABLE txn DROP COLUMN version;
+	       ALTER TABLE txn DROP COLUMN gen_n; ALTER TABLE txn DROP COLUMN gen_command;
+	       ALTER TABLE txn DROP COLUMN gen_summary; ALTER TABLE txn_op DROP COLUMN path;
+	       ALTER TABLE txn_op DROP COLUMN package; ALTER TABLE txn_op DROP COLUMN size;
+	       ALTER TABLE txn_op DROP COLUMN config; PRAGMA user_version = 6;
+	       INSERT INTO txn (id, action, package, started, done_sql)
+	       VALUES (100, 'install', 'older', datetime('now'), 'INSERT INTO history VALUES (1)');
+	       INSERT INTO txn_op (txn, seq, kind, host, new_sha256)
+	       VALUES (100, 0, 'put', 'OS2/OLDER.SYS', '$SHA');"
+	refused_by_every_reader "(install of older) was recorded by an older warpdrv (database schema 6)" \
+		"finish it with that warpdrv"
+	[ "$(sqlite3 "$DB" "PRAGMA user_version")" = 6 ] || fail "the schema was upgraded"
+}
+
 t_an_unknown_operation_is_refused() {
 	hostile_volume
 	craft "INSERT INTO txn (id, action, package, started, rows_format)
