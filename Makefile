@@ -51,7 +51,7 @@ BENCHES := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
 
-all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES)
+all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES) $(O)/lost_unlink.so
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -82,6 +82,12 @@ $(O)/bench/%: $(O)/obj/bench/%.o $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 benches: $(BENCHES)
+
+# The power-cut shim of the crash test (LD_PRELOAD; tests/shim/lost_unlink.c):
+# built without the sanitizers, which must come first in a program's libraries.
+$(O)/lost_unlink.so: tests/shim/lost_unlink.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -o $@ $< -ldl
 
 # Data the programs find beside themselves (keys, the bundled repository):
 # later rules add to it.

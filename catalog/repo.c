@@ -11,11 +11,7 @@
 
 #include "common/file.h"
 #include "common/hash.h"
-
-int repo_fetch(const char *url, size_t max, struct wd_buf *out, struct wd_err *err)
-{
-	return fetch_mem(NULL, url, NULL, max, NULL, out, err);
-}
+#include "state/subscriptions.h"
 
 char *repo_url(const char *arg)
 {
@@ -102,18 +98,6 @@ void catalog_set_auth(struct catalog *c, const char *user, const char *password)
 	free((char *)c->auth.password);
 	c->auth.user = wd_xstrdup(user);
 	c->auth.password = wd_xstrdup(password);
-}
-
-int catalog_load(struct catalog *c, const char *const *urls, size_t n, const struct keyring *kr,
-		 int today, struct wd_err *err)
-{
-	catalog_init(c, NULL);
-	int r = 0;
-	for (size_t i = 0; !r && i < n; i++)
-		r = catalog_add_url(c, urls[i], kr, today, err);
-	if (r)
-		catalog_free(c);
-	return r;
 }
 
 void catalog_free(struct catalog *c)
@@ -338,14 +322,6 @@ int catalog_fetch(const struct repo *from, const struct index_entry *e, const st
 	wd_buf_free(&b);
 	return r;
 }
-bool catalog_key_revoked(const struct catalog *c, const char *keyid)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (index_is_revoked(&c->repos[i].idx, keyid))
-			return true;
-	return false;
-}
-
 static char *serial_key(const char *signer, const char *url)
 {
 	return wd_xasprintf("index-serial %s %s", signer, url);
@@ -366,54 +342,50 @@ int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint
 	return r;
 }
 
+int repo_serial_guard(struct db *db, const char *url, const struct repo_index *idx,
+		      const struct repo_index *held, struct wd_err *err)
+{
+	uint64_t seen;
+	int r = catalog_seen_serial(db, idx->signer, url, &seen, err);
+	if (r)
+		return r;
+	if (held && !strcmp(held->signer, idx->signer) && held->serial > seen)
+		seen = held->serial;
+	if (idx->serial < seen)
+		return wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
+				  "already held (a replayed old index?); refusing it", url,
+				  (unsigned long long)idx->serial, (unsigned long long)seen);
+	return 0;
+}
+
+/* Raises the serial remembered for the index's signer and URL to its own. */
+static int note_serial(struct db *db, const struct repo *rp, struct wd_err *err)
+{
+	uint64_t seen;
+	int r = catalog_seen_serial(db, rp->idx.signer, rp->url, &seen, err);
+	if (r || rp->idx.serial <= seen)
+		return r;
+	char num[32], *key = serial_key(rp->idx.signer, rp->url);
+	snprintf(num, sizeof num, "%llu", (unsigned long long)rp->idx.serial);
+	r = db_meta_set(db, key, num, err);
+	free(key);
+	return r;
+}
+
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err)
 {
 	int r = 0;
 	for (size_t i = 0; !r && i < c->n; i++) {
 		const struct repo *rp = &c->repos[i];
-		uint64_t seen;
-		r = catalog_seen_serial(db, rp->idx.signer, rp->url, &seen, err);
-		if (!r && rp->idx.serial < seen)
-			r = wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
-				       "seen before (a replayed old index?); refusing it", rp->url,
-				       (unsigned long long)rp->idx.serial, (unsigned long long)seen);
-		if (!r && rp->idx.serial > seen) {
-			char num[32], *key = serial_key(rp->idx.signer, rp->url);
-			snprintf(num, sizeof num, "%llu", (unsigned long long)rp->idx.serial);
-			r = db_meta_set(db, key, num, err);
-			free(key);
-		}
-		/* A revocation sticks: an index that no longer lists a key does
-		 * not bring it back. */
-		sqlite3_stmt *st = NULL;
+		r = repo_serial_guard(db, rp->url, &rp->idx, NULL, err);
 		if (!r)
-			r = db_prepare(db, "INSERT OR IGNORE INTO revoked_keys (key_id, source) "
-					   "VALUES (?, ?)", &st, err);
+			r = note_serial(db, rp, err);
 		if (!r)
 			r = activation_note_date(db, rp->idx.issued, err);
-		for (size_t k = 0; !r && k < rp->idx.nrevoked; k++) {
-			sqlite3_bind_text(st, 1, rp->idx.revoked[k], -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 2, rp->url, -1, SQLITE_STATIC);
-			if (sqlite3_step(st) != SQLITE_DONE)
-				r = db_fail(db, err, "cannot record a revoked key");
-			sqlite3_reset(st);
-		}
-		sqlite3_finalize(st);
+		/* A revocation sticks: an index that no longer lists a key does
+		 * not bring it back. */
+		for (size_t k = 0; !r && k < rp->idx.nrevoked; k++)
+			r = revoked_keys_add(db, rp->idx.revoked[k], rp->url, err);
 	}
-	return r;
-}
-
-int catalog_db_key_revoked(struct db *db, const char *keyid, bool *revoked, struct wd_err *err)
-{
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT 1 FROM revoked_keys WHERE key_id = ?", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_text(st, 1, keyid, -1, SQLITE_STATIC);
-	int s = sqlite3_step(st);
-	*revoked = s == SQLITE_ROW;
-	if (s != SQLITE_ROW && s != SQLITE_DONE)
-		r = db_fail(db, err, "cannot read revoked keys");
-	sqlite3_finalize(st);
 	return r;
 }

@@ -13,9 +13,6 @@
 #include "catalog/package.h"
 #include "trust/keys.h"
 
-/* Fetches a URL into out, refusing more than max bytes (default network
- * options: catalog/fetch.h). */
-int repo_fetch(const char *url, size_t max, struct wd_buf *out, struct wd_err *err);
 /* A URL for a repository argument: URLs stay as they are, a folder becomes
  * file:///absolute/path (percent-encoded). malloc'd. */
 char *repo_url(const char *arg);
@@ -56,9 +53,6 @@ struct repo *catalog_add_index(struct catalog *c, const char *name, const char *
 			       struct repo_index *idx);
 /* The credentials sent to subscription repositories (copied). */
 void catalog_set_auth(struct catalog *c, const char *user, const char *password);
-/* catalog_init(c, NULL) and catalog_add_url for each URL in order. */
-int catalog_load(struct catalog *c, const char *const *urls, size_t n, const struct keyring *kr,
-		 int today, struct wd_err *err);
 void catalog_free(struct catalog *c);
 /* The first entry named name; *from (if not NULL) is its repository. */
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
@@ -95,18 +89,18 @@ int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 		     repo_serial_check check, void *ud, struct repo_index_cond *cond,
 		     struct repo_index *idx, size_t *used, struct wd_err *err);
 
-/* Is this subscription key id revoked by any loaded index? */
-bool catalog_key_revoked(const struct catalog *c, const char *keyid);
-
 /* What the volume remembers (needs a writable database):
  * refuses an index whose serial is lower than the last one seen from the same
  * repository and signer (a rollback attack), then records the serials and the
  * revoked key ids. */
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err);
+/* The one rollback guard: an index's serial may not be below the serial the
+ * volume's database remembers for its signer and URL, nor below held's (the
+ * index held already, if any, and of the same signer). 0 or -WD_ETRUST. */
+int repo_serial_guard(struct db *db, const char *url, const struct repo_index *idx,
+		      const struct repo_index *held, struct wd_err *err);
 /* The last serial the volume saw from this signer at this URL (0: none). */
 int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint64_t *seen,
 			struct wd_err *err);
-/* Was this subscription key id revoked by an index the volume has seen? */
-int catalog_db_key_revoked(struct db *db, const char *keyid, bool *revoked, struct wd_err *err);
 
 #endif

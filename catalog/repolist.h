@@ -7,21 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "state/db.h"
+#include "state/repos.h"
 
 #define REPO_MAX_MIRRORS 16
 
-struct repo_conf {
-	char *name, *url;
-	char **mirrors;
-	size_t nmirrors;
-	bool subscription;
-};
-
-struct repo_list {
-	struct repo_conf *v;
-	size_t n;
-};
 
 /* A repository name: 1..32 of [a-z0-9._-], starting with a letter or digit. */
 bool repo_valid_name(const char *s);

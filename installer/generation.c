@@ -7,23 +7,6 @@
 #include "common/file.h"
 #include "common/hash.h"
 
-int generation_next(struct db *db, long *n, struct wd_err *err)
-{
-	*n = 1;
-	if (!db || !db->h)
-		return 0;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT coalesce(max(n), 0) + 1 FROM generation", &st, err);
-	if (r)
-		return r;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*n = sqlite3_column_int64(st, 0);
-	else
-		r = db_fail(db, err, "cannot read the generations");
-	sqlite3_finalize(st);
-	return r;
-}
-
 char *generation_dir(long n)
 {
 	return wd_xasprintf("%s/%ld", WD_GENERATIONS_DIR, n);
@@ -55,50 +38,14 @@ int generation_plan(const struct volume *v, struct txn_plan *plan, struct genera
 	}
 	free(dir);
 	if (changed) {
-		char *sql = sqlite3_mprintf("INSERT INTO generation (n, at, command, summary) VALUES "
-					    "(%ld, datetime('now'), %Q, %Q);", note->n, note->command,
-					    note->summary);
-		if (!sql)
-			abort();
 		free(plan->done_extra);
-		plan->done_extra = wd_xstrdup(sql);
-		sqlite3_free(sql);
+		free(plan->gen_command);
+		free(plan->gen_summary);
+		plan->gen_n = note->n;
+		plan->gen_command = wd_xstrdup(note->command);
+		plan->gen_summary = wd_xstrdup(note->summary ? note->summary : "");
+		plan->done_extra = wd_xasprintf("generation %ld", note->n);
 	}
 	return r;
 }
 
-int generation_list(struct db *db, struct generation **out, size_t *n, struct wd_err *err)
-{
-	*out = NULL;
-	*n = 0;
-	if (!db || !db->h)
-		return 0;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT n, at, command, summary FROM generation ORDER BY n", &st,
-			   err);
-	if (r)
-		return r;
-	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
-		struct generation *g = &(*out)[(*n)++];
-		g->n = sqlite3_column_int64(st, 0);
-		g->at = wd_xstrdup((const char *)sqlite3_column_text(st, 1));
-		g->command = wd_xstrdup((const char *)sqlite3_column_text(st, 2));
-		g->summary = wd_xstrdup((const char *)sqlite3_column_text(st, 3));
-	}
-	if (s != SQLITE_DONE)
-		r = db_fail(db, err, "cannot read the generations");
-	sqlite3_finalize(st);
-	return r;
-}
-
-void generation_list_free(struct generation *g, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(g[i].at);
-		free(g[i].command);
-		free(g[i].summary);
-	}
-	free(g);
-}

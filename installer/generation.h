@@ -4,21 +4,18 @@
  * var/lib/warpdrv/generations/N/, which a recovery command prompt can copy
  * back by hand. The copies are written by the transaction that applies the
  * change (txn_plan_config), so a generation exists exactly when its change
- * was committed. */
+ * was committed. The rows, and generation_next and generation_list, are
+ * state/generations.h's. */
 #ifndef WD_GENERATION_H
 #define WD_GENERATION_H
 
 #include "state/db.h"
+#include "state/generations.h"
 #include "common/buf.h"
 #include "installer/txn.h"
 #include "os2/volume.h"
 
 #define WD_GENERATIONS_DIR WD_STATE_DIR "/generations"
-
-struct generation {
-	long n;
-	char *at, *command, *summary;
-};
 
 /* What a plan that changes configuration files records when it commits. */
 struct generation_note {
@@ -26,8 +23,6 @@ struct generation_note {
 	char *command, *summary;
 };
 
-/* The next generation's number (1 when there is none); db may be unopened. */
-int generation_next(struct db *db, long *n, struct wd_err *err);
 /* "var/lib/warpdrv/generations/N" (malloc'd). */
 char *generation_dir(long n);
 /* Adds to plan the rewrite of each configuration file whose new bytes differ,
@@ -39,8 +34,5 @@ char *generation_dir(long n);
 int generation_plan(const struct volume *v, struct txn_plan *plan, struct generation_note *note,
 		    const char *const *files, const struct wd_buf *old, const struct wd_buf *new_,
 		    size_t nfiles, struct wd_err *err);
-/* All generations, oldest first. */
-int generation_list(struct db *db, struct generation **out, size_t *n, struct wd_err *err);
-void generation_list_free(struct generation *g, size_t n);
 
 #endif

@@ -12,9 +12,9 @@
  *            Until that commit, recovery undoes; the commit is the point of
  *            no return. (Where a copy to undo from was removed by hand,
  *            recovery finishes instead, when every new file is written.)
- *            What the commit records is SQL made before any file is
- *            touched and kept with the intent, so a finishing recovery
- *            records the same.
+ *            What the commit records is made from the intent's rows
+ *            (state/txnlog.h), so a finishing recovery records the same;
+ *            no SQL text is kept in the database.
  *   remove:  intent -> kept files restored (copy, flush, rename), own files
  *            deleted -> folder flush -> kept copies deleted -> commit. Once
  *            the intent is committed, recovery finishes the removal: every
@@ -25,6 +25,10 @@
  * batch; elsewhere each file and folder is flushed on its own. The deletes of
  * a batch are issued together, from a few threads (installer/unlink_batch.h),
  * before the folder flush that makes them durable.
+ *
+ * The code: txn_step.c (durable steps), txn_files.c (file phases),
+ * txn_apply.c (intent and commit), txn_recover.c, txn_lock.c, txn_plan.c;
+ * the rows themselves are state/txnlog.h's.
  *
  * Fault injection for the crash test: WARPDRV_CRASH_AT=N makes the process
  * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,
@@ -68,8 +72,11 @@ struct txn_plan {
 	char *name, *version;
 	struct txn_op *ops;
 	size_t nops;
-	/* More SQL for the commit to run (a configuration change records its
-	 * generation so); owned by the plan. */
+	/* The generation the commit records (generation_plan sets it; 0:
+	 * none), and its description ("generation 3") in done_extra, which is
+	 * set exactly when there is one. Owned by the plan. */
+	long gen_n;
+	char *gen_command, *gen_summary;
 	char *done_extra;
 };
 
@@ -79,7 +86,7 @@ struct txn {
 	int lock_fd;
 	int steps, crash_at;
 	bool recovered;            /* an interrupted run was finished or undone */
-	/* flushing in batches (txn.c, flush_file): the volume's file system,
+	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */
 	dev_t fs_dev;
 	bool fs_dev_known, fs_unsynced;
@@ -90,7 +97,11 @@ struct txn {
  * ("install mmlem") is written into the lock file for the next one waiting. */
 int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err);
 void txn_end(struct txn *t);
-/* Is an interrupted transaction recorded in this database? */
+/* Is an interrupted transaction recorded in this database? One whose rows
+ * are not what this build records (a path outside the root, SQL text, an
+ * unknown kind) is an error naming the database and the row: a read-only
+ * command asks this before it takes the lock, so it refuses having touched
+ * nothing. */
 int txn_pending(struct db *db, bool *pending, struct wd_err *err);
 
 /* Plans the installation of a checked package: refuses a path another

@@ -7,6 +7,7 @@
 
 #include "common/buf.h"
 #include "common/date.h"
+#include "state/subscriptions.h"
 
 void sub_ids_add(struct sub_ids *l, const char *id)
 {
@@ -24,19 +25,7 @@ void sub_ids_free(struct sub_ids *l)
 
 int activation_revoked_ids(struct db *db, struct sub_ids *out, struct wd_err *err)
 {
-	if (!db->h)
-		return 0;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT key_id FROM revoked_keys ORDER BY key_id", &st, err);
-	if (r)
-		return r;
-	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW)
-		sub_ids_add(out, (const char *)sqlite3_column_text(st, 0));
-	if (s != SQLITE_DONE)
-		r = db_fail(db, err, "cannot read the revoked subscription keys");
-	sqlite3_finalize(st);
-	return r;
+	return revoked_keys_list(db, &out->ids, &out->n, err);
 }
 
 int activation_last_seen(struct db *db, int *day, struct wd_err *err)
@@ -66,28 +55,6 @@ int activation_note_date(struct db *db, int day, struct wd_err *err)
 	return db_meta_set(db, ACTIVATION_LAST_SEEN, s, err);
 }
 
-/* The current row's text and activation date, or NULLs. */
-static int current_row(struct db *db, char **text, char **activated, struct wd_err *err)
-{
-	*text = *activated = NULL;
-	if (!db->h)
-		return 0;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT key_text, activated FROM subscription_keys "
-			       "WHERE ended IS NULL", &st, err);
-	if (r)
-		return r;
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW) {
-		*text = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
-		*activated = wd_xstrdup((const char *)sqlite3_column_text(st, 1));
-	} else if (s != SQLITE_DONE) {
-		r = db_fail(db, err, "cannot read the activated subscription key");
-	}
-	sqlite3_finalize(st);
-	return r;
-}
-
 int activation_load(struct db *db, const struct keyring *kr, struct activation *a,
 		    struct wd_err *err)
 {
@@ -98,7 +65,7 @@ int activation_load(struct db *db, const struct keyring *kr, struct activation *
 	if (!r)
 		r = activation_revoked_ids(db, &a->revoked, err);
 	if (!r)
-		r = current_row(db, &a->text, &a->activated, err);
+		r = subscriptions_current(db, &a->text, &a->activated, err);
 	if (!r && a->text) {
 		r = sub_parse(a->text, strlen(a->text), kr, &a->sub, err);
 		if (r)
@@ -134,40 +101,6 @@ void activation_free(struct activation *a)
 	memset(a, 0, sizeof *a);
 }
 
-static int end_current(struct db *db, const char *day, const char *why, struct wd_err *err)
-{
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "UPDATE subscription_keys SET ended = ?, ended_why = ? "
-			       "WHERE ended IS NULL", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, why, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_fail(db, err, "cannot end the activated subscription key");
-	sqlite3_finalize(st);
-	return r;
-}
-
-static int insert_key(struct db *db, const struct subscription *s, const char *day,
-		      struct wd_err *err)
-{
-	char text[SUB_TEXT_LEN + 1];
-	sub_format(s, text);
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "INSERT INTO subscription_keys (key_id, key_text, activated) "
-			       "VALUES (?, ?, ?)", &st, err);
-	if (r)
-		return r;
-	sqlite3_bind_text(st, 1, s->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, day, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_fail(db, err, "cannot store the subscription key");
-	sqlite3_finalize(st);
-	return r;
-}
-
 int activation_store(struct db *db, const struct subscription *s, int today,
 		     struct wd_err *err)
 {
@@ -180,7 +113,10 @@ int activation_store(struct db *db, const struct subscription *s, int today,
 	int r = db_begin(db, err);
 	if (r)
 		return r;
-	if ((r = end_current(db, day, "replaced", err)) || (r = insert_key(db, s, day, err)) ||
+	char text[SUB_TEXT_LEN + 1];
+	sub_format(s, text);
+	if ((r = subscriptions_end_current(db, day, "replaced", err)) ||
+	    (r = subscriptions_add(db, s->id, text, day, err)) ||
 	    (r = activation_note_date(db, today, err)) || (r = db_commit(db, err)))
 		db_rollback(db);
 	return r;
@@ -189,19 +125,11 @@ int activation_store(struct db *db, const struct subscription *s, int today,
 int activation_current_id(struct db *db, char id[SUB_ID_HEX], struct wd_err *err)
 {
 	id[0] = '\0';
-	if (!db->h)
-		return 0;
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT key_id FROM subscription_keys WHERE ended IS NULL", &st,
-			   err);
-	if (r)
-		return r;
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
-		snprintf(id, SUB_ID_HEX, "%s", (const char *)sqlite3_column_text(st, 0));
-	else if (s != SQLITE_DONE)
-		r = db_fail(db, err, "cannot read the activated subscription key");
-	sqlite3_finalize(st);
+	char *cur = NULL;
+	int r = subscriptions_current_id(db, &cur, err);
+	if (!r && cur)
+		snprintf(id, SUB_ID_HEX, "%s", cur);
+	free(cur);
 	return r;
 }
 
@@ -216,7 +144,7 @@ int activation_end(struct db *db, int today, char id[SUB_ID_HEX], struct wd_err 
 	if (r)
 		return r;
 	if ((r = activation_current_id(db, id, err)) ||
-	    (r = end_current(db, day, "deactivated", err)) ||
+	    (r = subscriptions_end_current(db, day, "deactivated", err)) ||
 	    (r = activation_note_date(db, today, err)) || (r = db_commit(db, err)))
 		db_rollback(db);
 	return r;

@@ -109,7 +109,7 @@ static int add_stored_all(const struct session *s, const struct keyring *kr, int
 		if (l.v[i].subscription && !cat->auth.user && db.h)
 			stored_auth(&db, kr, cat);
 	}
-	sqlite3_close(store);
+	db_handle_close(store);
 	free(path);
 	repolist_free(&l);
 	db_close(&db);

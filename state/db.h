@@ -37,8 +37,10 @@ void db_rollback(struct db *db);
 /* A small key-value table for single facts (the latest date seen, say). */
 int db_meta_get(struct db *db, const char *key, char **val, struct wd_err *err); /* *val NULL if unset */
 int db_meta_set(struct db *db, const char *key, const char *val, struct wd_err *err);
-/* The schema version this build writes. */
-int db_schema_version(void);
+/* A database in memory with the newest schema (tests, fuzz targets). */
+int db_open_memory(struct db *db, struct wd_err *err);
+/* Closes a handle another owner opened (the stored catalog's, say). */
+void db_handle_close(sqlite3 *h);
 /* Steps a database through a NULL-terminated list of schema steps (element i
  * takes user_version i to i + 1), one transaction each; what names the kind
  * of file in messages. For files other than the volume's state (bench). */

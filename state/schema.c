@@ -61,5 +61,23 @@ const char *const db_schema_steps[] = {
 	/* 6: what an install's commit records, kept with its intent
 	 * (installer/txn.h), so that recovery can finish it as well as undo it */
 	"ALTER TABLE txn ADD COLUMN done_sql TEXT;",
+	/* 7: the commit made from recorded rows, never from SQL text kept in
+	 * the database (state/txnlog.h): txn says how the history names the
+	 * transaction and which generation it adds, txn_op which package owns
+	 * each new file, txn_package the packages it installs. done_sql stays
+	 * for the pending transactions of older builds, which are refused. */
+	"ALTER TABLE txn ADD COLUMN rows_format INTEGER;"
+	"ALTER TABLE txn ADD COLUMN version TEXT;"
+	"ALTER TABLE txn ADD COLUMN gen_n INTEGER;"
+	"ALTER TABLE txn ADD COLUMN gen_command TEXT;"
+	"ALTER TABLE txn ADD COLUMN gen_summary TEXT;"
+	"ALTER TABLE txn_op ADD COLUMN path TEXT;"
+	"ALTER TABLE txn_op ADD COLUMN package TEXT;"
+	"ALTER TABLE txn_op ADD COLUMN size INTEGER;"
+	"ALTER TABLE txn_op ADD COLUMN config INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE txn_package (txn INTEGER NOT NULL REFERENCES txn (id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
+	" released TEXT NOT NULL, kind TEXT NOT NULL, entitlement TEXT,"
+	" summary TEXT NOT NULL, manifest TEXT NOT NULL, PRIMARY KEY (txn, seq));",
 	NULL,
 };

@@ -1,6 +1,7 @@
 /* warpdrv history: the configuration generations, and what was installed
  * and removed on this volume, and when. */
 #include "installer/generation.h"
+#include "state/history.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
@@ -48,10 +49,9 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	int r = pkg_state_read(ctx, &v, &db, &have, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
-	sqlite3_stmt *st = NULL;
-	if (have)
-		r = db_prepare(&db, "SELECT id, at, action, package, version FROM history "
-			       "ORDER BY id", &st, &err);
+	struct history_row *h = NULL;
+	size_t nh = 0;
+	r = history_list(have ? &db : NULL, &h, &nh, &err);
 	if (ctx->json)
 		json_obj_begin(&ctx->j, NULL);
 	if (!r && have)
@@ -63,27 +63,23 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (ctx->json)
 		json_arr_begin(&ctx->j, "history");
-	int n = 0;
-	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
-		n++;
-		const char *at = (const char *)sqlite3_column_text(st, 1),
-			   *action = (const char *)sqlite3_column_text(st, 2),
-			   *pkg = (const char *)sqlite3_column_text(st, 3),
-			   *ver = (const char *)sqlite3_column_text(st, 4);
+	size_t n = 0;
+	for (; !r && n < nh; n++) {
+		const struct history_row *x = &h[n];
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
-			json_int(&ctx->j, "id", sqlite3_column_int64(st, 0));
-			json_str(&ctx->j, "at", at);
-			json_str(&ctx->j, "action", action);
-			json_str(&ctx->j, "package", pkg);
-			json_str(&ctx->j, "version", ver);
+			json_int(&ctx->j, "id", x->id);
+			json_str(&ctx->j, "at", x->at);
+			json_str(&ctx->j, "action", x->action);
+			json_str(&ctx->j, "package", x->package);
+			json_str(&ctx->j, "version", x->version);
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", (long long)sqlite3_column_int64(st, 0),
-			       at, action, pkg, ver);
+			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", x->id, x->at, x->action, x->package,
+			       x->version);
 		}
 	}
-	sqlite3_finalize(st);
+	history_list_free(h, nh);
 	if (ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
@@ -14,35 +15,29 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 	int r = pkg_state_read(ctx, &v, &db, &have, err);
 	if (r)
 		return r;
-	sqlite3_stmt *st = NULL;
-	if (have)
-		r = db_prepare(&db, "SELECT name, version, released, kind, entitlement, summary, "
-			       "installed FROM package ORDER BY name", &st, err);
+	struct installed_pkg *p = NULL;
+	size_t n = 0;
+	r = installed_packages(have ? &db : NULL, &p, &n, err);
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "installed");
 	}
-	int n = 0;
-	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
-		const char *c[7];
-		for (int i = 0; i < 7; i++)
-			c[i] = (const char *)sqlite3_column_text(st, i);
-		n++;
+	for (size_t i = 0; !r && i < n; i++) {
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
-			json_str(&ctx->j, "name", c[0]);
-			json_str(&ctx->j, "version", c[1]);
-			json_str(&ctx->j, "released", c[2]);
-			json_str(&ctx->j, "kind", c[3]);
-			json_str(&ctx->j, "entitlement", c[4]);
-			json_str(&ctx->j, "summary", c[5]);
-			json_str(&ctx->j, "installed", c[6]);
+			json_str(&ctx->j, "name", p[i].name);
+			json_str(&ctx->j, "version", p[i].version);
+			json_str(&ctx->j, "released", p[i].released);
+			json_str(&ctx->j, "kind", p[i].kind);
+			json_str(&ctx->j, "entitlement", p[i].entitlement);
+			json_str(&ctx->j, "summary", p[i].summary);
+			json_str(&ctx->j, "installed", p[i].installed);
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%-10s %-9s %s\n", c[0], c[1], c[5]);
+			ui_say(ctx, "%-10s %-9s %s\n", p[i].name, p[i].version, p[i].summary);
 		}
 	}
-	sqlite3_finalize(st);
+	installed_packages_free(p, n);
 	if (ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);
@@ -56,19 +51,12 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 }
 
 /* Installed versions, when there is a volume with a database: NULL otherwise. */
-static char *installed_version(struct db *db, const char *name)
+static char *installed_version_of(struct db *db, const char *name)
 {
-	if (!db->h)
-		return NULL;
-	sqlite3_stmt *st;
 	struct wd_err e;
 	char *v = NULL;
-	if (db_prepare(db, "SELECT version FROM package WHERE name = ?", &st, &e))
+	if (installed_version(db, name, &v, &e))
 		return NULL;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
 	return v;
 }
 
@@ -95,7 +83,7 @@ static int list_available(struct wd_ctx *ctx, struct wd_err *err)
 			const struct index_entry *e = &cat.repos[i].idx.pkgs[k];
 			if (catalog_find(&cat, e->name, NULL) != e)
 				continue; /* shadowed by an earlier repository */
-			char rel[11], *inst = installed_version(&db, e->name);
+			char rel[11], *inst = installed_version_of(&db, e->name);
 			pkg_date(e->released, rel);
 			if (ctx->json) {
 				json_obj_begin(&ctx->j, NULL);

@@ -215,7 +215,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	free(bundled);
 	free(path);
-	sqlite3_close(store);
+	db_handle_close(store);
 	repolist_free(&l);
 	db_close(&db);
 	volume_close(&v);

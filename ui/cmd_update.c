@@ -38,17 +38,7 @@ static int serial_ok(void *ud, const char *url, const struct repo_index *idx,
 		     struct wd_err *err)
 {
 	const struct held *h = ud;
-	uint64_t seen = 0;
-	int r = catalog_seen_serial(h->db, idx->signer, url, &seen, err);
-	if (r)
-		return r;
-	if (h->o->have_old && !strcmp(h->o->old.signer, idx->signer) && h->o->old.serial > seen)
-		seen = h->o->old.serial;
-	if (idx->serial < seen)
-		return wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
-				  "already held (a replayed old index?); refusing it", url,
-				  (unsigned long long)idx->serial, (unsigned long long)seen);
-	return 0;
+	return repo_serial_guard(h->db, url, idx, h->o->have_old ? &h->o->old : NULL, err);
 }
 
 static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr, int today,
@@ -201,7 +191,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 			break;
 		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
 	}
-	sqlite3_close(store);
+	db_handle_close(store);
 	bool any = false;
 	for (size_t i = 0; i < l->n; i++)
 		any |= o[i].have_fresh && !o[i].unchanged;

@@ -6,28 +6,9 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
-
-static int db_integrity(struct db *db, struct wd_err *err)
-{
-	sqlite3_stmt *st;
-	int r = db_prepare(db, "PRAGMA integrity_check", &st, err);
-	if (r)
-		return r;
-	const char *res = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0)
-							   : "no answer";
-	if (strcmp(res, "ok"))
-		r = wd_err_set(err, WD_ETRUST, "%s: the database is damaged: %s", db->path, res);
-	sqlite3_finalize(st);
-	if (r || (r = db_prepare(db, "PRAGMA foreign_key_check", &st, err)))
-		return r;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r = wd_err_set(err, WD_ETRUST, "%s: the database is inconsistent (a file row "
-			       "without its package)", db->path);
-	sqlite3_finalize(st);
-	return r;
-}
 
 static const char *check_file(const struct volume *v, const char *host, long long size,
 			      const char *sha)
@@ -55,47 +36,39 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	if (r)
 		return r;
 	int checked = 0, bad = 0;
-	sqlite3_stmt *st = NULL;
-	if (have && !(r = db_integrity(&db, err)))
-		r = db_prepare(&db, "SELECT path, host, size, sha256, package FROM file "
-			       "WHERE ?1 IS NULL OR package = ?1 ORDER BY package, path", &st, err);
+	struct installed_file *f = NULL;
+	size_t n = 0;
+	if (have && !(r = installed_db_intact(&db, err)))
+		r = installed_files(&db, pkg, &f, &n, err);
 	if (!r && pkg) {
-		sqlite3_stmt *q;
-		bool known = false;
-		if (have && !db_prepare(&db, "SELECT 1 FROM package WHERE name = ?", &q, err)) {
-			sqlite3_bind_text(q, 1, pkg, -1, SQLITE_STATIC);
-			known = sqlite3_step(q) == SQLITE_ROW;
-			sqlite3_finalize(q);
-		}
-		if (!known)
+		char *ver = NULL;
+		if (have && !(r = installed_version(&db, pkg, &ver, err)) && !ver)
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed", pkg);
+		else if (!have)
+			r = wd_err_set(err, WD_EFAIL, "%s is not installed", pkg);
+		free(ver);
 	}
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "problems");
 	}
-	if (st)
-		sqlite3_bind_text(st, 1, pkg, -1, SQLITE_STATIC);
-	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
-		const char *path = (const char *)sqlite3_column_text(st, 0);
-		const char *why = check_file(&v, (const char *)sqlite3_column_text(st, 1),
-					     sqlite3_column_int64(st, 2),
-					     (const char *)sqlite3_column_text(st, 3));
+	for (size_t i = 0; !r && i < n; i++) {
+		const char *why = check_file(&v, f[i].host, f[i].size, f[i].sha);
 		checked++;
 		if (!why)
 			continue;
 		bad++;
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
-			json_str(&ctx->j, "path", path);
-			json_str(&ctx->j, "package", (const char *)sqlite3_column_text(st, 4));
+			json_str(&ctx->j, "path", f[i].path);
+			json_str(&ctx->j, "package", f[i].package);
 			json_str(&ctx->j, "problem", why);
 			json_obj_end(&ctx->j);
 		} else {
-			fprintf(stderr, "%s: %s (%s)\n", path, why, sqlite3_column_text(st, 4));
+			fprintf(stderr, "%s: %s (%s)\n", f[i].path, why, f[i].package);
 		}
 	}
-	sqlite3_finalize(st);
+	installed_files_free(f, n);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_int(&ctx->j, "checked", checked);

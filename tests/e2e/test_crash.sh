@@ -94,4 +94,108 @@ t_setup_survives_a_crash_at_every_step() {
 	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
+# Every missing folder above a new file is made (and undone), however deep:
+# 80 here, past any fixed count.
+t_a_file_eighty_folders_deep_installs_and_removes() {
+	make_key
+	mkdir -p "$T/deep"
+	dest=$(printf '\\A%.0s' $(seq 80))
+	printf 'format 1\nname deep\nversion 1.0\nreleased 2024-01-01\nsummary Deep\nkind psd\nfile X.SYS %s\\X.SYS\n' \
+		"$dest" >"$T/deep/MANIFEST"
+	printf 'deep\n' >"$T/deep/X.SYS"
+	wda pack "$T/deep" --key "$T/k/repo/test.key" --out "$T/deep.wdp"
+	assert_rc 0
+	make_volume "$T/v"
+	wd --root "$T/v" --keys "$T/k" install "$T/deep.wdp"
+	assert_rc 0
+	f="$T/v/$(printf 'A/%.0s' $(seq 80))X.SYS"
+	[ -f "$f" ] || fail "X.SYS is not 80 folders deep"
+	wd --root "$T/v" verify
+	assert_rc 0
+	wd --root "$T/v" remove deep
+	assert_rc 0
+	[ ! -e "$f" ] || fail "remove left X.SYS"
+	# stopped just before its last mkdir (step 1 is the intent), the next run
+	# takes every folder away again
+	make_volume "$T/c"
+	RC=0
+	WARPDRV_CRASH_AT=81 "$WD" --root "$T/c" --keys "$T/k" install "$T/deep.wdp" >/dev/null 2>&1 || RC=$?
+	[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
+	[ -d "$T/c/A" ] || fail "the crash came before the folders"
+	[ "$(installed "$T/c")" = "" ] || fail "the interrupted install is listed"
+	[ ! -e "$T/c/A" ] || fail "the undo left folders behind"
+}
+
+# A power cut just after the final commit: the LD_PRELOAD shim
+# (tests/shim/lost_unlink.c) puts back at exit every -journal file whose
+# unlink was not made durable by a flush of its folder, as a lost unlink
+# would. A commit warpdrv reported must survive it: no hot journal is left to
+# roll it back.
+SHIM=${WARPDRV_BUILD:-}/lost_unlink.so
+need_shim() {
+	[ -f "$SHIM" ] || skip "no $SHIM (make builds it)"
+}
+shimmed() { # ARGS... (a warpdrv run under the shim)
+	RC=0
+	ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 LD_PRELOAD="$SHIM" "$WD" "$@" \
+		>"$T/out" 2>"$T/err" </dev/null || RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+# The shim itself: an SQLite commit with synchronous=FULL loses its unlink
+# under it (so the test below tests something); with EXTRA it does not.
+t_the_power_cut_shim_loses_an_unflushed_unlink() {
+	need_shim
+	command -v sqlite3 >/dev/null || skip "no sqlite3 program (scripts/deps.sh installs it)"
+	sqlite3 "$T/t.db" "CREATE TABLE t (a); INSERT INTO t VALUES (1);"
+	LD_PRELOAD="$SHIM" sqlite3 "$T/t.db" "PRAGMA synchronous = FULL; INSERT INTO t VALUES (2);"
+	[ -f "$T/t.db-journal" ] || fail "the shim did not put the journal back"
+	[ "$(sqlite3 "$T/t.db" "SELECT count(*) FROM t")" = 1 ] || fail "the hot journal did not roll back"
+	LD_PRELOAD="$SHIM" sqlite3 "$T/t.db" "PRAGMA synchronous = EXTRA; INSERT INTO t VALUES (3);"
+	[ ! -e "$T/t.db-journal" ] || fail "a flushed unlink was put back"
+	[ "$(sqlite3 "$T/t.db" "SELECT count(*) FROM t")" = 2 ] || fail "the EXTRA commit was lost"
+}
+
+t_a_committed_install_survives_a_power_cut() {
+	need_shim
+	make_good_package
+	make_volume "$T/v0"
+	cp -a "$T/v0" "$T/v1"
+	wd --root "$T/v1" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	after=$(user_snapshot "$T/v1")
+	shimmed --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	[ ! -e "$T/v0/var/lib/warpdrv/warpdrv.db-journal" ] || fail "a hot journal was left"
+	[ "$(installed "$T/v0")" = "testpkg" ] || fail "the install was rolled back"
+	[ "$(user_snapshot "$T/v0")" = "$after" ] || fail "the volume is not as installed"
+	wd --root "$T/v0" verify
+	assert_rc 0
+}
+
+t_a_committed_setup_survives_a_power_cut() {
+	need_shim
+	need_samples
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/s0" activate "$OUT"
+	assert_rc 0
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	cp -a "$T/s0" "$T/s1"
+	wd --root "$T/s1" --pci "$pci" setup --yes
+	assert_rc 0
+	after=$(user_snapshot "$T/s1")
+	shimmed --root "$T/s0" --pci "$pci" setup --yes
+	assert_rc 0
+	[ ! -e "$T/s0/var/lib/warpdrv/warpdrv.db-journal" ] || fail "a hot journal was left"
+	[ "$(installed "$T/s0")" = "acpi-psd mmlem" ] || fail "the setup was rolled back"
+	[ "$(user_snapshot "$T/s0")" = "$after" ] || fail "the volume is not as set up"
+	wd --root "$T/s0" --json history
+	assert_rc 0
+	assert_json 'len(d["generations"]) == 1'
+}
+
 run_tests

@@ -1,0 +1,95 @@
+/* Applying a plan: the intent recorded as rows (state/txnlog.h), the file
+ * phases, then the commit that records the plan as done, made from those
+ * rows. */
+#include "installer/txn_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "state/txnlog.h"
+
+/* The packages of an install plan (one or several merged), or none. */
+static size_t plan_pkgs(const struct txn_plan *plan, const struct package *const **pkgs,
+			const struct package **one)
+{
+	*one = plan->pkg;
+	*pkgs = plan->npkgs ? plan->pkgs : one;
+	return !plan->install ? 0 : plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
+}
+
+static void intent_op(const struct txn_plan *plan, const struct txn_op *o, bool pkgs,
+		      struct txnlog_op *l)
+{
+	memset(l, 0, sizeof *l);
+	l->kind = (enum txnlog_kind)o->kind;
+	l->path = o->os2;
+	l->host = o->host;
+	l->kept = o->kept;
+	if (o->kept)
+		memcpy(l->old_sha, o->old_sha, WD_SHA256_HEX);
+	memcpy(l->new_sha, o->new_sha, WD_SHA256_HEX);
+	l->size = (long long)o->len;
+	l->config = o->config;
+	const struct package *owner = o->owner ? o->owner : plan->pkg;
+	if (pkgs && o->kind == TXN_PUT && !o->config && owner)
+		l->package = (char *)owner->m.name;
+}
+
+static void intent_pkg(const struct package *p, struct txnlog_pkg *l)
+{
+	const struct pkg_manifest *m = &p->m;
+	*l = (struct txnlog_pkg){m->name, m->version, pkg_kind_name(m->kind), m->entitlement,
+				 m->summary, m->released, p->manifest.p, p->manifest.len};
+}
+
+/* Records the intent and commits it: the first durable step. */
+static int record_intent(struct txn *t, const struct txn_plan *plan, long long *id,
+			 struct wd_err *err)
+{
+	const struct package *const *pkgs, *one;
+	size_t npkgs = plan_pkgs(plan, &pkgs, &one);
+	struct txnlog_op *ops = wd_xcalloc(plan->nops + 1, sizeof *ops);
+	struct txnlog_pkg *lp = wd_xcalloc(npkgs + 1, sizeof *lp);
+	for (size_t i = 0; i < plan->nops; i++)
+		intent_op(plan, &plan->ops[i], npkgs > 0, &ops[i]);
+	for (size_t k = 0; k < npkgs; k++)
+		intent_pkg(pkgs[k], &lp[k]);
+	struct txnlog_intent in = {plan->install, plan->name, plan->version, ops, plan->nops,
+				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary};
+	int r = db_begin(&t->db, err);
+	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
+		db_rollback(&t->db);
+	else if (!r && (r = txn_commit_step(t, err)))
+		db_rollback(&t->db);
+	free(ops);
+	free(lp);
+	return r;
+}
+
+int txn_record_done(struct txn *t, long long id, struct wd_err *err)
+{
+	int r = db_begin(&t->db, err);
+	if (r)
+		return r;
+	if ((r = txnlog_done(&t->db, id, err)) || (r = txn_commit_step(t, err)))
+		db_rollback(&t->db);
+	return r;
+}
+
+int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
+{
+	long long id = 0;
+	int r = record_intent(t, plan, &id, err);
+	if (r)
+		return r;
+	r = plan->install ? txn_put_files(t, plan->ops, plan->nops, err)
+			  : txn_remove_files(t, plan->ops, plan->nops, err);
+	if (!r)
+		return txn_record_done(t, id, err);
+	/* A failure (disk full, say) is handled like a crash, at once. */
+	struct wd_err e2;
+	if (plan->install && !txn_undo_install(t, plan->ops, plan->nops, &e2))
+		txnlog_forget(&t->db, id, &e2);
+	return r;
+}

@@ -1,0 +1,220 @@
+/* The file phases of a transaction: putting a plan's files in place,
+ * removing a package's, undoing an install that did not commit and
+ * finishing one whose new files are all written. Each step goes through
+ * txn_step.c, so the crash test can stop at any of them. */
+#include "installer/txn_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/file.h"
+
+int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **tmps = wd_xcalloc(2 * n + 1, sizeof *tmps), **targets = tmps + n;
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_MKDIR) {
+			char *d = txn_abs(t, ops[i].host);
+			txn_step(t);
+			if (mkdir(d, 0755) < 0 && errno != EEXIST)
+				r = txn_sys_fail(err, d, "create folder");
+			free(d);
+		}
+	/* copies of the foreign files first, so that anything renamed over
+	 * later can always be put back */
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_PUT && ops[i].kept) {
+			char *from = txn_abs(t, ops[i].host), *to = txn_abs(t, ops[i].kept);
+			r = txn_copy_flushed(t, from, to, err);
+			free(from);
+			tmps[i] = to;
+		}
+	if (!r)
+		r = txn_flush_dirs(t, tmps, n, err);
+	for (size_t i = 0; i < n; i++) {
+		free(tmps[i]);
+		tmps[i] = NULL;
+	}
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_PUT) {
+			targets[i] = txn_abs(t, ops[i].host);
+			tmps[i] = txn_temp_of(targets[i]);
+			r = txn_write_file(t, tmps[i], ops[i].data, ops[i].len, err);
+		}
+	for (size_t i = 0; !r && i < n; i++)
+		if (tmps[i])
+			r = txn_flush_file(t, tmps[i], err);
+	if (!r)
+		r = txn_flush_dirs(t, tmps, n, err);
+	for (size_t i = 0; !r && i < n; i++)
+		if (tmps[i])
+			r = txn_rename(t, tmps[i], targets[i], err);
+	if (!r)
+		r = txn_flush_dirs(t, targets, n, err);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(tmps[i]);
+	free(tmps);
+	return r;
+}
+
+/* Puts a kept file back over target unless target already holds it. */
+static int restore_kept(struct txn *t, const struct txn_op *o, const char *target,
+			struct wd_err *err)
+{
+	if (txn_file_has_sha(target, o->old_sha))
+		return 0;
+	char *kept = txn_abs(t, o->kept), *tmp = txn_temp_of(target);
+	int r = 0;
+	if (!txn_file_has_sha(kept, o->old_sha))
+		r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or damaged; "
+			       "the original file cannot be put back", kept, target);
+	if (!r)
+		r = txn_copy_flushed(t, kept, tmp, err);
+	if (!r)
+		r = txn_rename(t, tmp, target, err);
+	free(kept);
+	free(tmp);
+	return r;
+}
+
+static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	int r = 0;
+	bool any = false;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kept) {
+			char *k = txn_abs(t, ops[i].kept);
+			r = txn_unlink(t, k, err);
+			free(k);
+			any = true;
+		}
+	if (!r && any) {
+		char *d = txn_abs(t, WD_KEPT_DIR);
+		txn_step(t);
+		r = wd_fsync_dir(d, err);
+		free(d);
+	}
+	return r;
+}
+
+/* Removal, also the roll-forward of an interrupted one: idempotent. */
+int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
+			continue;
+		targets[i] = txn_abs(t, ops[i].host);
+		char *tmp = txn_temp_of(targets[i]);
+		r = txn_unlink(t, tmp, err); /* a partial copy from an earlier try */
+		free(tmp);
+		if (!r)
+			r = ops[i].kind == TXN_RESTORE ? restore_kept(t, &ops[i], targets[i], err)
+						       : txn_unlink(t, targets[i], err);
+	}
+	if (!r)
+		r = txn_flush_dirs(t, targets, n, err);
+	if (!r)
+		r = drop_kept(t, ops, n, err);
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+/* Undoes an install that did not reach its commit. */
+int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t k = n; !r && k-- > 0;) {
+		if (ops[k].kind != TXN_PUT)
+			continue;
+		targets[k] = txn_abs(t, ops[k].host);
+		char *tmp = txn_temp_of(targets[k]);
+		/* A new file is deleted only if it holds the bytes this
+		 * transaction wrote (renamed into place whole): a file of other
+		 * content is not its to delete, whatever the recorded rows say. */
+		if (ops[k].kept)
+			r = restore_kept(t, &ops[k], targets[k], err);
+		else if (txn_file_has_sha(targets[k], ops[k].new_sha))
+			r = txn_unlink(t, targets[k], err);
+		if (!r)
+			r = txn_unlink(t, tmp, err);
+		free(tmp);
+	}
+	if (!r)
+		r = txn_flush_dirs(t, targets, n, err);
+	if (!r)
+		r = drop_kept(t, ops, n, err);
+	for (size_t k = n; !r && k-- > 0;)
+		if (ops[k].kind == TXN_MKDIR) {
+			char *d = txn_abs(t, ops[k].host);
+			if (rmdir(d) == 0)
+				r = wd_fsync_parent(d, err);
+			free(d);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+/* Can an interrupted install be undone: is every file it replaced either
+ * still as it was or kept in a copy? */
+bool txn_can_undo(struct txn *t, const struct txn_op *ops, size_t n)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++) {
+		if (ops[i].kind != TXN_PUT || !ops[i].kept)
+			continue;
+		char *target = txn_abs(t, ops[i].host), *kept = txn_abs(t, ops[i].kept);
+		ok = txn_file_has_sha(target, ops[i].old_sha) || txn_file_has_sha(kept, ops[i].old_sha);
+		free(target);
+		free(kept);
+	}
+	return ok;
+}
+
+/* Can it be finished: does every new file hold its new bytes, in place or
+ * in its flushed temporary file? */
+bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++) {
+		if (ops[i].kind != TXN_PUT)
+			continue;
+		char *target = txn_abs(t, ops[i].host), *tmp = txn_temp_of(target);
+		ok = txn_file_has_sha(target, ops[i].new_sha) || txn_file_has_sha(tmp, ops[i].new_sha);
+		free(target);
+		free(tmp);
+	}
+	return ok;
+}
+
+int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (ops[i].kind != TXN_PUT)
+			continue;
+		targets[i] = txn_abs(t, ops[i].host);
+		if (!txn_file_has_sha(targets[i], ops[i].new_sha)) {
+			char *tmp = txn_temp_of(targets[i]);
+			r = txn_rename(t, tmp, targets[i], err);
+			free(tmp);
+		}
+	}
+	if (!r)
+		r = txn_flush_dirs(t, targets, n, err);
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}

@@ -1,0 +1,93 @@
+/* The volume's lock (fcntl on var/lib/warpdrv/lock: a crashed holder's lock
+ * goes with its process), and the beginning and end of a transaction. */
+#include "installer/txn_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/file.h"
+
+/* How many seconds to wait for the lock (WARPDRV_LOCK_WAIT; default 3). */
+static int lock_wait_env(void)
+{
+	const char *w = getenv("WARPDRV_LOCK_WAIT");
+	return w ? atoi(w) : 3;
+}
+
+static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
+{
+	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (t->lock_fd < 0)
+		return txn_sys_fail(err, path, "open the lock file");
+	int tries = lock_wait_env() * 10;
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	for (int i = 0;; i++) {
+		if (fcntl(t->lock_fd, F_SETLK, &fl) == 0)
+			break;
+		if (errno != EAGAIN && errno != EACCES)
+			return txn_sys_fail(err, path, "lock");
+		if (i >= tries) {
+			struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+			fcntl(t->lock_fd, F_GETLK, &q);
+			char holder[200] = "";
+			ssize_t n = pread(t->lock_fd, holder, sizeof holder - 1, 0);
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			return wd_err_set(err, WD_EFAIL, "the volume is busy: another warpdrv (process "
+					  "%ld: %s) holds %s; try again when it has finished",
+					  (long)q.l_pid, *holder ? holder : "unknown", path);
+		}
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	char line[200];
+	int n = snprintf(line, sizeof line, "warpdrv %s\n", what);
+	if (ftruncate(t->lock_fd, 0) == 0 && pwrite(t->lock_fd, line, (size_t)n, 0) < 0) {
+		/* the note is for people; the lock is what counts */
+	}
+	return 0;
+}
+
+int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err)
+{
+	memset(t, 0, sizeof *t);
+	t->v = v;
+	t->lock_fd = -1;
+	t->crash_at = txn_crash_at_env();
+	char *dir = NULL, *kept = NULL;
+	bool found;
+	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
+	if (!r)
+		r = wd_mkdirs(dir, err);
+	if (!r) {
+		char *lock = wd_path_join(dir, "lock");
+		r = take_lock(t, lock, what, err);
+		free(lock);
+	}
+	if (!r) {
+		kept = wd_path_join(v->root, WD_KEPT_DIR);
+		r = wd_mkdirs(kept, err);
+	}
+	if (!r)
+		r = db_open(&t->db, v, true, NULL, err);
+	if (!r)
+		r = txn_recover(t, err);
+	free(dir);
+	free(kept);
+	if (r)
+		txn_end(t);
+	return r;
+}
+
+void txn_end(struct txn *t)
+{
+	db_close(&t->db);
+	if (t->lock_fd >= 0)
+		close(t->lock_fd); /* closing drops the fcntl lock */
+	t->lock_fd = -1;
+}

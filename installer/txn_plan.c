@@ -1,0 +1,245 @@
+/* Plans: what a transaction will do, made under the lock from the package,
+ * the volume and the database before anything is written. */
+#include "installer/txn_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/file.h"
+#include "common/hash.h"
+#include "state/installed.h"
+
+void txn_free_ops(struct txn_op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(ops[i].os2);
+		free(ops[i].host);
+		free(ops[i].kept);
+	}
+	free(ops);
+}
+
+void txn_plan_free(struct txn_plan *plan)
+{
+	txn_free_ops(plan->ops, plan->nops);
+	free(plan->pkgs);
+	free(plan->done_extra);
+	free(plan->gen_command);
+	free(plan->gen_summary);
+	free(plan->name);
+	free(plan->version);
+	memset(plan, 0, sizeof *plan);
+}
+
+void txn_plan_init(struct txn_plan *plan, const char *name, const char *version)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->install = true;
+	plan->name = wd_xstrdup(name);
+	plan->version = wd_xstrdup(version);
+}
+
+void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
+{
+	into->ops = wd_xrealloc(into->ops, (into->nops + from->nops + 1) * sizeof *into->ops);
+	for (size_t i = 0; i < from->nops; i++) {
+		struct txn_op *o = &into->ops[into->nops];
+		*o = from->ops[i];
+		if (o->kind == TXN_MKDIR) {
+			/* the folder may be planned already for another package */
+			bool have = false;
+			for (size_t k = 0; k < into->nops; k++)
+				have |= into->ops[k].kind == TXN_MKDIR &&
+					!strcmp(into->ops[k].host, o->host);
+			if (have) {
+				free(o->host);
+				continue;
+			}
+		}
+		if (o->kind == TXN_PUT && !o->config && !o->owner)
+			o->owner = from->pkg;
+		into->nops++;
+	}
+	if (from->pkg) {
+		into->pkgs = wd_xrealloc(into->pkgs, (into->npkgs + 1) * sizeof *into->pkgs);
+		into->pkgs[into->npkgs++] = from->pkg;
+	}
+	free(from->ops);
+	from->ops = NULL;
+	from->nops = 0;
+	txn_plan_free(from);
+}
+
+static struct txn_op *add_op(struct txn_plan *plan, enum txn_op_kind kind)
+{
+	plan->ops = wd_xrealloc(plan->ops, (plan->nops + 1) * sizeof *plan->ops);
+	struct txn_op *o = &plan->ops[plan->nops++];
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	return o;
+}
+
+static char *rel_of(const struct volume *v, const char *abs)
+{
+	return wd_xstrdup(abs + strlen(v->root) + 1);
+}
+
+/* MKDIR ops, outermost first, for every missing folder above a new file. */
+static void plan_folders(const struct volume *v, struct txn_plan *plan, const char *abs)
+{
+	size_t rootlen = strlen(v->root);
+	char **missing = NULL;
+	size_t n = 0;
+	for (char *d = wd_dirname(abs);; d = wd_dirname(d)) {
+		if (strlen(d) <= rootlen || wd_is_dir(d)) {
+			free(d);
+			break;
+		}
+		missing = wd_xrealloc(missing, (n + 1) * sizeof *missing);
+		missing[n++] = d;
+	}
+	while (n-- > 0) {
+		char *rel = rel_of(v, missing[n]);
+		bool have = false;
+		for (size_t i = 0; i < plan->nops; i++)
+			have |= plan->ops[i].kind == TXN_MKDIR && !strcmp(plan->ops[i].host, rel);
+		if (have)
+			free(rel);
+		else
+			add_op(plan, TXN_MKDIR)->host = rel;
+		free(missing[n]);
+	}
+	free(missing);
+}
+
+int txn_installed_version(struct db *db, const char *name, char **version,
+			  struct wd_err *err)
+{
+	return installed_version(db, name, version, err);
+}
+
+static int plan_put(const struct volume *v, struct db *db, const struct package *p, size_t i,
+		    struct txn_plan *plan, struct wd_err *err)
+{
+	const struct pkg_file *f = &p->m.files[i];
+	char *abs = NULL, *owner = NULL;
+	bool found;
+	int r = volume_resolve(v, f->dest, &abs, &found, err);
+	if (!r)
+		r = installed_owner(db, f->dest, &owner, err);
+	bool replaced = false;
+	for (size_t k = 0; owner && k < p->m.nreplaces; k++)
+		replaced |= !strcmp(owner, p->m.replaces[k]);
+	if (!r && owner && !replaced)
+		r = wd_err_set(err, WD_EFAIL, "%s: %s belongs to the installed package %s; two "
+			       "packages cannot own one file (remove %s first)", p->m.name,
+			       f->dest, owner, owner);
+	if (!r && found && wd_is_dir(abs))
+		r = wd_err_set(err, WD_EFAIL, "%s: %s is a folder on the volume", p->m.name, f->dest);
+	if (r)
+		goto out;
+	if (!found)
+		plan_folders(v, plan, abs);
+	struct txn_op *o = add_op(plan, TXN_PUT);
+	o->owner = p;
+	o->os2 = wd_xstrdup(f->dest);
+	o->host = rel_of(v, abs);
+	o->data = p->data[i].p;
+	o->len = p->data[i].len;
+	memcpy(o->new_sha, f->sha256, WD_SHA256_HEX);
+	if (found) {
+		/* a file the package did not install: keep it for removal */
+		if ((r = wd_sha256_file(abs, o->old_sha, err)))
+			goto out;
+		char upper[300], hex[WD_SHA256_HEX];
+		snprintf(upper, sizeof upper, "%s", f->dest);
+		for (char *c = upper; *c; c++)
+			*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+		wd_sha256_hex(upper, strlen(upper), hex);
+		o->kept = wd_xasprintf("%s/%s", WD_KEPT_DIR, hex);
+	}
+out:
+	free(abs);
+	free(owner);
+	return r;
+}
+
+int txn_plan_install(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, bool *nothing, struct wd_err *err)
+{
+	memset(plan, 0, sizeof *plan);
+	*nothing = false;
+	char *have = NULL;
+	int r = txn_installed_version(db, p->m.name, &have, err);
+	if (!r && have && !strcmp(have, p->m.version))
+		*nothing = true;
+	else if (!r && have)
+		r = wd_err_set(err, WD_EFAIL, "%s %s is installed; remove it before installing %s",
+			       p->m.name, have, p->m.version);
+	free(have);
+	if (r || *nothing)
+		return r;
+	plan->install = true;
+	plan->pkg = p;
+	plan->name = wd_xstrdup(p->m.name);
+	plan->version = wd_xstrdup(p->m.version);
+	for (size_t i = 0; !r && i < p->m.nfiles; i++)
+		r = plan_put(v, db, p, i, plan, err);
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}
+
+int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
+		    struct txn_plan *plan, struct wd_err *err)
+{
+	(void)v;
+	memset(plan, 0, sizeof *plan);
+	struct installed_file *f = NULL;
+	size_t n = 0;
+	int r = installed_version(db, name, &plan->version, err);
+	if (!r && !plan->version)
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed ('warpdrv list --installed' "
+			       "shows what is)", name);
+	if (!r)
+		r = installed_files(db, name, &f, &n, err);
+	if (!r)
+		plan->name = wd_xstrdup(name);
+	for (size_t i = 0; !r && i < n; i++) {
+		struct txn_op *o = add_op(plan, f[i].kept ? TXN_RESTORE : TXN_DELETE);
+		o->os2 = f[i].path;
+		o->host = f[i].host;
+		o->kept = f[i].kept;
+		f[i].path = f[i].host = f[i].kept = NULL;
+		memcpy(o->new_sha, f[i].sha, WD_SHA256_HEX);
+		memcpy(o->old_sha, f[i].kept_sha, WD_SHA256_HEX);
+	}
+	installed_files_free(f, n);
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}
+
+int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *host,
+		    const char *gen_dir, const void *data, size_t len, struct wd_err *err)
+{
+	char *abs = wd_path_join(v->root, host);
+	const char *base = strrchr(host, '/');
+	base = base ? base + 1 : host;
+	char *kept = wd_xasprintf("%s/%s", gen_dir, base);
+	char *kept_abs = wd_path_join(v->root, kept);
+	plan_folders(v, plan, kept_abs);
+	struct txn_op *o = add_op(plan, TXN_PUT);
+	o->config = true;
+	o->os2 = wd_xstrdup(host);
+	o->host = wd_xstrdup(host);
+	o->data = data;
+	o->len = len;
+	o->kept = kept;
+	wd_sha256_hex(data, len, o->new_sha);
+	int r = wd_sha256_file(abs, o->old_sha, err);
+	free(abs);
+	free(kept_abs);
+	return r;
+}

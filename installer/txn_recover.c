@@ -1,0 +1,106 @@
+/* Finishing or undoing what an interrupted run left, from the rows its
+ * intent recorded (state/txnlog.h checks them: every path is confined to
+ * the volume before anything acts on it). */
+#include "installer/txn_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/file.h"
+#include "state/txnlog.h"
+
+/* A checked relative path from the database, resolved under the root as any
+ * other path on the volume is (its case as found on disk). */
+static int resolve(const struct volume *v, const char *rel, char **out, struct wd_err *err)
+{
+	char *abs = NULL;
+	bool found;
+	int r = volume_resolve(v, rel, &abs, &found, err);
+	size_t n = strlen(v->root);
+	if (!r && (strncmp(abs, v->root, n) || abs[n] != '/'))
+		r = wd_err_set(err, WD_EFAIL, "%s: resolves outside the volume's root", rel);
+	if (!r)
+		*out = wd_xstrdup(abs + n + 1);
+	free(abs);
+	return r;
+}
+
+static int ops_of(const struct volume *v, const struct txnlog_pending *p, struct txn_op **out,
+		  struct wd_err *err)
+{
+	struct txn_op *ops = wd_xcalloc(p->nops + 1, sizeof *ops);
+	int r = 0;
+	for (size_t i = 0; !r && i < p->nops; i++) {
+		const struct txnlog_op *l = &p->ops[i];
+		ops[i].kind = (enum txn_op_kind)l->kind;
+		memcpy(ops[i].old_sha, l->old_sha, WD_SHA256_HEX);
+		memcpy(ops[i].new_sha, l->new_sha, WD_SHA256_HEX);
+		r = resolve(v, l->host, &ops[i].host, err);
+		if (!r && l->kept)
+			r = resolve(v, l->kept, &ops[i].kept, err);
+	}
+	if (r)
+		txn_free_ops(ops, p->nops);
+	else
+		*out = ops;
+	return r;
+}
+
+static int undo(struct txn *t, const struct txnlog_pending *p, const struct txn_op *ops,
+		struct wd_err *err)
+{
+	int r = txn_undo_install(t, ops, p->nops, err);
+	if (!r)
+		r = db_begin(&t->db, err);
+	if (r)
+		return r;
+	if ((r = txnlog_undone(&t->db, p->id, p->name, err)) || (r = db_commit(&t->db, err)))
+		db_rollback(&t->db);
+	return r;
+}
+
+int txn_recover(struct txn *t, struct wd_err *err)
+{
+	struct txnlog_pending p;
+	bool found;
+	int r = txnlog_load(&t->db, &p, &found, err);
+	if (r || !found)
+		return r;
+	struct txn_op *ops = NULL;
+	if ((r = ops_of(t->v, &p, &ops, err)))
+		goto out;
+	if (p.install && !txn_can_undo(t, ops, p.nops) && txn_can_finish(t, ops, p.nops)) {
+		/* A copy to undo from is gone (removed by hand), but every new
+		 * file was written and flushed: finishing is the way back to a
+		 * consistent volume. */
+		if (!(r = txn_finish_install(t, ops, p.nops, err)))
+			r = txn_record_done(t, p.id, err);
+	} else if (p.install) {
+		/* not committed: undo it, and say so in the history */
+		r = undo(t, &p, ops, err);
+	} else {
+		/* committed intent: finish it */
+		if (!(r = txn_remove_files(t, ops, p.nops, err)))
+			r = txn_record_done(t, p.id, err);
+	}
+	t->recovered = !r;
+	txn_free_ops(ops, p.nops);
+out:
+	if (r)
+		wd_err_prefix(err, "finishing an interrupted %s of %s", p.install ? "install"
+			      : "removal", p.name);
+	txnlog_pending_free(&p);
+	return r;
+}
+
+int txn_pending(struct db *db, bool *pending, struct wd_err *err)
+{
+	int r = txnlog_any(db, pending, err);
+	if (r || !*pending)
+		return r;
+	struct txnlog_pending p;
+	bool found;
+	r = txnlog_load(db, &p, &found, err);
+	txnlog_pending_free(&p);
+	return r;
+}

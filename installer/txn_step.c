@@ -1,0 +1,266 @@
+/* The durable steps of a transaction: each write, flush, rename, unlink,
+ * mkdir and database commit is counted, and the crash test can stop the
+ * process just before any of them (WARPDRV_CRASH_AT=N). */
+#define _GNU_SOURCE /* sync_file_range, where there is one */
+#include "installer/txn_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/file.h"
+#include "common/hash.h"
+#include "installer/unlink_batch.h"
+
+int txn_crash_at_env(void)
+{
+	const char *c = getenv("WARPDRV_CRASH_AT");
+	return c ? atoi(c) : 0;
+}
+
+/* Counts a step without running the deletes queued before it (see
+ * txn_unlink); a crash injected here still finds them done. */
+static void count_step(struct txn *t)
+{
+	if (++t->steps == t->crash_at) {
+		struct wd_err e;
+		unlink_batch_run(&e);
+		_exit(TXN_CRASH_EXIT);
+	}
+	/* Each step changes the volume: the folder listings kept for resolving
+	 * paths, and the last whole flush, no longer describe it. */
+	volume_forget_folders();
+	t->fs_unsynced = true;
+}
+
+/* Deletes queued by txn_unlink happen before any other step. The helpers
+ * that return an error run them first (run_unlinks) and report a failure;
+ * here a failure stays with the batch, and the next helper, the commit at the
+ * latest, reports it. */
+void txn_step(struct txn *t)
+{
+	struct wd_err e;
+	if (unlink_batch_pending())
+		unlink_batch_run(&e);
+	count_step(t);
+}
+
+static int run_unlinks(struct wd_err *err)
+{
+	return unlink_batch_run(err);
+}
+
+char *txn_abs(const struct txn *t, const char *rel)
+{
+	return wd_path_join(t->v->root, rel);
+}
+
+char *txn_temp_of(const char *host)
+{
+	return wd_xasprintf("%s.wd-new", host);
+}
+
+int txn_sys_fail(struct wd_err *err, const char *path, const char *what)
+{
+	return wd_err_set(err, WD_EFAIL, "%s: cannot %s: %s", path, what, strerror(errno));
+}
+
+bool txn_file_has_sha(const char *path, const char *sha)
+{
+	char hex[WD_SHA256_HEX];
+	struct wd_err e;
+	return wd_exists(path) && !wd_sha256_file(path, hex, &e) && !strcmp(hex, sha);
+}
+
+/* Writes a file; its flush comes later, in txn_flush_file, after all files of
+ * the batch are written. */
+int txn_write_file(struct txn *t, const char *path, const void *data, size_t len,
+		   struct wd_err *err)
+{
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	txn_step(t);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return txn_sys_fail(err, path, "create");
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			r = txn_sys_fail(err, path, "write");
+			close(fd);
+			return r;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+#if !WD_HAVE_SYNC_FS && defined(SYNC_FILE_RANGE_WRITE)
+	/* flushed one by one later: start the write-back now, so that the
+	 * disk sees one batch rather than write-flush-write-flush */
+	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+	close(fd);
+	return 0;
+}
+
+/* Whether the path (st) lies on the volume's own file system and that can be
+ * flushed as a whole. A folder mounted inside the volume is another file
+ * system: what lies there is flushed on its own. */
+static bool on_whole_fs(struct txn *t, const struct stat *st)
+{
+	if (!WD_HAVE_SYNC_FS)
+		return false;
+	if (!t->fs_dev_known) {
+		struct stat rs;
+		if (stat(t->v->root, &rs) < 0)
+			return false;
+		t->fs_dev = rs.st_dev;
+		t->fs_dev_known = true;
+	}
+	return st->st_dev == t->fs_dev;
+}
+
+/* One flush of the volume's whole file system, covering every file written
+ * and every folder changed so far: the first flush a batch asks for is this
+ * step, the ones after it find nothing changed and are no steps. */
+static int sync_fs_step(struct txn *t, struct wd_err *err)
+{
+	if (!t->fs_unsynced)
+		return 0;
+	txn_step(t);
+	int r = wd_sync_fs(t->v->root, err);
+	if (!r)
+		t->fs_unsynced = false;
+	return r;
+}
+
+int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
+{
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return txn_sys_fail(err, path, "open");
+	if (on_whole_fs(t, &st))
+		return sync_fs_step(t, err);
+	txn_step(t);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return txn_sys_fail(err, path, "open");
+	if (fsync(fd) < 0) {
+		r = txn_sys_fail(err, path, "flush");
+		close(fd);
+		return r;
+	}
+	close(fd);
+	return 0;
+}
+
+int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_err *err)
+{
+	struct wd_buf b = {0};
+	int r = wd_read_file(from, 0, &b, err);
+	if (!r)
+		r = txn_write_file(t, to, b.p, b.len, err);
+	if (!r)
+		r = txn_flush_file(t, to, err);
+	wd_buf_free(&b);
+	return r;
+}
+
+int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *err)
+{
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	txn_step(t);
+	if (rename(from, to) < 0)
+		return txn_sys_fail(err, to, "rename into place");
+	return 0;
+}
+
+/* Whether path is a kept copy: those are deleted at once, their folder is
+ * flushed right after (txn_files.c, drop_kept). */
+static bool is_kept_copy(const struct txn *t, const char *path)
+{
+	char *d = wd_dirname(path), *kept = txn_abs(t, WD_KEPT_DIR);
+	bool is = !strcmp(d, kept);
+	free(d);
+	free(kept);
+	return is;
+}
+
+/* A delete of a package's file is queued with the others of the batch and
+ * happens before the next step of another kind, in txn_flush_dirs at the
+ * latest: the deletes then overlap (installer/unlink_batch.h). */
+int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
+{
+	if (!wd_exists(path))
+		return 0;
+	if (!is_kept_copy(t, path)) {
+		count_step(t);
+		unlink_batch_add(path);
+		return 0;
+	}
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	txn_step(t);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return txn_sys_fail(err, path, "delete");
+	return 0;
+}
+
+/* Flushes each distinct parent folder of the given host paths once (or the
+ * whole file system once, if anything changed since its last flush). */
+int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
+{
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
+	size_t nd = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!paths[i])
+			continue;
+		char *d = wd_dirname(paths[i]);
+		bool seen = false;
+		for (size_t k = 0; k < nd; k++)
+			seen |= !strcmp(done[k], d);
+		if (seen) {
+			free(d);
+			continue;
+		}
+		done[nd++] = d;
+		struct stat st;
+		if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue; /* undoing a run that stopped before making it */
+		if (on_whole_fs(t, &st)) {
+			r = sync_fs_step(t, err);
+			continue;
+		}
+		txn_step(t);
+		r = wd_fsync_dir(d, err);
+	}
+	for (size_t k = 0; k < nd; k++)
+		free(done[k]);
+	free(done);
+	return r;
+}
+
+int txn_commit_step(struct txn *t, struct wd_err *err)
+{
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	txn_step(t);
+	return db_commit(&t->db, err);
+}

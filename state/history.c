@@ -1,0 +1,45 @@
+#include "state/history.h"
+
+#include <stdlib.h>
+
+#include "common/buf.h"
+
+static char *col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+	return wd_xstrdup(s ? s : "");
+}
+
+int history_list(struct db *db, struct history_row **out, size_t *n, struct wd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (!db || !db->h)
+		return 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT id, at, action, package, version FROM history ORDER BY id",
+			   &st, err);
+	if (r)
+		return r;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = (struct history_row){sqlite3_column_int64(st, 0), col(st, 1),
+						      col(st, 2), col(st, 3), col(st, 4)};
+	}
+	if (s != SQLITE_DONE)
+		r = db_fail(db, err, "cannot read the history");
+	sqlite3_finalize(st);
+	return r;
+}
+
+void history_list_free(struct history_row *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(h[i].at);
+		free(h[i].action);
+		free(h[i].package);
+		free(h[i].version);
+	}
+	free(h);
+}
