@@ -398,9 +398,9 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 	       const char *path, uint64_t size, const char *label, struct wd_err *err)
 {
 	static const struct fetch_net none;
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int fd = wd_open_plain(path, O_WRONLY | O_CREAT | O_APPEND, 0644, err);
 	if (fd < 0)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot create: %s", path, strerror(errno));
+		return fd;
 	struct stat st;
 	int r = 0;
 	if (fstat(fd, &st) < 0) {

@@ -32,7 +32,7 @@ int store_open(const char *path, sqlite3 **h, struct wd_err *err)
 	*h = NULL;
 	if (!wd_exists(path))
 		return 0;
-	if (sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		int r = sql_fail(*h, path, "cannot open the stored catalog", err);
 		sqlite3_close(*h);
 		*h = NULL;
@@ -223,7 +223,7 @@ int store_write(const char *path, const struct store_entry *e, size_t n, struct 
 	unlink(tmp);
 	sqlite3 *h = NULL;
 	int r = 0;
-	if (sqlite3_open_v2(tmp, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	if (sqlite3_open_v2(tmp, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK)
 		r = sql_fail(h, tmp, "cannot create the catalog", err);
 	if (!r)

@@ -139,7 +139,7 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 static int still_loaded(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
 {
 	struct wd_buf b = {0};
-	int r = wd_read_file(v->config_sys, 4u << 20, &b, err);
+	int r = volume_read_file(v, v->config_sys, 4u << 20, &b, err);
 	if (r) {
 		wd_buf_free(&b);
 		return r;

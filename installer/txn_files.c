@@ -44,6 +44,8 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 			targets[i] = txn_abs(t, ops[i].host);
 			tmps[i] = txn_temp_of(targets[i]);
 			r = txn_write_file(t, tmps[i], ops[i].data, ops[i].len, err);
+			if (!r) /* a rewritten file keeps its mode and owner */
+				r = wd_copy_mode_owner(targets[i], tmps[i], err);
 		}
 	for (size_t i = 0; !r && i < n; i++)
 		if (tmps[i])

@@ -11,19 +11,20 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "common/hooks.h"
 
 /* How many seconds to wait for the lock (WARPDRV_LOCK_WAIT; default 3). */
 static int lock_wait_env(void)
 {
-	const char *w = getenv("WARPDRV_LOCK_WAIT");
+	const char *w = wd_test_hook("WARPDRV_LOCK_WAIT");
 	return w ? atoi(w) : 3;
 }
 
 static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
 {
-	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	t->lock_fd = wd_open_plain(path, O_RDWR | O_CREAT, 0644, err);
 	if (t->lock_fd < 0)
-		return txn_sys_fail(err, path, "open the lock file");
+		return t->lock_fd;
 	int tries = lock_wait_env() * 10;
 	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
 	for (int i = 0;; i++) {
@@ -63,15 +64,16 @@ int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd
 	bool found;
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
 	if (!r)
-		r = wd_mkdirs(dir, err);
+		r = volume_mkdirs(v, dir, err);
 	if (!r) {
 		char *lock = wd_path_join(dir, "lock");
 		r = take_lock(t, lock, what, err);
 		free(lock);
 	}
 	if (!r) {
-		kept = wd_path_join(v->root, WD_KEPT_DIR);
-		r = wd_mkdirs(kept, err);
+		r = volume_resolve(v, WD_KEPT_DIR, &kept, &found, err);
+		if (!r)
+			r = volume_mkdirs(v, kept, err);
 	}
 	if (!r)
 		r = db_open(&t->db, v, true, NULL, err);

@@ -228,7 +228,13 @@ int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *h
 	const char *base = strrchr(host, '/');
 	base = base ? base + 1 : host;
 	char *kept = wd_xasprintf("%s/%s", gen_dir, base);
-	char *kept_abs = wd_path_join(v->root, kept);
+	char *kept_abs = NULL;
+	int rr = volume_resolve(v, kept, &kept_abs, NULL, err);
+	if (rr) {
+		free(abs);
+		free(kept);
+		return rr;
+	}
 	plan_folders(v, plan, kept_abs);
 	struct txn_op *o = add_op(plan, TXN_PUT);
 	o->config = true;

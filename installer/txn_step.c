@@ -14,11 +14,12 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "common/hooks.h"
 #include "installer/unlink_batch.h"
 
 int txn_crash_at_env(void)
 {
-	const char *c = getenv("WARPDRV_CRASH_AT");
+	const char *c = wd_test_hook("WARPDRV_CRASH_AT");
 	return c ? atoi(c) : 0;
 }
 
@@ -85,9 +86,9 @@ int txn_write_file(struct txn *t, const char *path, const void *data, size_t len
 	if (r)
 		return r;
 	txn_step(t);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = wd_open_plain(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
 	if (fd < 0)
-		return txn_sys_fail(err, path, "create");
+		return fd;
 	const char *p = data;
 	while (len) {
 		ssize_t w = write(fd, p, len);
@@ -164,16 +165,16 @@ int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
 	return 0;
 }
 
+/* A copy streamed in chunks (a 2 GB file is never held in memory), keeping
+ * the mode and owner of what it copies. */
 int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_err *err)
 {
-	struct wd_buf b = {0};
-	int r = wd_read_file(from, 0, &b, err);
-	if (!r)
-		r = txn_write_file(t, to, b.p, b.len, err);
-	if (!r)
-		r = txn_flush_file(t, to, err);
-	wd_buf_free(&b);
-	return r;
+	int r = run_unlinks(err);
+	if (r)
+		return r;
+	txn_step(t);
+	r = wd_copy_file(from, to, err);
+	return r ? r : txn_flush_file(t, to, err);
 }
 
 int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *err)

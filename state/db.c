@@ -128,6 +128,19 @@ void db_handle_close(sqlite3 *h)
 	sqlite3_close(h);
 }
 
+/* The database and its journal must be plain files (or not there): a link
+ * would move the state outside the root, a FIFO would hang SQLite. */
+static int plain_or_none(const char *path, struct wd_err *err)
+{
+	int r = wd_check_plain(path, NULL, err);
+	if (!r) {
+		char *journal = wd_xasprintf("%s-journal", path);
+		r = wd_check_plain(journal, NULL, err);
+		free(journal);
+	}
+	return r;
+}
+
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	    struct wd_err *err)
 {
@@ -145,13 +158,18 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 		free(dir);
 		return 0;
 	}
-	if (!found && (r = wd_mkdirs(dir, err))) {
+	if (!found && (r = volume_mkdirs(v, dir, err))) {
 		free(dir);
 		db_close(db);
 		return r;
 	}
 	free(dir);
-	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
+	if ((r = plain_or_none(db->path, err))) {
+		db_close(db);
+		return r;
+	}
+	int flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE) |
+		    SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(db->path, &db->h, flags, NULL) != SQLITE_OK) {
 		r = db_fail(db, err, "cannot open the state database");
 		db_close(db);

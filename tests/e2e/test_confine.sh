@@ -351,7 +351,7 @@ t_installed_program_ignores_warpdrv_now() {
 
 # ---- cases whose fix is in the transaction or the database code ----
 
-xt_lock_linked_to_a_host_file() {
+t_lock_linked_to_a_host_file() {
 	prepare
 	mkdir -p "$T/v/var/lib/warpdrv"
 	ln -s "$T/outside/victim" "$T/v/var/lib/warpdrv/lock"
@@ -374,7 +374,7 @@ state_link_refused() { # STATUS MESSAGE COMMAND...
 	[ "$(user_snapshot "$T/v")" = "$U0" ] || fail "the volume's files changed"
 }
 
-xt_kept_linked_out_of_the_volume() {
+t_kept_linked_out_of_the_volume() {
 	prepare
 	mkdir -p "$T/v/var/lib/warpdrv"
 	ln -s "$T/outside/dir" "$T/v/var/lib/warpdrv/kept"
@@ -382,7 +382,7 @@ xt_kept_linked_out_of_the_volume() {
 }
 
 # An empty host file: SQLite would take it for a new database and write it.
-xt_database_linked_to_a_host_file() {
+t_database_linked_to_a_host_file() {
 	prepare
 	mkdir -p "$T/v/var/lib/warpdrv"
 	: >"$T/outside/empty"
@@ -394,7 +394,7 @@ xt_database_linked_to_a_host_file() {
 }
 
 # The planted link may be left or deleted by the undo; nothing else changes.
-xt_temporary_name_linked_to_a_host_file() {
+t_temporary_name_linked_to_a_host_file() {
 	prepare
 	U1=$(user_snapshot "$T/v")
 	ln -s "$T/outside/victim" "$T/v/OS2/KEEP.SYS.wd-new"
@@ -412,7 +412,7 @@ xt_temporary_name_linked_to_a_host_file() {
 
 # A volume whose PCnet is replaced by E1000: CONFIG.SYS (0600, owner 1234)
 # and PROTOCOL.INI (0444) are rewritten and keep their mode and owner.
-xt_rewritten_files_keep_mode_and_owner() {
+t_rewritten_files_keep_mode_and_owner() {
 	rm -rf "$T/v"
 	cp -a "$FIX/volumes/arcaos-d-pcnet" "$T/v"
 	cs=$(find "$T/v" -maxdepth 1 -iname config.sys)
@@ -428,7 +428,7 @@ xt_rewritten_files_keep_mode_and_owner() {
 	[ "$(stat -c '%a' "$pi")" = "444" ] || fail "PROTOCOL.INI is $(stat -c '%a' "$pi")"
 }
 
-xt_generations_linked_out_of_the_volume() {
+t_generations_linked_out_of_the_volume() {
 	rm -rf "$T/v"
 	cp -a "$FIX/volumes/arcaos-d-pcnet" "$T/v"
 	mkdir -p "$T/outside" "$T/v/var/lib/warpdrv"
