@@ -23,6 +23,13 @@ static const char pi_ok[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
 			    "[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n"
 			    "[MMLEM_nif2]\r\n   DriverName = MMLEM2$\r\n";
 
+/* The MMLEM package's manifest, as the bundled one gives its instances. */
+static const char mmlem_manifest[] =
+	"format 1\nname mmlem\nversion 1\nreleased 2023-05-01\nsummary s\nkind nic\n"
+	"pci 8086:100e rank 1\ndriver MMLEM.OS2\nnif MMLEM.NIF\ndrivername MMLEM$\n"
+	"instance-drivername MMLEM%d$\ninstance-switch /A%d\n"
+	"file MMLEM.OS2 \\IBMCOM\\MACS\\MMLEM.OS2\nfile MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n";
+
 /* Runs check_network and returns "code@line code@line ..." */
 static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 {
@@ -31,18 +38,27 @@ static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 	struct protocol_ini pi;
 	if (pi_text)
 		protocol_ini_parse(&pi, pi_text, strlen(pi_text));
-	struct check_nif nif = {0};
+	struct vol_nif nif = {0};
 	struct wd_err e;
 	if (nif_text)
 		assert_int_equal(nif_parse(&nif.nif, nif_text, strlen(nif_text), &e), 0);
+	struct pkg_manifest m;
+	assert_int_equal(manifest_parse(mmlem_manifest, strlen(mmlem_manifest), true, "t", &m, &e), 0);
+	const struct pkg_manifest *pkgs[] = {&m};
+	struct pi_location loc;
+	pi_locate(&cs, 'C', &loc);
+	struct boot_input in = {&cs, pi_text ? &pi : NULL, &loc, CHECK_PROTOCOL_INI, false,
+				&nif, nif_text ? 1 : 0, pkgs, 1};
 	struct check_report rep = {0};
-	check_network(&cs, pi_text ? &pi : NULL, &nif, nif_text ? 1 : 0, &rep);
+	check_network(&in, &rep);
 	check_sort(&rep);
 	struct wd_buf b = {0};
 	for (size_t i = 0; i < rep.n; i++)
 		wd_buf_addf(&b, "%s%s@%zu", i ? " " : "", rep.v[i].code, rep.v[i].line);
 	wd_buf_cstr(&b);
 	check_report_free(&rep);
+	pi_location_free(&loc);
+	manifest_free(&m);
 	if (nif_text)
 		nif_free(&nif.nif);
 	if (pi_text)
@@ -74,11 +90,11 @@ static void test_each_rule(void **state)
 	/* The second instance has no section. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
 	       "DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n",
-	       pi_ok, NULL, "mac-no-section@4");
+	       pi_ok, NULL, "no-netbind@4 mac-no-section@4");
 	/* Only one instance loaded: the second section has no driver. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nREM DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
 	       "DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n",
-	       pi_ok, NULL, "section-no-driver@14");
+	       pi_ok, NULL, "no-netbind@3 section-no-driver@14");
 	/* A binding and an [IBMLXCFG] entry naming nothing; one DriverName twice. */
 	char *pi = wd_xasprintf("%s[X_nif]\r\n   DriverName = mmlem$\r\n[p]\r\n   Bindings = ,NOPE_nif\r\n",
 				pi_ok);
@@ -102,10 +118,13 @@ static void test_nif_names_the_driver(void **state)
 	expect(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[ODD_nif]\r\n   DriverName = ODD$\r\n", nif, "");
 	expect(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n", nif, "mac-no-section@2");
 	/* A section of the NIF's driver is a MAC section though nothing binds it. */
-	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n", "[ODD_nif]\r\n   DriverName = ODD$\r\n", nif,
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n",
+	       "[ODD_nif]\r\n   DriverName = ODD$\r\n[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n", nif,
 	       "section-no-driver@1");
 	/* [NETBIOS]-like sections are neither bound nor a NIF's: not judged. */
-	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n", "[NETBIOS]\r\n   DriverName = netbios$\r\n", nif, "");
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n",
+	       "[NETBIOS]\r\n   DriverName = netbios$\r\n[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n",
+	       nif, "");
 }
 
 static void test_mpts_rsp_body_is_healthy(void **state)
@@ -121,7 +140,7 @@ static void test_mpts_rsp_body_is_healthy(void **state)
 	char *body = wd_xstrndup(start, (size_t)(end + 1 - start));
 	/* The IBM Ethernet driver the response file configures, loaded MPTS's way. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\nDEVICE=C:\\IBMCOM\\MACS\\IBMEAN.OS2\r\n"
-	       "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n",
+	       "DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBEUI.OS2\r\nCALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n",
 	       body, NULL, "");
 	free(body);
 	wd_buf_free(&b);
