@@ -5,11 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "installer/acpi_plan.h"
 #include "installer/nic_plan.h"
+#include "tests/unit/testutil.h"
 
 static const char acpi_manifest[] =
 	"format 1\nname acpi-psd\nversion 1\nreleased 2023-09-01\nsummary s\nkind psd\n"
@@ -18,6 +20,19 @@ static const char acpi_manifest[] =
 	"config-need RUN \\OS2\\ACPIDAEMON.EXE\n"
 	"config-displace PSD OS2APIC.PSD\nconfig-displace DEVICE APM.SYS\n"
 	"config-displace BASEDEV APM.SYS\nconfig-displace DEVICE VAPM.SYS\n";
+
+/* A recipe of the source tree, parsed. */
+static void read_recipe(const char *rel, struct pkg_manifest *m)
+{
+	const char *src = getenv("WARPDRV_SRC");
+	char *p = wd_path_join(src && *src ? src : ".", rel);
+	struct wd_buf b = {0};
+	slurp(p, &b);
+	struct wd_err e;
+	assert_int_equal(manifest_parse(b.p, b.len, true, rel, m, &e), 0);
+	wd_buf_free(&b);
+	free(p);
+}
 
 /* Runs the ACPI planner over text; returns the new text (malloc'd). */
 static char *acpi(const char *text, char drive, int *changed)
@@ -73,11 +88,16 @@ static void test_acpi_after_last_psd_and_displaced_go(void **state)
 	free(s);
 }
 
+/* The bundled manifests name further instances their drivers' way:
+ * MultiMac's MMLEM2$ (chosen by /A1), Intel's E1002$ (no switch). */
 static void test_instance_drivernames(void **state)
 {
 	(void)state;
-	char *a = nic_instance_drivername("MMLEM$", 1), *b = nic_instance_drivername("MMLEM$", 2),
-	     *c = nic_instance_drivername("E1000$", 2), *d = nic_instance_drivername("E1000$", 1);
+	struct pkg_manifest mm, e1;
+	read_recipe("drivers/mmlem/MANIFEST", &mm);
+	read_recipe("drivers/e1000/MANIFEST", &e1);
+	char *a = manifest_instance_drivername(&mm, 1), *b = manifest_instance_drivername(&mm, 2),
+	     *c = manifest_instance_drivername(&e1, 2), *d = manifest_instance_drivername(&e1, 1);
 	assert_string_equal(a, "MMLEM$");
 	assert_string_equal(b, "MMLEM2$");
 	assert_string_equal(c, "E1002$");
@@ -86,6 +106,13 @@ static void test_instance_drivernames(void **state)
 	free(b);
 	free(c);
 	free(d);
+	char *sw = manifest_instance_switch(&mm, 2), *none = manifest_instance_switch(&e1, 2);
+	assert_string_equal(sw, "/A1");
+	assert_null(none);
+	assert_null(manifest_instance_switch(&mm, 1));
+	free(sw);
+	manifest_free(&mm);
+	manifest_free(&e1);
 }
 
 int main(void)
