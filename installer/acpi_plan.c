@@ -81,7 +81,11 @@ static int need(const struct pkg_manifest *m, const struct pkg_config *n, char d
 		/* There already: keep its switches; a PSD= with a path would not
 		 * load, so it loses the path. */
 		config_sys_stmt(cs, (size_t)have, &st);
-		if (!strcasecmp(n->keyword, "PSD") && (st.drive || st.dir.n)) {
+		/* A program started from elsewhere (eCS's \ECS\BIN) would be an
+		 * older one than the package installs: the line moves to the
+		 * package's (docs/setup.md, "ACPI"). */
+		bool moved = n->value[0] == '\\' && !wd_sv_ieq(st.path, text + strlen(n->keyword) + 1);
+		if (moved || (!strcasecmp(n->keyword, "PSD") && (st.drive || st.dir.n))) {
 			char *fixed = st.args.n ? wd_xasprintf("%s %.*s", text, (int)st.args.n, st.args.p)
 						: wd_xstrdup(text);
 			config_sys_replace(cs, (size_t)have, fixed);

@@ -21,7 +21,7 @@ static const struct {
 
 static bool in_macs_dir(struct wd_sv dir)
 {
-	const char *tail = WD_MACS_DIR + 1;
+	const char *tail = &WD_MACS_DIR[1];
 	size_t n = strlen(tail);
 	if (dir.n < n)
 		return false;

@@ -115,6 +115,72 @@ static void test_instance_drivernames(void **state)
 	manifest_free(&e1);
 }
 
+static void test_acpi_moves_the_daemon_line_to_the_package_daemon(void **state)
+{
+	(void)state;
+	int n;
+	/* eCS starts its own daemon from \ECS\BIN: the guest would run an old
+	 * daemon with the new PSD. The line now starts the package's. */
+	char *s = acpi("PSD=ACPI.PSD\r\nBASEDEV=APM.ADD\r\nRUN=C:\\ECS\\BIN\\ACPIDAEMON.EXE /Q\r\n", 'C',
+		       &n);
+	assert_string_equal(s, "PSD=ACPI.PSD\r\nBASEDEV=APM.ADD\r\nRUN=C:\\OS2\\ACPIDAEMON.EXE /Q\r\n");
+	assert_int_equal(n, 1);
+	free(s);
+}
+
+static const char nic_manifest[] =
+	"format 1\nname odd\nversion 1\nreleased 2023-05-01\nsummary s\nkind nic\n"
+	"pci 8086:100e rank 1\ndriver ODD.OS2\nnif ODD.NIF\ndrivername ODD$\n"
+	"file ODD.OS2 \\IBMCOM\\MACS\\ODD.OS2\nfile ODD.NIF \\IBMCOM\\MACS\\ODD.NIF\n";
+static const char odd_nif[] = "[ODD]\r\nType = NDIS\r\nDriverName = ODD$\r\n[FILE]\r\nName = ODD.OS2\r\n";
+
+/* A package whose driver name cannot be a section label ("A[B.OS2": the
+ * manifest parser refuses it, but a package is only data): the planner's
+ * refused edit stops the plan with a message, it reads nothing out of range. */
+static void test_a_section_name_the_file_cannot_hold_stops_the_plan(void **state)
+{
+	(void)state;
+	struct wd_err e;
+	struct package p = {0};
+	assert_int_equal(manifest_parse(nic_manifest, strlen(nic_manifest), true, "t", &p.m, &e), 0);
+	free(p.m.driver);
+	p.m.driver = wd_xstrdup("A[B.OS2");
+	p.data = wd_xcalloc(2, sizeof *p.data);
+	wd_buf_adds(&p.data[1], odd_nif);
+	const struct package *pkgs[] = {&p};
+	static const char lspci[] = "00:03.0 0200: 8086:100e (rev 02)\n";
+	struct pci_list l;
+	assert_int_equal(pci_parse_lspci(lspci, strlen(lspci), "t", &l, &e), 0);
+	static const char cs_text[] = "DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n";
+	static const char pi_text[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
+				      "[tcpip_nif]\r\n   DriverName = TCPIP$\r\n";
+	struct config_sys cs;
+	struct protocol_ini pi;
+	config_sys_parse(&cs, cs_text, strlen(cs_text));
+	protocol_ini_parse(&pi, pi_text, strlen(pi_text));
+	struct pi_location loc;
+	pi_locate(&cs, 'C', &loc);
+	struct volume v = {.boot_drive = 'C'};
+	struct nic_plan_in in = {.v = &v, .pci = &l, .pkgs = pkgs, .npkgs = 1, .loc = &loc};
+	struct nic_plan out;
+	assert_int_equal(nic_plan(&in, &cs, &pi, &out, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "PROTOCOL.INI: could not add [A[B_nif]"));
+	/* The manifest parser refuses such a driver name in the first place. */
+	char *bad = wd_xstrdup(nic_manifest);
+	memcpy(strstr(bad, "driver ODD.OS2") + 7, "A[B", 3);
+	struct pkg_manifest m;
+	assert_int_equal(manifest_parse(bad, strlen(bad), true, "t", &m, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "driver: one 8.3 file name"));
+	free(bad);
+	pi_location_free(&loc);
+	protocol_ini_free(&pi);
+	config_sys_free(&cs);
+	pci_list_free(&l);
+	wd_buf_free(&p.data[1]);
+	free(p.data);
+	manifest_free(&p.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +188,8 @@ int main(void)
 		cmocka_unit_test(test_acpi_keeps_switches_and_fixes_a_path),
 		cmocka_unit_test(test_acpi_after_last_psd_and_displaced_go),
 		cmocka_unit_test(test_instance_drivernames),
+		cmocka_unit_test(test_acpi_moves_the_daemon_line_to_the_package_daemon),
+		cmocka_unit_test(test_a_section_name_the_file_cannot_hold_stops_the_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
