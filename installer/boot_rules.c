@@ -79,10 +79,10 @@ static void rule_where(struct boot_model *m)
 			   loc->drive, loc->dir);
 	if (loc && loc->where == PI_OTHER_DRIVE)
 		report_add(&m->rep, CS, (size_t)loc->protman + 1, CHECK_WARNING, "protocol-ini-elsewhere",
-			   "", "PROTMAN.OS2 reads %c:%s\\PROTOCOL.INI, on another drive than this "
-			   "volume (%c:): its bindings could not be checked; run check on that "
-			   "drive's volume, or with --boot-drive %c: if it is this one",
-			   loc->drive, loc->dir, m->in.loc->drive == 'C' ? 'D' : 'C', loc->drive);
+			   "", "PROTMAN.OS2 reads %c:%s\\PROTOCOL.INI, on drive %c:, not on this "
+			   "volume: its bindings could not be checked; check the volume of drive "
+			   "%c: too, or run with --boot-drive %c: if this volume is that drive",
+			   loc->drive, loc->dir, loc->drive, loc->drive, loc->drive);
 }
 
 static void rule_pi_missing(struct boot_model *m)
@@ -149,6 +149,25 @@ size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out)
 	return n;
 }
 
+/* A MAC whose DriverName was guessed and matches no section, while some
+ * section could be its: a warning naming them. */
+static void guessed_no_section(struct boot_model *m, size_t k)
+{
+	const struct bm_mac *x = &m->mac[k];
+	size_t *c = wd_xcalloc(m->in.pi->nsec + 1, sizeof *c);
+	size_t n = boot_candidates(m, k, c);
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < n; i++)
+		wd_buf_addf(&b, "%s[%s]", i ? ", " : "", m->in.pi->sec[c[i]].name);
+	report_add(&m->rep, CS, x->line + 1, CHECK_WARNING, "mac-no-section", x->drivername,
+		   "the MAC driver %s is loaded here; its DriverName could not be verified (no "
+		   "NIF in \\IBMCOM\\MACS names %s) and no section has DriverName = %s, the "
+		   "usual name; it may answer to %s: put the driver's NIF in \\IBMCOM\\MACS to "
+		   "make it certain", x->file, x->file, x->drivername, b.p);
+	wd_buf_free(&b);
+	free(c);
+}
+
 static void rule_mac_sections(struct boot_model *m)
 {
 	for (size_t k = 0; k < m->nmac; k++) {
@@ -164,13 +183,7 @@ static void rule_mac_sections(struct boot_model *m)
 				   : x->source == BM_FROM_PACKAGE ? "its package says so"
 				   : "the usual name; no section could be its");
 		else
-			report_add(&m->rep, CS, x->line + 1, CHECK_WARNING, "mac-no-section",
-				   x->drivername,
-				   "the MAC driver %s is loaded here; its DriverName could not be "
-				   "verified (no NIF in \\IBMCOM\\MACS names %s) and %s has no section "
-				   "with DriverName = %s, the usual name: put the driver's NIF in "
-				   "\\IBMCOM\\MACS to make it certain", x->file, x->file, pi_file(m),
-				   x->drivername);
+			guessed_no_section(m, k);
 	}
 }
 

@@ -29,6 +29,8 @@ struct nic_ctx {
 	const struct pkg_manifest **manifests; /* of in->pkgs */
 	long *claim;       /* per item: the index in macs of the line it takes, or -1 */
 	char **before;     /* per item: its section's text before the edits, or NULL */
+	char **stale;      /* sections --section ruled out: they go with their bindings */
+	size_t nstale;
 };
 
 int nic_edit_config_sys(struct nic_ctx *c);

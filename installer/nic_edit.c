@@ -290,13 +290,19 @@ static void old_names(struct nic_ctx *c, char **old, char **dangling)
 				free(name);
 		}
 	}
+	/* Names first: each drop moves the indexes after it. */
+	char **gone = wd_xcalloc(c->nmacs + 1, sizeof *gone);
 	for (size_t k = 0; k < c->nmacs; k++)
-		if (c->macs[k].drop && c->macs[k].section >= 0) {
-			char *gone = wd_xstrdup(c->pi->sec[c->macs[k].section].name);
-			c->macs[k].section = -1;
-			drop_section(c, gone);
-			free(gone);
-		}
+		if (c->macs[k].drop && c->macs[k].section >= 0)
+			gone[k] = wd_xstrdup(c->pi->sec[c->macs[k].section].name);
+	for (size_t k = 0; k < c->nstale; k++)
+		drop_section(c, c->stale[k]);
+	for (size_t k = 0; k < c->nmacs; k++) {
+		if (gone[k])
+			drop_section(c, gone[k]);
+		free(gone[k]);
+	}
+	free(gone);
 }
 
 /* Sections that change name go through a temporary one first, so that no

@@ -196,6 +196,23 @@ static int ambiguous(struct nic_ctx *c, size_t k, const size_t *cand, size_t n)
 	return r;
 }
 
+/* The candidates --section did not choose answer to no loaded driver: they
+ * go, with their bindings, each named in a note. */
+static void rule_out(struct nic_ctx *c, const size_t *cand, size_t n, long pick)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((long)cand[i] == pick)
+			continue;
+		const char *name = c->pi->sec[cand[i]].name;
+		c->stale = wd_xrealloc(c->stale, (c->nstale + 1) * sizeof *c->stale);
+		c->stale[c->nstale++] = wd_xstrdup(name);
+		nic_add_note(&c->out->notes, &c->out->nnotes,
+			     wd_xasprintf("[%s] answers to no driver CONFIG.SYS loads and --section "
+					  "chose [%s]: it goes, with its bindings", name,
+					  c->pi->sec[pick].name));
+	}
+}
+
 /* Lines of one driver without a section map to its candidates in binding
  * order when there are as many; else --section decides or the run stops. */
 static int find_sections(struct nic_ctx *c, const struct boot_model *m)
@@ -223,6 +240,8 @@ static int find_sections(struct nic_ctx *c, const struct boot_model *m)
 				pick = (long)cand[i];
 		if (nc && pick < 0)
 			r = ambiguous(c, k, cand, nc);
+		else if (nc != nl)
+			rule_out(c, cand, nc, pick);
 		x->section = pick;
 	}
 	free(none);
@@ -458,6 +477,9 @@ int nic_plan(const struct nic_plan_in *in, struct config_sys *cs, struct protoco
 	for (size_t i = 0; c.before && i < out->n; i++)
 		free(c.before[i]);
 	free(c.before);
+	for (size_t i = 0; i < c.nstale; i++)
+		free(c.stale[i]);
+	free(c.stale);
 	free(c.claim);
 	free(c.macs);
 	free(c.manifests);
