@@ -288,6 +288,45 @@ static int once(char **slot, struct line *l, const char *field, const char *wher
 	return 0;
 }
 
+/* The fields of a NIC driver (docs/formats.md, "NIC drivers"). */
+static bool nic_field(struct wd_sv k)
+{
+	return wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif") || wd_sv_eq(k, "drivername") ||
+	       wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch");
+}
+
+static int parse_nic_field(struct line *l, struct pkg_manifest *m, const char *where,
+			   struct wd_err *err)
+{
+	struct wd_sv k = l->w[0];
+	if (wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif")) {
+		bool drv = wd_sv_eq(k, "driver");
+		char *v = l->n == 2 ? wd_sv_dup(l->w[1]) : NULL;
+		bool ok = v && strlen(v) <= 12 && pkg_safe_member(v) && !strchr(v, '/') &&
+			  plain_83(v);
+		free(v);
+		if (!ok)
+			return bad(err, where, l->no, "%s: one 8.3 file name without a path",
+				   drv ? "driver" : "nif");
+		return once(drv ? &m->driver : &m->nif, l, drv ? "driver" : "nif", where, err);
+	}
+	if (wd_sv_eq(k, "drivername")) {
+		if (l->n != 2 || l->w[1].n > 16)
+			return bad(err, where, l->no, "drivername: one word such as MMLEM$");
+		return once(&m->driver_name, l, "drivername", where, err);
+	}
+	if (wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch")) {
+		bool dn = wd_sv_eq(k, "instance-drivername");
+		if (l->n != 2 || !valid_pattern(l->w[1]))
+			return bad(err, where, l->no, "%s: one word with one %%d, such as %s",
+				   dn ? "instance-drivername" : "instance-switch",
+				   dn ? "MMLEM%d$" : "/A%d");
+		return once(dn ? &m->instance_drivername : &m->instance_switch, l,
+			    dn ? "instance-drivername" : "instance-switch", where, err);
+	}
+	return bad(err, where, l->no, "unknown field '%.*s'", (int)k.n, k.p);
+}
+
 static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
 		      bool *seen_format, struct wd_err *err)
 {
@@ -350,31 +389,8 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 	}
 	if (wd_sv_eq(k, "pci"))
 		return parse_pci(l, m, where, err);
-	if (wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif")) {
-		bool drv = wd_sv_eq(k, "driver");
-		char *v = l->n == 2 ? wd_sv_dup(l->w[1]) : NULL;
-		bool ok = v && strlen(v) <= 12 && pkg_safe_member(v) && !strchr(v, '/') &&
-			  plain_83(v);
-		free(v);
-		if (!ok)
-			return bad(err, where, l->no, "%s: one 8.3 file name without a path",
-				   drv ? "driver" : "nif");
-		return once(drv ? &m->driver : &m->nif, l, drv ? "driver" : "nif", where, err);
-	}
-	if (wd_sv_eq(k, "drivername")) {
-		if (l->n != 2 || l->w[1].n > 16)
-			return bad(err, where, l->no, "drivername: one word such as MMLEM$");
-		return once(&m->driver_name, l, "drivername", where, err);
-	}
-	if (wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch")) {
-		bool dn = wd_sv_eq(k, "instance-drivername");
-		if (l->n != 2 || !valid_pattern(l->w[1]))
-			return bad(err, where, l->no, "%s: one word with one %%d, such as %s",
-				   dn ? "instance-drivername" : "instance-switch",
-				   dn ? "MMLEM%d$" : "/A%d");
-		return once(dn ? &m->instance_drivername : &m->instance_switch, l,
-			    dn ? "instance-drivername" : "instance-switch", where, err);
-	}
+	if (nic_field(k))
+		return parse_nic_field(l, m, where, err);
 	if (wd_sv_eq(k, "file"))
 		return parse_file(l, m, recipe, where, err);
 	if (wd_sv_eq(k, "config-need"))
