@@ -72,7 +72,7 @@ int boot_volume_open(struct volume *v, struct config_sys *cs, const char *root,
 	if (r)
 		return r;
 	struct wd_buf b = {0};
-	r = wd_read_file(v->config_sys, WD_CONFIG_FILE_MAX, &b, err);
+	r = volfile_config_sys(v, &b, err);
 	if (r) {
 		volume_close(v);
 		wd_buf_free(&b);

@@ -22,6 +22,11 @@ int volfile_read(const struct volume *v, const char *os2path, char **host, bool 
 	return 0;
 }
 
+int volfile_config_sys(const struct volume *v, struct wd_buf *out, struct wd_err *err)
+{
+	return wd_read_file(v->config_sys, WD_CONFIG_FILE_MAX, out, err);
+}
+
 /* The value of PROTMAN's /I: switch ("/I:C:\IBMCOM", any case), or empty. */
 static struct wd_sv switch_i(struct wd_sv args)
 {
@@ -147,7 +152,7 @@ static int read_nifs(const struct volume *v, struct boot_files *f, struct wd_err
 int boot_files_read(const struct volume *v, struct boot_files *f, struct wd_err *err)
 {
 	memset(f, 0, sizeof *f);
-	int r = wd_read_file(v->config_sys, WD_CONFIG_FILE_MAX, &f->config_bytes, err);
+	int r = volfile_config_sys(v, &f->config_bytes, err);
 	config_sys_parse(&f->cs, f->config_bytes.p ? f->config_bytes.p : "", f->config_bytes.len);
 	if (r)
 		return r;

@@ -27,6 +27,9 @@
 int volfile_read(const struct volume *v, const char *os2path, char **host, bool *found,
 		 struct wd_buf *out, struct wd_err *err);
 
+/* Reads the volume's CONFIG.SYS (v->config_sys). */
+int volfile_config_sys(const struct volume *v, struct wd_buf *out, struct wd_err *err);
+
 /* Where PROTMAN reads PROTOCOL.INI, from its DEVICE= line. */
 enum pi_where {
 	PI_NO_PROTMAN,   /* no DEVICE= line loads PROTMAN.OS2 */
