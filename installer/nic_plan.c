@@ -400,6 +400,8 @@ static int plan_items(struct nic_ctx *c)
 static int mpts_there(struct nic_ctx *c, const struct boot_model *m)
 {
 	const struct pi_location *loc = c->in->loc;
+	if (!loc)
+		return wd_err_set(c->err, WD_EFAIL, "no PROTOCOL.INI location given to the planner");
 	if (m->lanman)
 		return wd_err_set(c->err, WD_EFAIL, "this volume's networking is LAN Manager's (%s), "
 				  "not MPTS: warpdrv configures MPTS only; nothing was changed",
@@ -426,11 +428,13 @@ static int mpts_there(struct nic_ctx *c, const struct boot_model *m)
 
 static void model_of(struct nic_ctx *c, struct boot_model *m)
 {
+	static const struct pi_location none = {.where = PI_NO_PROTMAN, .protman = -1};
 	c->manifests = wd_xcalloc(c->in->npkgs + 1, sizeof *c->manifests);
 	for (size_t i = 0; i < c->in->npkgs; i++)
 		c->manifests[i] = &c->in->pkgs[i]->m;
-	struct boot_input bi = {c->cs, c->pi, c->in->loc, c->in->loc->path, false, c->in->nifs,
-				c->in->nnifs, c->manifests, c->in->npkgs};
+	const struct pi_location *loc = c->in->loc ? c->in->loc : &none;
+	struct boot_input bi = {c->cs, c->pi, loc, loc->path, false, c->in->nifs, c->in->nnifs,
+				c->manifests, c->in->npkgs};
 	boot_model_build(m, &bi);
 }
 
