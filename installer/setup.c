@@ -287,15 +287,20 @@ int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err)
 	return 0;
 }
 
-void setup_plan_acpi(struct setup *s, const struct package *p)
+int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err)
 {
 	int changed = acpi_plan(&p->m, s->v.boot_drive, &s->cs);
+	if (changed < 0)
+		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
+				  "cannot be written as one line; nothing was changed", p->m.name,
+				  p->m.version);
 	s->acpi = p;
 	s->acpi_done = true;
 	/* ACPI configured already, its files there (the OS's own, as ArcaOS
 	 * ships them): nothing to do, as for a configured NIC driver. */
 	if (changed || !files_on_volume(s, p))
 		want_install(s, p);
+	return 0;
 }
 
 /* A test build breaks the plan on request, to show the postcondition

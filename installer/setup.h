@@ -51,7 +51,7 @@ void setup_note(struct setup *s, char *text);
 /* The NIC plan (in: all but the files' fields, which this fills). */
 int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err);
 /* The ACPI plan of package p (allowed already). */
-void setup_plan_acpi(struct setup *s, const struct package *p);
+int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err);
 
 /* Renders the models into s->new_. */
 void setup_render(struct setup *s);

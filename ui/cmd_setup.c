@@ -155,8 +155,7 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 		*err = why;
 		return wd_err_prefix(err, "%s %s", p->m.name, p->m.version);
 	}
-	setup_plan_acpi(&j->s, p);
-	return 0;
+	return setup_plan_acpi(&j->s, p, err);
 }
 
 /* What `warpdrv activate` with the right key would add: the better drivers
