@@ -122,6 +122,32 @@ PY
 	check_clean
 }
 
+# Two NE2000 adapters, neither DriverName known: the lines map to the
+# candidate sections in binding order (here the reverse of the file's).
+t_two_guessed_adapters_map_in_binding_order() {
+	volume ne2000-own-name
+	python3 - "$T/v/$PI" "$T/v/CONFIG.SYS" <<'PY'
+import sys
+p, c = sys.argv[1], sys.argv[2]
+s = open(p, 'rb').read()
+s = s.replace(b'   NE2000_nif = NE2000.NIF\r\n', b'   NE2000_nif = NE2000.NIF\r\n   NE2000_nif2 = NE2000.NIF\r\n')
+s = s.replace(b'Bindings = NE2000_nif', b'Bindings = NE2000_nif2,NE2000_nif')
+s += b'\r\n[NE2000_nif2]\r\n\r\n   DriverName = MS2001$\r\n'
+open(p, 'wb').write(s)
+b = open(c, 'rb').read()
+b = b.replace(b'DEVICE=C:\\IBMCOM\\MACS\\NE2000.OS2\r\n', b'DEVICE=C:\\IBMCOM\\MACS\\NE2000.OS2\r\n' * 2)
+open(c, 'wb').write(b)
+PY
+	cp -a "$T/v/." "$T/orig/"
+	subscribe drivers
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json setup --yes
+	assert_rc 0
+	assert_json "[(n['replaced_section'], n['section']) for n in d['nics']] == [('NE2000_nif2', 'MMLEM_nif'), ('NE2000_nif', 'MMLEM_nif2')]"
+	grep -aq 'Bindings = MMLEM_nif,MMLEM_nif2' "$T/v/$PI" || fail "binding positions changed"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
 # PROTMAN reads \MPTS\PROTOCOL.INI: that one changes, the stale
 # \IBMCOM\PROTOCOL.INI stays as it is and check says it is unused.
 protman_in_mpts_case() {
