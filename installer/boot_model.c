@@ -180,7 +180,8 @@ static void add_proto(struct boot_model *m, size_t s)
 	m->proto[m->nproto++] = p;
 }
 
-/* [NETBIOS] ADAPTERn = netbeui$,n: which protocol each NetBIOS adapter is. */
+/* [NETBIOS] ADAPTERn = netbeui$,n: which protocol binding each NetBIOS
+ * adapter is. */
 static void read_adapters(struct boot_model *m)
 {
 	long s = pi_section(m->in.pi, "NETBIOS");
@@ -189,17 +190,20 @@ static void read_adapters(struct boot_model *m)
 	const struct pi_section *sec = &m->in.pi->sec[s];
 	for (size_t i = sec->header + 1; i < sec->end; i++) {
 		struct wd_sv k, v;
-		unsigned long long n;
+		unsigned long long n, slot;
 		if (!pi_line_key(m->in.pi, i, &k, &v) || k.n < 8 || !wd_sv_istarts(k, "ADAPTER") ||
-		    wd_sv_u64(wd_sv_make(k.p + 7, k.n - 7), 15, &n))
+		    wd_sv_u64(wd_sv_make(k.p + 7, k.n - 7), 255, &n))
 			continue;
-		if (n >= m->nadapters) {
-			m->adapters = wd_xrealloc(m->adapters, (n + 1) * sizeof *m->adapters);
-			memset(m->adapters + m->nadapters, 0, (n + 1 - m->nadapters) * sizeof *m->adapters);
-			m->nadapters = n + 1;
-		}
-		free(m->adapters[n]);
-		m->adapters[n] = wd_sv_dup(v);
+		const char *comma = memchr(v.p, ',', v.n);
+		struct wd_sv dn = wd_sv_trim(wd_sv_make(v.p, comma ? (size_t)(comma - v.p) : v.n));
+		struct wd_sv at = comma ? wd_sv_trim(wd_sv_make(comma + 1, v.n - (size_t)(comma - v.p) - 1))
+					: wd_sv_make("", 0);
+		m->adapters = wd_xrealloc(m->adapters, (m->nadapters + 1) * sizeof *m->adapters);
+		struct bm_netbios *x = &m->adapters[m->nadapters++];
+		x->n = (int)n;
+		x->drivername = wd_sv_dup(dn);
+		x->slot = at.n && !wd_sv_u64(at, 255, &slot) ? (long)slot : -1;
+		x->line = i;
 	}
 }
 
@@ -244,7 +248,7 @@ void boot_model_free(struct boot_model *m)
 	}
 	free(m->proto);
 	for (size_t k = 0; k < m->nadapters; k++)
-		free(m->adapters[k]);
+		free(m->adapters[k].drivername);
 	free(m->adapters);
 	free(m->lanman_why);
 	check_report_free(&m->rep);

@@ -46,6 +46,15 @@ struct bm_proto {
 	long bindings_line;
 };
 
+/* A NetBIOS adapter: "ADAPTER1 = netbeui$,1" is adapter 1, the protocol
+ * netbeui$'s binding at position 1 (from 0). */
+struct bm_netbios {
+	int n;
+	char *drivername;  /* "netbeui$" */
+	long slot;         /* -1 when the value gives none */
+	size_t line;
+};
+
 /* What the model is built from; all borrowed. */
 struct boot_input {
 	const struct config_sys *cs;
@@ -70,7 +79,7 @@ struct boot_model {
 	struct bm_proto *proto;
 	size_t nproto;
 	long netbind;         /* the CALL=/RUN= line of NETBIND.EXE, or -1 */
-	char **adapters;      /* [NETBIOS] ADAPTERn values, by n; NULL where absent */
+	struct bm_netbios *adapters; /* the [NETBIOS] ADAPTERn lines, in file order */
 	size_t nadapters;
 	struct check_report rep; /* the networking findings */
 };
