@@ -312,6 +312,33 @@ static int parse_config(struct line *l, struct pkg_config **arr, size_t *n, cons
 	return 0;
 }
 
+/* A DOS file name's characters, so that the name also makes a PROTOCOL.INI
+ * section label ("A[B.OS2" would not). */
+static bool plain_83(const char *v)
+{
+	for (const char *c = v; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-$#@!", *c))
+			return false;
+	return true;
+}
+
+/* A word of at most 16 characters with exactly one %d and no other '%'. */
+static bool valid_pattern(struct wd_sv v)
+{
+	if (!v.n || v.n > 16)
+		return false;
+	int d = 0;
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.p[i] != '%')
+			continue;
+		if (i + 1 >= v.n || v.p[i + 1] != 'd')
+			return false;
+		d++;
+		i++;
+	}
+	return d == 1;
+}
+
 /* A field that may appear once: its value (rest of the line) as a new string. */
 static int once(char **slot, struct line *l, const char *field, const char *where,
 		struct wd_err *err)
@@ -322,6 +349,45 @@ static int once(char **slot, struct line *l, const char *field, const char *wher
 		return bad(err, where, l->no, "'%s' needs a value", field);
 	*slot = wd_sv_dup(l->rest1);
 	return 0;
+}
+
+/* The fields of a NIC driver (docs/formats.md, "NIC drivers"). */
+static bool nic_field(struct wd_sv k)
+{
+	return wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif") || wd_sv_eq(k, "drivername") ||
+	       wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch");
+}
+
+static int parse_nic_field(struct line *l, struct pkg_manifest *m, const char *where,
+			   struct wd_err *err)
+{
+	struct wd_sv k = l->w[0];
+	if (wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif")) {
+		bool drv = wd_sv_eq(k, "driver");
+		char *v = l->n == 2 ? wd_sv_dup(l->w[1]) : NULL;
+		bool ok = v && strlen(v) <= 12 && pkg_safe_member(v) && !strchr(v, '/') &&
+			  plain_83(v);
+		free(v);
+		if (!ok)
+			return bad(err, where, l->no, "%s: one 8.3 file name without a path",
+				   drv ? "driver" : "nif");
+		return once(drv ? &m->driver : &m->nif, l, drv ? "driver" : "nif", where, err);
+	}
+	if (wd_sv_eq(k, "drivername")) {
+		if (l->n != 2 || l->w[1].n > 16)
+			return bad(err, where, l->no, "drivername: one word such as MMLEM$");
+		return once(&m->driver_name, l, "drivername", where, err);
+	}
+	if (wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch")) {
+		bool dn = wd_sv_eq(k, "instance-drivername");
+		if (l->n != 2 || !valid_pattern(l->w[1]))
+			return bad(err, where, l->no, "%s: one word with one %%d, such as %s",
+				   dn ? "instance-drivername" : "instance-switch",
+				   dn ? "MMLEM%d$" : "/A%d");
+		return once(dn ? &m->instance_drivername : &m->instance_switch, l,
+			    dn ? "instance-drivername" : "instance-switch", where, err);
+	}
+	return bad(err, where, l->no, "unknown field '%.*s'", (int)k.n, k.p);
 }
 
 static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
@@ -382,21 +448,8 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 	}
 	if (wd_sv_eq(k, "pci"))
 		return parse_pci(l, m, where, err);
-	if (wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif")) {
-		bool drv = wd_sv_eq(k, "driver");
-		char *v = l->n == 2 ? wd_sv_dup(l->w[1]) : NULL;
-		bool ok = v && strlen(v) <= 12 && pkg_safe_member(v) && !strchr(v, '/');
-		free(v);
-		if (!ok)
-			return bad(err, where, l->no, "%s: one 8.3 file name without a path",
-				   drv ? "driver" : "nif");
-		return once(drv ? &m->driver : &m->nif, l, drv ? "driver" : "nif", where, err);
-	}
-	if (wd_sv_eq(k, "drivername")) {
-		if (l->n != 2 || l->w[1].n > 16)
-			return bad(err, where, l->no, "drivername: one word such as MMLEM$");
-		return once(&m->driver_name, l, "drivername", where, err);
-	}
+	if (nic_field(k))
+		return parse_nic_field(l, m, where, err);
 	if (wd_sv_eq(k, "file"))
 		return parse_file(l, m, recipe, where, err);
 	if (wd_sv_eq(k, "config-need"))
@@ -428,7 +481,8 @@ static int check_complete(struct pkg_manifest *m, const char *where, struct wd_e
 				return wd_err_set(err, WD_ETRUST, "%s: '%s' is named but no file line "
 						  "installs it", where, need[i]);
 		}
-	} else if (m->driver || m->nif || m->driver_name) {
+	} else if (m->driver || m->nif || m->driver_name || m->instance_drivername ||
+		   m->instance_switch) {
 		return wd_err_set(err, WD_ETRUST, "%s: driver, nif and drivername belong to nic "
 				  "packages only", where);
 	}
@@ -498,6 +552,8 @@ void manifest_free(struct pkg_manifest *m)
 	free(m->driver);
 	free(m->nif);
 	free(m->driver_name);
+	free(m->instance_drivername);
+	free(m->instance_switch);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		free(m->files[i].src);
 		free(m->files[i].dest);
@@ -535,6 +591,10 @@ void manifest_write(const struct pkg_manifest *m, struct wd_buf *out)
 	if (m->driver)
 		wd_buf_addf(out, "driver %s\nnif %s\ndrivername %s\n", m->driver, m->nif,
 			    m->driver_name);
+	if (m->instance_drivername)
+		wd_buf_addf(out, "instance-drivername %s\n", m->instance_drivername);
+	if (m->instance_switch)
+		wd_buf_addf(out, "instance-switch %s\n", m->instance_switch);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct pkg_file *f = &m->files[i];
 		wd_buf_addf(out, "file %s %s", f->src, f->dest);
@@ -558,20 +618,23 @@ const struct pkg_file *manifest_find_dest(const struct pkg_manifest *m, const ch
 	return NULL;
 }
 
-const struct pkg_pci *manifest_match_pci(const struct pkg_manifest *m, uint16_t vendor,
-					 uint16_t device, uint16_t subsys_vendor,
-					 uint16_t subsys_device, int revision)
+/* "MMLEM%d$" with n: "MMLEM2$". The pattern holds exactly one %d. */
+static char *fill(const char *pattern, int n)
 {
-	for (size_t i = 0; i < m->npci; i++) {
-		const struct pkg_pci *p = &m->pci[i];
-		if (p->vendor != vendor || p->device != device)
-			continue;
-		if (p->has_subsys && (p->subsys_vendor != subsys_vendor ||
-				      p->subsys_device != subsys_device))
-			continue;
-		if (p->revision >= 0 && p->revision != revision)
-			continue;
-		return p;
-	}
-	return NULL;
+	const char *at = strstr(pattern, "%d");
+	return wd_xasprintf("%.*s%d%s", (int)(at - pattern), pattern, n, at + 2);
+}
+
+char *manifest_instance_drivername(const struct pkg_manifest *m, int k)
+{
+	if (k <= 1)
+		return m->driver_name ? wd_xstrdup(m->driver_name) : NULL;
+	return m->instance_drivername ? fill(m->instance_drivername, k) : NULL;
+}
+
+char *manifest_instance_switch(const struct pkg_manifest *m, int k)
+{
+	if (k <= 1 || !m->instance_switch)
+		return NULL;
+	return fill(m->instance_switch, k - 1);
 }

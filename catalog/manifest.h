@@ -66,6 +66,12 @@ struct pkg_manifest {
 	char *driver;
 	char *nif;
 	char *driver_name;
+	/* Further adapters of one driver (docs/formats.md): the DriverName of
+	 * instance k >= 2 ("MMLEM%d$": %d is k) and the DEVICE= switch that
+	 * selects it ("/A%d": %d is k - 1); NULL when the driver has no source
+	 * for one (no further instance, or no switch). */
+	char *instance_drivername;
+	char *instance_switch;
 	struct pkg_file *files;
 	size_t nfiles;
 	struct pkg_config *config_need;
@@ -95,9 +101,11 @@ bool pkg_safe_dest(const char *dest);
 const char *pkg_dest_problem(const char *dest);
 /* The file the manifest installs at dest (compared without case), or NULL. */
 const struct pkg_file *manifest_find_dest(const struct pkg_manifest *m, const char *dest);
-/* Does the package drive this device? Returns the matching entry or NULL. */
-const struct pkg_pci *manifest_match_pci(const struct pkg_manifest *m, uint16_t vendor,
-					 uint16_t device, uint16_t subsys_vendor,
-					 uint16_t subsys_device, int revision);
+/* The DriverName of instance k (1..) of a NIC package's driver, or NULL
+ * when the manifest gives none for k (malloc'd). */
+char *manifest_instance_drivername(const struct pkg_manifest *m, int k);
+/* The DEVICE= switch of instance k, or NULL: none (instance 1, or a driver
+ * that selects its card otherwise). malloc'd. */
+char *manifest_instance_switch(const struct pkg_manifest *m, int k);
 
 #endif

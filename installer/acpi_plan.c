@@ -44,28 +44,22 @@ static long last_of(const struct config_sys *cs, const char *keyword)
 }
 
 /* Where a new statement of this keyword goes, when nothing is replaced. */
-static void place(struct config_sys *cs, const char *keyword, const char *text)
+static int place(struct config_sys *cs, const char *keyword, const char *text)
 {
 	long last = last_of(cs, keyword);
-	if (last >= 0) {
-		config_sys_insert_after(cs, (size_t)last, text);
-		return;
-	}
+	if (last >= 0)
+		return config_sys_insert_after(cs, (size_t)last, text);
 	if (!strcasecmp(keyword, "PSD")) {
 		long basedev = config_sys_find(cs, 0, "BASEDEV", NULL);
 		if (basedev >= 0)
-			config_sys_insert_before(cs, (size_t)basedev, text);
-		else if (config_sys_lines(cs))
-			config_sys_insert_before(cs, 0, text);
-		else
-			config_sys_append(cs, text);
-		return;
+			return config_sys_insert_before(cs, (size_t)basedev, text);
+		if (config_sys_lines(cs))
+			return config_sys_insert_before(cs, 0, text);
+		return config_sys_append(cs, text);
 	}
-	if (!strcasecmp(keyword, "BASEDEV") && (last = last_of(cs, "PSD")) >= 0) {
-		config_sys_insert_after(cs, (size_t)last, text);
-		return;
-	}
-	config_sys_append(cs, text);
+	if (!strcasecmp(keyword, "BASEDEV") && (last = last_of(cs, "PSD")) >= 0)
+		return config_sys_insert_after(cs, (size_t)last, text);
+	return config_sys_append(cs, text);
 }
 
 static int need(const struct pkg_manifest *m, const struct pkg_config *n, char drive,
@@ -81,12 +75,15 @@ static int need(const struct pkg_manifest *m, const struct pkg_config *n, char d
 		/* There already: keep its switches; a PSD= with a path would not
 		 * load, so it loses the path. */
 		config_sys_stmt(cs, (size_t)have, &st);
-		if (!strcasecmp(n->keyword, "PSD") && (st.drive || st.dir.n)) {
+		/* A program started from elsewhere (eCS's \ECS\BIN) would be an
+		 * older one than the package installs: the line moves to the
+		 * package's (docs/setup.md, "ACPI"). */
+		bool moved = n->value[0] == '\\' && !wd_sv_ieq(st.path, text + strlen(n->keyword) + 1);
+		if (moved || (!strcasecmp(n->keyword, "PSD") && (st.drive || st.dir.n))) {
 			char *fixed = st.args.n ? wd_xasprintf("%s %.*s", text, (int)st.args.n, st.args.p)
 						: wd_xstrdup(text);
-			config_sys_replace(cs, (size_t)have, fixed);
+			changed = config_sys_replace(cs, (size_t)have, fixed) ? -1 : 1;
 			free(fixed);
-			changed = 1;
 		}
 		free(text);
 		return changed;
@@ -98,24 +95,26 @@ static int need(const struct pkg_manifest *m, const struct pkg_config *n, char d
 	for (size_t i = 0; at < 0 && i < config_sys_lines(cs); i++)
 		if (displaced(m, cs, i, &st) && same_stem(st.name, file))
 			at = (long)i;
-	if (at >= 0)
-		config_sys_replace(cs, (size_t)at, text);
-	else
-		place(cs, n->keyword, text);
+	int r = at >= 0 ? config_sys_replace(cs, (size_t)at, text) : place(cs, n->keyword, text);
 	free(text);
-	return 1;
+	return r ? -1 : 1;
 }
 
 int acpi_plan(const struct pkg_manifest *m, char boot_drive, struct config_sys *cs)
 {
 	int changed = 0;
 	char drive = boot_drive ? boot_drive : 'C';
-	for (size_t k = 0; k < m->nconfig_need; k++)
-		changed += need(m, &m->config_need[k], drive, cs);
+	for (size_t k = 0; k < m->nconfig_need; k++) {
+		int c = need(m, &m->config_need[k], drive, cs);
+		if (c < 0)
+			return -1;
+		changed += c;
+	}
 	for (size_t i = config_sys_lines(cs); i-- > 0;) {
 		struct cs_stmt st;
 		if (displaced(m, cs, i, &st)) {
-			config_sys_delete(cs, i);
+			if (config_sys_delete(cs, i))
+				return -1;
 			changed++;
 		}
 	}

@@ -13,7 +13,8 @@
  * PSD= after the last PSD= line or before the first BASEDEV= line; others
  * after the last line of their keyword. Displaced statements left go. A
  * needed value starting with \ gets the boot drive. Returns how many lines
- * changed. */
+ * changed, or -1 when the model refused an edit (a value that cannot be one
+ * line). */
 int acpi_plan(const struct pkg_manifest *m, char boot_drive, struct config_sys *cs);
 
 #endif

@@ -10,16 +10,17 @@
 #include "catalog/package.h"
 #include "common/err.h"
 #include "os2/config_sys.h"
-#include "pci/pci.h"
 #include "os2/protocol_ini.h"
+#include "os2/volfiles.h"
 #include "os2/volume.h"
+#include "pci/pci.h"
 
 /* May this package be installed? 0, or a negative code with the reason
  * (the subscription gate). */
 typedef int (*nic_may_fn)(void *arg, const struct package *p, struct wd_err *why);
 
 struct nic_plan_in {
-	const struct volume *v;           /* for the NIFs in \IBMCOM\MACS */
+	const struct volume *v;           /* its boot drive */
 	struct pci_list *pci;
 	const struct package *const *pkgs; /* the NIC packages on offer */
 	size_t npkgs;
@@ -27,6 +28,10 @@ struct nic_plan_in {
 	void *may_arg;
 	const char *driver;               /* --driver NAME, or NULL */
 	const char *slot;                 /* --slot SLOT, or NULL: every NIC */
+	const char *section;              /* --section NAME: the old adapter's, or NULL */
+	const struct pi_location *loc;    /* where PROTMAN reads PROTOCOL.INI */
+	const struct vol_nif *nifs;       /* the NIFs on the volume */
+	size_t nnifs;
 };
 
 struct nic_item {
@@ -40,7 +45,7 @@ struct nic_item {
 	const struct package *better; /* a better ranked one the gate refused */
 	char **notes;               /* "MMLEM needs ...; using E1000" */
 	size_t nnotes;
-	bool unchanged;             /* already configured so */
+	bool unchanged;             /* already configured so: no line of it changed */
 };
 
 struct nic_plan {
@@ -50,7 +55,10 @@ struct nic_plan {
 	size_t nnotes;
 };
 
-/* Plans and edits cs and pi. Errors: no MPTS networking (WD_EFAIL), no
+/* Plans and edits cs and pi. Errors: no MPTS networking (WD_EFAIL: no
+ * PROTMAN, no PROTOCOL.INI where it reads one or one without [PROT_MAN], LAN
+ * Manager's networking, PROTMAN's /I: on another drive), an old adapter's
+ * section that cannot be told (WD_EFAIL naming the candidates), no
  * supported NIC (WD_ENODEV, naming the VBoxManage command that switches the
  * adapter to an Intel model), a forced driver that does not drive the
  * device (WD_EFAIL) or may not be installed (its gate's code). */
@@ -63,12 +71,13 @@ void nic_plan_free(struct nic_plan *p);
  * package was chosen, 0 when none drives the device, or a negative code. */
 int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
 	       struct wd_err *err);
+/* The one PCI matcher: does package p drive device d (and at what rank)? */
+bool nic_drives(const struct package *p, const struct pci_dev *d, int *rank);
+const struct package *nic_package_of_driver(const struct nic_plan_in *in, const char *file);
 /* "MMLEM" for a package whose driver is MMLEM.OS2, else its name (malloc'd). */
 char *nic_display_name(const struct package *p);
-
-/* The DriverName of instance k (1..) of a driver whose first is "NAME$":
- * MultiMac's NAME2$, NAME3$; where NAME ends in a digit, that digit becomes
- * k, as Intel's E1000$, E1002$ (docs/setup.md). malloc'd. */
-char *nic_instance_drivername(const char *first, int k);
+/* "MMLEM.OS2" -> "MMLEM" (malloc'd, upper case). */
+char *nic_stem(const char *file);
+void nic_add_note(char ***notes, size_t *n, char *note);
 
 #endif

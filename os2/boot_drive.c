@@ -1,5 +1,7 @@
 #include "os2/boot_drive.h"
 
+#include "os2/volfiles.h"
+
 #include <string.h>
 
 #include "common/file.h"
@@ -63,9 +65,6 @@ void boot_drive_set(struct volume *v, char override, const struct config_sys *cs
 	v->boot_drive = d ? d : 'C';
 }
 
-/* CONFIG.SYS is a few kilobytes; anything past this is not one. */
-#define CONFIG_SYS_MAX (4u << 20)
-
 int boot_volume_open(struct volume *v, struct config_sys *cs, const char *root,
 		     char override, struct wd_err *err)
 {
@@ -73,7 +72,7 @@ int boot_volume_open(struct volume *v, struct config_sys *cs, const char *root,
 	if (r)
 		return r;
 	struct wd_buf b = {0};
-	r = wd_read_file(v->config_sys, CONFIG_SYS_MAX, &b, err);
+	r = volfile_config_sys(v, &b, err);
 	if (r) {
 		volume_close(v);
 		wd_buf_free(&b);

@@ -1,10 +1,66 @@
 /* warpdrv check: findings about CONFIG.SYS and PROTOCOL.INI on the volume.
  * Reads only: no lock, no state folder, nothing written. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "os2/boot_drive.h"
+#include "catalog/repo.h"
+#include "common/date.h"
 #include "installer/check.h"
+#include "os2/boot_drive.h"
 #include "ui/commands.h"
+#include "ui/pkgutil.h"
+
+/* The NIC packages of the bundled repository (local: nothing downloads):
+ * their manifests make an instance's DriverName certain. Without them check
+ * still runs, with more of its facts guessed. */
+struct known {
+	struct keyring kr;
+	struct catalog cat;
+	struct package *pkgs;
+	const struct pkg_manifest **m;
+	size_t n;
+};
+
+static void known_load(struct wd_ctx *ctx, const struct volume *v, struct known *k)
+{
+	memset(k, 0, sizeof *k);
+	catalog_init(&k->cat, NULL);
+	struct wd_err e;
+	int today;
+	char *bundled = ui_data_dir(ctx, "repo");
+	if (!bundled || wd_today(&today, &e) || pkg_keyring(ctx, v, &k->kr, &e)) {
+		free(bundled);
+		return;
+	}
+	char *u = repo_url(bundled);
+	free(bundled);
+	int r = catalog_add_url(&k->cat, u, &k->kr, today, &e);
+	free(u);
+	for (size_t i = 0; !r && i < k->cat.n; i++) {
+		const struct repo *rp = &k->cat.repos[i];
+		k->pkgs = wd_xrealloc(k->pkgs, (k->n + rp->idx.npkgs + 1) * sizeof *k->pkgs);
+		k->m = wd_xrealloc(k->m, (k->n + rp->idx.npkgs + 1) * sizeof *k->m);
+		for (size_t j = 0; j < rp->idx.npkgs; j++)
+			if (!catalog_fetch(rp, &rp->idx.pkgs[j], &k->kr, &k->pkgs[k->n], &e)) {
+				if (k->pkgs[k->n].m.kind != PKG_KIND_NIC) {
+					package_free(&k->pkgs[k->n]);
+					continue;
+				}
+				k->m[k->n] = &k->pkgs[k->n].m;
+				k->n++;
+			}
+	}
+}
+
+static void known_free(struct known *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		package_free(&k->pkgs[i]);
+	free(k->pkgs);
+	free(k->m);
+	catalog_free(&k->cat);
+	keyring_free(&k->kr);
+}
 
 static void print_json(struct wd_ctx *ctx, const struct check_report *rep)
 {
@@ -56,9 +112,12 @@ int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
 	int r = boot_volume_open(&v, &cs, ctx->root, ctx->boot_drive, &err);
 	if (r)
 		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
-	struct check_report rep;
-	r = check_volume(&v, &cs, &rep, &err);
 	config_sys_free(&cs);
+	struct known k;
+	known_load(ctx, &v, &k);
+	struct check_report rep;
+	r = check_volume(&v, k.m, k.n, &rep, &err);
+	known_free(&k);
 	volume_close(&v);
 	if (r)
 		return ui_fail(ctx, r, &err);

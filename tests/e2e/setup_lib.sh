@@ -36,3 +36,60 @@ listing() { # NIC...
 		done
 	} >"$T/lspci"
 }
+
+# The lines of a file that changed, without CR, as "-old" and "+new", sorted.
+changes() { # FILE (below the volume)
+	{ diff "$T/orig/$1" "$T/v/$1" || [ $? -eq 1 ]; } | sed -n 's/^< /-/p; s/^> /+/p' | tr -d '\r' | sort
+}
+
+# Asserts that exactly these lines changed in FILE (order free).
+expect_changes() { # FILE LINE...
+	local f=$1
+	shift
+	printf '%s\n' "$@" | sort >"$T/want"
+	changes "$f" >"$T/got"
+	cmp -s "$T/want" "$T/got" ||
+		fail "$f: changed lines differ; wanted:
+$(cat "$T/want")
+got:
+$(cat "$T/got")"
+}
+
+# Every line of the file still ends in CR LF (a final Ctrl-Z may follow).
+all_crlf() { # FILE
+	python3 - "$T/v/$1" <<'PY' || fail "$1: a line lost its CR LF"
+import sys
+parts = open(sys.argv[1], 'rb').read().split(b'\n')
+bad = [i + 1 for i, l in enumerate(parts[:-1]) if not l.endswith(b'\r')]
+sys.exit(1 if bad or parts[-1] not in (b'', b'\x1a') else 0)
+PY
+}
+
+check_clean() {
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+}
+
+# The boot story of a fixture through setup: $T/v after `volume NAME` (and
+# `subscribe` when wanted). Runs setup, checks the postcondition's outcome
+# (check clean), that a second run changes nothing, and that rollback gives
+# back CONFIG.SYS and the PROTOCOL.INI byte for byte. FILES: the files the
+# test compares (below the volume).
+second_run_and_rollback() { # LSPCI FILE...
+	local l=$1
+	shift
+	check_clean
+	local after
+	after=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$l" setup --yes
+	assert_rc 0
+	assert_out "Nothing to do"
+	assert_no_out "Done"
+	[ "$(snapshot "$T/v")" = "$after" ] || fail "the second run changed the volume"
+	wd --root "$T/v" rollback
+	assert_rc 0
+	for f in "$@"; do
+		assert_same_file "$T/orig/$f" "$T/v/$f"
+	done
+}

@@ -177,7 +177,7 @@ t_mac_loaded_without_section() {
 	check_json
 	assert_rc 1
 	has mac-no-section CONFIG.SYS 20 error
-	assert_json 'len(d["findings"]) == 1 and "DriverName = E10002$ or E1002$" in d["findings"][0]["message"]'
+	assert_json 'len(d["findings"]) == 1 and "DriverName = E1002$" in d["findings"][0]["message"]'
 }
 
 t_mac_section_without_driver() {
@@ -240,6 +240,77 @@ t_real_config_sys_findings() {
 	cp "$SAMPLES/updcd/CONFIG.SYS" "$V/CONFIG.SYS"
 	check_json
 	has line-endings CONFIG.SYS 1 error
+}
+
+# The fixtures of the boot model's classes: healthy or guessed, never a
+# false error (warnings say what could not be verified).
+t_model_fixtures_have_no_false_error() {
+	for v in ne2000-own-name 3com-vendor-names protman-in-mpts protman-other-drive \
+		ecs-e1000-settings lanman; do
+		V="$FIX/volumes/$v"
+		check_json
+		assert_rc 0
+		assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+	done
+	V="$FIX/volumes/ne2000-own-name"
+	check_json
+	assert_json "any(f['code'] == 'mac-no-section' and f['severity'] == 'warning' and 'could not be verified' in f['message'] and '[NE2000_nif]' in f['message'] for f in d['findings'])"
+	V="$FIX/volumes/protman-in-mpts"
+	check_json
+	assert_json "[(f['code'], f['file']) for f in d['findings']] == [('protocol-ini-unused', 'IBMCOM\\\\PROTOCOL.INI')]"
+	V="$FIX/volumes/lanman"
+	check_json
+	assert_json "[f['code'] for f in d['findings']] == ['not-mpts']"
+}
+
+t_no_netbind() {
+	copy ecs21-e1000
+	cs_line 'CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE' 'REM CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
+	check_json
+	assert_rc 1
+	has no-netbind CONFIG.SYS 20 error
+}
+
+# The case the issue found: NETBIND and NETBEUI.OS2 gone, [netbeui_nif] still bound.
+t_protocol_bound_while_its_driver_is_gone() {
+	copy ecs21-e1000
+	cs_line 'CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
+	cs_line 'DEVICE=C:\IBMCOM\PROTOCOL\NETBEUI.OS2'
+	check_json
+	assert_rc 1
+	has protocol-not-loaded 'IBMCOM\PROTOCOL.INI' 19 error
+	assert_json "any(f['code'] == 'no-netbind' and f['severity'] == 'error' for f in d['findings'])"
+	assert_json "any('NETBEUI.OS2' in f['message'] for f in d['findings'] if f['code'] == 'protocol-not-loaded')"
+}
+
+t_mac_lines_without_protman() {
+	copy ecs21-e1000
+	cs_line 'DEVICE=C:\IBMCOM\PROTMAN.OS2 /I:C:\IBMCOM'
+	check_json
+	assert_rc 1
+	has mac-without-protman CONFIG.SYS 18 error
+}
+
+t_protocol_ini_that_is_not_mpts() {
+	copy ecs21-e1000
+	for content in '' 'binary'; do
+		if [ -n "$content" ]; then printf '\001\377\000\002' >"$V/IBMCOM/PROTOCOL.INI"; else : >"$V/IBMCOM/PROTOCOL.INI"; fi
+		check_json
+		assert_rc 1
+		has protocol-ini-not-mpts 'IBMCOM\PROTOCOL.INI' 0 error
+	done
+}
+
+t_protman_reads_another_drive() {
+	V="$FIX/volumes/protman-other-drive"
+	check_json
+	assert_rc 0
+	has protocol-ini-elsewhere CONFIG.SYS 11 warning
+	has protocol-ini-unused 'IBMCOM\PROTOCOL.INI' 0 warning
+	# Said to be this volume's drive, its PROTOCOL.INI is read and judged.
+	wd --root "$V" --boot-drive I: --json check
+	assert_rc 0
+	assert_json "not any(f['code'].startswith('protocol-ini') for f in d['findings'])"
 }
 
 t_check_takes_no_arguments() {

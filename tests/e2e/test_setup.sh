@@ -7,40 +7,6 @@
 . "$(dirname "$0")/setup_lib.sh"
 P="$FIX/pci"
 
-# The lines of a file that changed, without CR, as "-old" and "+new", sorted.
-changes() { # FILE (below the volume)
-	{ diff "$T/orig/$1" "$T/v/$1" || [ $? -eq 1 ]; } | sed -n 's/^< /-/p; s/^> /+/p' | tr -d '\r' | sort
-}
-
-# Asserts that exactly these lines changed in FILE (order free).
-expect_changes() { # FILE LINE...
-	local f=$1
-	shift
-	printf '%s\n' "$@" | sort >"$T/want"
-	changes "$f" >"$T/got"
-	cmp -s "$T/want" "$T/got" ||
-		fail "$f: changed lines differ; wanted:
-$(cat "$T/want")
-got:
-$(cat "$T/got")"
-}
-
-# Every line of the file still ends in CR LF (a final Ctrl-Z may follow).
-all_crlf() { # FILE
-	python3 - "$T/v/$1" <<'PY' || fail "$1: a line lost its CR LF"
-import sys
-parts = open(sys.argv[1], 'rb').read().split(b'\n')
-bad = [i + 1 for i, l in enumerate(parts[:-1]) if not l.endswith(b'\r')]
-sys.exit(1 if bad or parts[-1] not in (b'', b'\x1a') else 0)
-PY
-}
-
-check_clean() {
-	wd --root "$T/v" --json check
-	assert_rc 0
-	assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
-}
-
 t_e1000_to_mmlem_with_a_subscription() {
 	need_samples
 	volume ecs21-e1000

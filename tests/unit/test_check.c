@@ -23,6 +23,13 @@ static const char pi_ok[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
 			    "[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n"
 			    "[MMLEM_nif2]\r\n   DriverName = MMLEM2$\r\n";
 
+/* The MMLEM package's manifest, as the bundled one gives its instances. */
+static const char mmlem_manifest[] =
+	"format 1\nname mmlem\nversion 1\nreleased 2023-05-01\nsummary s\nkind nic\n"
+	"pci 8086:100e rank 1\ndriver MMLEM.OS2\nnif MMLEM.NIF\ndrivername MMLEM$\n"
+	"instance-drivername MMLEM%d$\ninstance-switch /A%d\n"
+	"file MMLEM.OS2 \\IBMCOM\\MACS\\MMLEM.OS2\nfile MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n";
+
 /* Runs check_network and returns "code@line code@line ..." */
 static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 {
@@ -31,18 +38,27 @@ static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 	struct protocol_ini pi;
 	if (pi_text)
 		protocol_ini_parse(&pi, pi_text, strlen(pi_text));
-	struct check_nif nif = {0};
+	struct vol_nif nif = {0};
 	struct wd_err e;
 	if (nif_text)
 		assert_int_equal(nif_parse(&nif.nif, nif_text, strlen(nif_text), &e), 0);
+	struct pkg_manifest m;
+	assert_int_equal(manifest_parse(mmlem_manifest, strlen(mmlem_manifest), true, "t", &m, &e), 0);
+	const struct pkg_manifest *pkgs[] = {&m};
+	struct pi_location loc;
+	pi_locate(&cs, 'C', &loc);
+	struct boot_input in = {&cs, pi_text ? &pi : NULL, &loc, CHECK_PROTOCOL_INI, false,
+				&nif, nif_text ? 1 : 0, pkgs, 1};
 	struct check_report rep = {0};
-	check_network(&cs, pi_text ? &pi : NULL, &nif, nif_text ? 1 : 0, &rep);
+	check_network(&in, &rep);
 	check_sort(&rep);
 	struct wd_buf b = {0};
 	for (size_t i = 0; i < rep.n; i++)
 		wd_buf_addf(&b, "%s%s@%zu", i ? " " : "", rep.v[i].code, rep.v[i].line);
 	wd_buf_cstr(&b);
 	check_report_free(&rep);
+	pi_location_free(&loc);
+	manifest_free(&m);
 	if (nif_text)
 		nif_free(&nif.nif);
 	if (pi_text)
@@ -74,11 +90,11 @@ static void test_each_rule(void **state)
 	/* The second instance has no section. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
 	       "DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n",
-	       pi_ok, NULL, "mac-no-section@4");
+	       pi_ok, NULL, "no-netbind@4 mac-no-section@4");
 	/* Only one instance loaded: the second section has no driver. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nREM DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
 	       "DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n",
-	       pi_ok, NULL, "section-no-driver@14");
+	       pi_ok, NULL, "no-netbind@3 section-no-driver@14");
 	/* A binding and an [IBMLXCFG] entry naming nothing; one DriverName twice. */
 	char *pi = wd_xasprintf("%s[X_nif]\r\n   DriverName = mmlem$\r\n[p]\r\n   Bindings = ,NOPE_nif\r\n",
 				pi_ok);
@@ -102,10 +118,13 @@ static void test_nif_names_the_driver(void **state)
 	expect(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[ODD_nif]\r\n   DriverName = ODD$\r\n", nif, "");
 	expect(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n", nif, "mac-no-section@2");
 	/* A section of the NIF's driver is a MAC section though nothing binds it. */
-	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n", "[ODD_nif]\r\n   DriverName = ODD$\r\n", nif,
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n",
+	       "[ODD_nif]\r\n   DriverName = ODD$\r\n[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n", nif,
 	       "section-no-driver@1");
 	/* [NETBIOS]-like sections are neither bound nor a NIF's: not judged. */
-	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n", "[NETBIOS]\r\n   DriverName = netbios$\r\n", nif, "");
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n",
+	       "[NETBIOS]\r\n   DriverName = netbios$\r\n[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n",
+	       nif, "");
 }
 
 static void test_mpts_rsp_body_is_healthy(void **state)
@@ -121,10 +140,189 @@ static void test_mpts_rsp_body_is_healthy(void **state)
 	char *body = wd_xstrndup(start, (size_t)(end + 1 - start));
 	/* The IBM Ethernet driver the response file configures, loaded MPTS's way. */
 	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\nDEVICE=C:\\IBMCOM\\MACS\\IBMEAN.OS2\r\n"
-	       "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n",
+	       "DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBEUI.OS2\r\nCALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n",
 	       body, NULL, "");
 	free(body);
 	wd_buf_free(&b);
+}
+
+/* A model of texts, with the MMLEM package known. */
+struct texts {
+	struct config_sys cs;
+	struct protocol_ini pi;
+	struct pi_location loc;
+	struct pkg_manifest m;
+	const struct pkg_manifest *pkgs[1];
+	struct boot_model model;
+};
+
+static void model_of(struct texts *t, const char *cs, const char *pi)
+{
+	struct wd_err e;
+	config_sys_parse(&t->cs, cs, strlen(cs));
+	protocol_ini_parse(&t->pi, pi, strlen(pi));
+	pi_locate(&t->cs, 'C', &t->loc);
+	assert_int_equal(manifest_parse(mmlem_manifest, strlen(mmlem_manifest), true, "t", &t->m, &e), 0);
+	t->pkgs[0] = &t->m;
+	struct boot_input in = {&t->cs, &t->pi, &t->loc, CHECK_PROTOCOL_INI, false, NULL, 0, t->pkgs, 1};
+	boot_model_build(&t->model, &in);
+}
+
+static void texts_free(struct texts *t)
+{
+	boot_model_free(&t->model);
+	manifest_free(&t->m);
+	pi_location_free(&t->loc);
+	protocol_ini_free(&t->pi);
+	config_sys_free(&t->cs);
+}
+
+/* The postcondition against plans made wrong on purpose: each is refused
+ * with its reason; the right plan passes. */
+static void test_postcondition_refuses_wrong_plans(void **state)
+{
+	(void)state;
+	static const char cs1[] = "DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n"
+				  "DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2\r\n"
+				  "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n";
+	static const char pi1[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
+				  "[tcpip_nif]\r\n   DriverName = TCPIP$\r\n   Bindings = ,E1000_nif\r\n"
+				  "[E1000_nif]\r\n   DriverName = E1000$\r\n";
+	static const char cs2[] = "DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n"
+				  "DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
+				  "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n";
+	static const char right[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
+				    "[tcpip_nif]\r\n   DriverName = TCPIP$\r\n   Bindings = ,MMLEM_nif\r\n"
+				    "[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n";
+	struct {
+		const char *cs, *pi, *want;
+	} plans[] = {
+		/* the right plan */
+		{cs2, right, NULL},
+		/* TCP/IP left bound to the section of the driver that goes */
+		{cs2, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = TCPIP$\r\n"
+		      "   Bindings = ,E1000_nif\r\n[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n",
+		 "[tcpip_nif] was bound to [E1000_nif] at position 2 and would be bound to "
+		 "[E1000_nif] there instead of [MMLEM_nif]"},
+		/* bound at another position */
+		{cs2, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = TCPIP$\r\n"
+		      "   Bindings = MMLEM_nif\r\n[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n",
+		 "at position 2 and would be bound to nothing there"},
+		/* the section keeps the old DriverName: no loaded driver answers */
+		{cs2, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = TCPIP$\r\n"
+		      "   Bindings = ,MMLEM_nif\r\n[MMLEM_nif]\r\n   DriverName = E1000$\r\n",
+		 "[tcpip_nif] would be bound to MMLEM_nif, which no driver loaded by CONFIG.SYS "
+		 "answers to"},
+		/* NETBIND lost on the way: an error the old files did not have */
+		{"DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n",
+		 right, "after it, CONFIG.SYS line 2: no CALL= line runs NETBIND.EXE"},
+	};
+	struct texts old;
+	model_of(&old, cs1, pi1);
+	struct boot_change ch = {"E1000_nif", "MMLEM_nif"};
+	for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+		struct texts now;
+		model_of(&now, plans[i].cs, plans[i].pi);
+		struct wd_err e = {0};
+		int r = boot_postcondition(&old.model, &now.model, &ch, 1, &e);
+		if (!plans[i].want) {
+			assert_int_equal(r, 0);
+		} else {
+			assert_int_equal(r, -WD_EFAIL);
+			if (!strstr(e.msg, plans[i].want))
+				fail_msg("plan %zu: %s", i, e.msg);
+			assert_non_null(strstr(e.msg, "nothing was written"));
+		}
+		texts_free(&now);
+	}
+	texts_free(&old);
+}
+
+/* PROTMAN's /I: names the PROTOCOL.INI: on this volume, on another drive,
+ * or PROTMAN's own folder without it. */
+static void test_protman_switch_names_the_file(void **state)
+{
+	(void)state;
+	struct {
+		const char *line, *path;
+		enum pi_where where;
+		char drive;
+	} cases[] = {
+		{"DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n", "IBMCOM\\PROTOCOL.INI", PI_ON_VOLUME, 'C'},
+		{"DEVICE=I:\\IBMCOM\\PROTMAN.OS2 /I:I:\\IBMCOM\r\n", "IBMCOM\\PROTOCOL.INI", PI_OTHER_DRIVE, 'I'},
+		{"DEVICE=C:\\LANMAN\\DRIVERS\\PROTMAN\\PROTMAN.OS2 /i:C:\\LANMAN\r\n", "LANMAN\\PROTOCOL.INI",
+		 PI_ON_VOLUME, 'C'},
+		{"DEVICE=C:\\MPTS\\PROTMAN.OS2\r\n", "MPTS\\PROTOCOL.INI", PI_ON_VOLUME, 'C'},
+		{"REM DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\n", "IBMCOM\\PROTOCOL.INI", PI_NO_PROTMAN, 'C'},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct config_sys cs;
+		config_sys_parse(&cs, cases[i].line, strlen(cases[i].line));
+		struct pi_location loc;
+		pi_locate(&cs, 'C', &loc);
+		assert_string_equal(loc.path, cases[i].path);
+		assert_int_equal(loc.where, cases[i].where);
+		assert_int_equal(loc.drive, cases[i].drive);
+		pi_location_free(&loc);
+		config_sys_free(&cs);
+	}
+}
+
+/* LAN Manager's block: no MPTS rule fires, one warning says why. */
+static void test_lan_manager_raises_no_error(void **state)
+{
+	(void)state;
+	expect("REM === DO NOT MODIFY BETWEEN THESE LINES === DO NOT MODIFY BETWEEN THESE LINES ===\r\n"
+	       "DEVICE=C:\\LANMAN\\DRIVERS\\PROTMAN\\PROTMAN.OS2 /i:C:\\LANMAN\r\n"
+	       "DEVICE=C:\\LANMAN\\DRIVERS\\ETHERNET\\ELNKII\\ELNKII.OS2\r\n",
+	       "[PROTOCOL MANAGER]\r\n   DRIVERNAME = PROTMAN$\r\n[NETBEUI_XIF]\r\n   Drivername = "
+	       "netbeui$\r\n   BINDINGS = ELNKII_NIF\r\n", NULL, "not-mpts@1");
+}
+
+/* The rules the issue found missing, each sure: no NETBIND; NetBEUI bound
+ * while its driver is gone; MAC lines without PROTMAN; a PROTOCOL.INI
+ * without PROTMAN's section. */
+static void test_network_that_cannot_start(void **state)
+{
+	(void)state;
+	static const char pi_nb[] = "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n"
+				    "[NETBEUI_nif]\r\n   DriverName = netbeui$\r\n   Bindings = MMLEM_nif\r\n"
+				    "[MMLEM_nif]\r\n   DriverName = MMLEM$\r\n";
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n", pi_nb, NULL,
+	       "no-netbind@2 protocol-not-loaded@5");
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n"
+	       "DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBEUI.OS2\r\nCALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n",
+	       pi_nb, NULL, "");
+	expect("DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\nDEVICE=C:\\IBMCOM\\PROTOCOL\\NETBEUI.OS2\r\n"
+	       "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n", pi_nb, NULL, "mac-without-protman@1");
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n", "\x01\x02binary",
+	       NULL, "protocol-ini-not-mpts@0");
+	expect("DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2\r\n", "", NULL,
+	       "protocol-ini-not-mpts@0");
+}
+
+/* A driver no NIF or package names: its guessed DriverName is a warning
+ * while a section could be its, an error when none could. */
+static void test_guessed_drivername_is_a_warning(void **state)
+{
+	(void)state;
+	static const char cs[] = "DEVICE=C:\\IBMCOM\\PROTMAN.OS2\r\nDEVICE=C:\\IBMCOM\\MACS\\NE2000.OS2\r\n"
+				 "CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n";
+	char *got = run(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = "
+			"TCPIP$\r\n   Bindings = NE2000_nif\r\n[NE2000_nif]\r\n   DriverName = MS2000$\r\n",
+			NULL);
+	assert_string_equal(got, "mac-no-section@2 section-no-driver@6");
+	free(got);
+	struct texts t;
+	model_of(&t, cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = "
+		 "TCPIP$\r\n   Bindings = NE2000_nif\r\n[NE2000_nif]\r\n   DriverName = MS2000$\r\n");
+	assert_int_equal(t.model.rep.errors, 0);
+	assert_non_null(strstr(t.model.rep.v[0].message, "could not be verified"));
+	texts_free(&t);
+	/* No section it could answer to: sure. */
+	model_of(&t, cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n");
+	assert_int_equal(t.model.rep.errors, 1);
+	texts_free(&t);
 }
 
 int main(void)
@@ -134,6 +332,11 @@ int main(void)
 		cmocka_unit_test(test_each_rule),
 		cmocka_unit_test(test_nif_names_the_driver),
 		cmocka_unit_test(test_mpts_rsp_body_is_healthy),
+		cmocka_unit_test(test_postcondition_refuses_wrong_plans),
+		cmocka_unit_test(test_protman_switch_names_the_file),
+		cmocka_unit_test(test_lan_manager_raises_no_error),
+		cmocka_unit_test(test_network_that_cannot_start),
+		cmocka_unit_test(test_guessed_drivername_is_a_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

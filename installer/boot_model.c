@@ -1,0 +1,341 @@
+#include "installer/boot_model.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+
+#define SV(v) (int)(v).n, (v).p
+
+/* The protocol drivers whose module the os2 reference names: a protocol
+ * section with this DriverName is served by that file. Others (TCPIP$ among
+ * them: MPTN's split over several files) are not judged. */
+static const struct {
+	const char *drivername, *file;
+} protocol_files[] = {
+	{"NETBEUI$", "NETBEUI.OS2"},
+	{"LANDD$", "LANDD.OS2"},
+};
+
+static bool in_macs_dir(struct wd_sv dir)
+{
+	const char *tail = &WD_MACS_DIR[1];
+	size_t n = strlen(tail);
+	if (dir.n < n)
+		return false;
+	if (dir.n > n && dir.p[dir.n - n - 1] != '\\')
+		return false;
+	return wd_sv_ieq(wd_sv_make(dir.p + dir.n - n, n), tail);
+}
+
+static const struct nif *nif_for_file(const struct boot_input *in, const char *file)
+{
+	for (size_t k = 0; k < in->nnifs; k++) {
+		const char *fn = in->nifs[k].error ? NULL : in->nifs[k].nif.file_name;
+		if (fn && fn[0] && tl_sv_ieq(wd_sv_trim(wd_sv_cstr(fn)), wd_sv_cstr(file)))
+			return &in->nifs[k].nif;
+	}
+	return NULL;
+}
+
+static const struct pkg_manifest *pkg_for_file(const struct boot_input *in, const char *file)
+{
+	for (size_t k = 0; k < in->npkgs; k++)
+		if (in->pkgs[k]->driver && !strcasecmp(in->pkgs[k]->driver, file))
+			return in->pkgs[k];
+	return NULL;
+}
+
+bool boot_is_mac_line(const struct boot_input *in, const struct cs_stmt *st)
+{
+	if (!wd_sv_ieq(st->keyword, "DEVICE") || !st->name.n || wd_sv_ieq(st->name, "PROTMAN.OS2"))
+		return false;
+	if (in_macs_dir(st->dir))
+		return true;
+	char *file = wd_sv_dup(st->name);
+	bool named = nif_for_file(in, file) || pkg_for_file(in, file);
+	free(file);
+	return named;
+}
+
+static char *stem_name(const char *file, const char *suffix)
+{
+	size_t n = strcspn(file, ".");
+	char *s = wd_xasprintf("%.*s%s", (int)n, file, suffix);
+	for (char *c = s; *c; c++)
+		*c = (char)toupper((unsigned char)*c);
+	return s;
+}
+
+static bool section_has_drivername(const struct protocol_ini *pi, const char *dn)
+{
+	return pi && pi_section_by_driver(pi, 0, dn) >= 0;
+}
+
+/* Instance k >= 2 of a driver without data for it: the two conventions the
+ * os2 reference names, NAME2$ (MultiMac) and the last digit replaced
+ * (Intel: E1002$). The one a section has, else the first. */
+static char *guess_instance(const struct boot_input *in, const char *first, int k)
+{
+	size_t n = strlen(first);
+	if (n && first[n - 1] == '$')
+		n--;
+	char *a = wd_xasprintf("%.*s%d$", (int)n, first, k);
+	if (n && isdigit((unsigned char)first[n - 1])) {
+		char *b = wd_xasprintf("%.*s%d$", (int)n - 1, first, k);
+		if (!section_has_drivername(in->pi, a) && section_has_drivername(in->pi, b)) {
+			free(a);
+			return b;
+		}
+		free(b);
+	}
+	return a;
+}
+
+char *boot_drivername(const struct boot_input *in, const char *file, int k,
+		      enum bm_source *src)
+{
+	const struct nif *nif = nif_for_file(in, file);
+	const struct pkg_manifest *p = pkg_for_file(in, file);
+	char *dn = p ? manifest_instance_drivername(p, k) : NULL;
+	if (k == 1 && nif && nif->drivername) {
+		free(dn);
+		*src = BM_FROM_NIF;
+		return wd_xstrdup(nif->drivername);
+	}
+	if (dn) {
+		*src = BM_FROM_PACKAGE;
+		return dn;
+	}
+	*src = BM_GUESSED;
+	char *first = nif && nif->drivername ? wd_xstrdup(nif->drivername)
+		    : p ? wd_xstrdup(p->driver_name) : stem_name(file, "$");
+	if (k == 1)
+		return first;
+	char *g = guess_instance(in, first, k);
+	free(first);
+	return g;
+}
+
+static void add_mac(struct boot_model *m, size_t line, const struct cs_stmt *st)
+{
+	m->mac = wd_xrealloc(m->mac, (m->nmac + 1) * sizeof *m->mac);
+	struct bm_mac *x = &m->mac[m->nmac++];
+	memset(x, 0, sizeof *x);
+	x->line = line;
+	x->file = wd_sv_dup(st->name);
+	x->instance = 1;
+	for (size_t k = 0; k + 1 < m->nmac; k++)
+		x->instance += !strcasecmp(m->mac[k].file, x->file);
+	x->drivername = boot_drivername(&m->in, x->file, x->instance, &x->source);
+	x->pkg = pkg_for_file(&m->in, x->file);
+	x->section = m->in.pi ? pi_section_by_driver(m->in.pi, 0, x->drivername) : -1;
+}
+
+static void find_lanman(struct boot_model *m)
+{
+	const struct config_sys *cs = m->in.cs;
+	for (size_t i = 0; i < config_sys_lines(cs) && !m->lanman; i++) {
+		struct wd_sv t = tl_text(&cs->t, i);
+		for (size_t k = 0; k + 33 <= t.n && !m->lanman; k++)
+			if (!strncasecmp(t.p + k, "DO NOT MODIFY BETWEEN THESE LINES", 33)) {
+				m->lanman = true;
+				m->lanman_line = (long)i;
+				m->lanman_why = wd_xstrdup("LAN Manager's 'DO NOT MODIFY BETWEEN THESE "
+							   "LINES' block");
+			}
+	}
+	long p = m->in.loc ? m->in.loc->protman : -1;
+	struct cs_stmt st;
+	if (m->lanman || p < 0 || !config_sys_stmt(cs, (size_t)p, &st))
+		return;
+	for (size_t k = 0; k + 8 <= st.dir.n; k++)
+		if (!strncasecmp(st.dir.p + k, "\\LANMAN\\", 8)) {
+			m->lanman = true;
+			m->lanman_line = p;
+			m->lanman_why = wd_xasprintf("PROTMAN.OS2 loaded from LAN Manager's folder "
+						     "%.*s", SV(st.dir));
+			return;
+		}
+}
+
+static void add_proto(struct boot_model *m, size_t s)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	struct bm_proto p = {.section = s, .line = -1};
+	if (!pi_bindings_get(pi, s, &p.b))
+		return;
+	p.bindings_line = pi_key_line(pi, s, "Bindings");
+	struct wd_sv dn = {"", 0};
+	pi_get(pi, s, "DriverName", &dn);
+	p.drivername = wd_sv_dup(dn);
+	for (size_t k = 0; k < sizeof protocol_files / sizeof *protocol_files; k++)
+		if (wd_sv_ieq(dn, protocol_files[k].drivername))
+			p.file = protocol_files[k].file;
+	if (p.file)
+		p.line = config_sys_find(m->in.cs, 0, "DEVICE", p.file);
+	m->proto = wd_xrealloc(m->proto, (m->nproto + 1) * sizeof *m->proto);
+	m->proto[m->nproto++] = p;
+}
+
+/* [NETBIOS] ADAPTERn = netbeui$,n: which protocol binding each NetBIOS
+ * adapter is. */
+static void read_adapters(struct boot_model *m)
+{
+	long s = pi_section(m->in.pi, "NETBIOS");
+	if (s < 0)
+		return;
+	const struct pi_section *sec = &m->in.pi->sec[s];
+	for (size_t i = sec->header + 1; i < sec->end; i++) {
+		struct wd_sv k, v;
+		unsigned long long n, slot;
+		if (!pi_line_key(m->in.pi, i, &k, &v) || k.n < 8 || !wd_sv_istarts(k, "ADAPTER") ||
+		    wd_sv_u64(wd_sv_make(k.p + 7, k.n - 7), 255, &n))
+			continue;
+		const char *comma = memchr(v.p, ',', v.n);
+		struct wd_sv dn = wd_sv_trim(wd_sv_make(v.p, comma ? (size_t)(comma - v.p) : v.n));
+		struct wd_sv at = comma ? wd_sv_trim(wd_sv_make(comma + 1, v.n - (size_t)(comma - v.p) - 1))
+					: wd_sv_make("", 0);
+		m->adapters = wd_xrealloc(m->adapters, (m->nadapters + 1) * sizeof *m->adapters);
+		struct bm_netbios *x = &m->adapters[m->nadapters++];
+		x->n = (int)n;
+		x->drivername = wd_sv_dup(dn);
+		x->slot = at.n && !wd_sv_u64(at, 255, &slot) ? (long)slot : -1;
+		x->line = i;
+	}
+}
+
+void boot_model_build(struct boot_model *m, const struct boot_input *in)
+{
+	memset(m, 0, sizeof *m);
+	m->in = *in;
+	m->netbind = -1;
+	m->lanman_line = -1;
+	find_lanman(m);
+	const struct config_sys *cs = in->cs;
+	for (size_t i = 0; i < config_sys_lines(cs); i++) {
+		struct cs_stmt st;
+		if (!config_sys_stmt(cs, i, &st))
+			continue;
+		if (boot_is_mac_line(in, &st))
+			add_mac(m, i, &st);
+		else if (m->netbind < 0 && st.loads && wd_sv_ieq(st.name, "NETBIND.EXE") &&
+			 (wd_sv_ieq(st.keyword, "CALL") || wd_sv_ieq(st.keyword, "RUN")))
+			m->netbind = (long)i;
+	}
+	if (in->pi) {
+		m->mpts = pi_section_by_driver(in->pi, 0, "PROTMAN$") >= 0;
+		for (size_t s = 0; s < in->pi->nsec; s++)
+			add_proto(m, s);
+		read_adapters(m);
+	}
+	boot_rules(m);
+	check_sort(&m->rep);
+}
+
+void boot_model_free(struct boot_model *m)
+{
+	for (size_t k = 0; k < m->nmac; k++) {
+		free(m->mac[k].file);
+		free(m->mac[k].drivername);
+	}
+	free(m->mac);
+	for (size_t k = 0; k < m->nproto; k++) {
+		free(m->proto[k].drivername);
+		pi_bindings_free(&m->proto[k].b);
+	}
+	free(m->proto);
+	for (size_t k = 0; k < m->nadapters; k++)
+		free(m->adapters[k].drivername);
+	free(m->adapters);
+	free(m->lanman_why);
+	check_report_free(&m->rep);
+	memset(m, 0, sizeof *m);
+}
+
+long boot_answering(const struct boot_model *m, size_t s)
+{
+	struct wd_sv dn;
+	if (!m->in.pi || !pi_get(m->in.pi, s, "DriverName", &dn))
+		return -1;
+	for (size_t k = 0; k < m->nmac; k++)
+		if (wd_sv_ieq(dn, m->mac[k].drivername))
+			return (long)k;
+	return -1;
+}
+
+/* ---- the postcondition ---- */
+
+static const struct bm_proto *proto_named(const struct boot_model *m, const char *name)
+{
+	for (size_t k = 0; k < m->nproto; k++)
+		if (!strcasecmp(m->in.pi->sec[m->proto[k].section].name, name))
+			return &m->proto[k];
+	return NULL;
+}
+
+static int rebound(const struct boot_model *old, const struct boot_model *new_,
+		   const struct boot_change *c, struct wd_err *err)
+{
+	for (size_t k = 0; k < old->nproto; k++) {
+		const struct bm_proto *p = &old->proto[k];
+		const char *name = old->in.pi->sec[p->section].name;
+		for (size_t i = 0; i < p->b.n; i++) {
+			if (strcasecmp(p->b.slot[i], c->old_section))
+				continue;
+			const struct bm_proto *q = proto_named(new_, name);
+			const char *now = q && i < q->b.n ? q->b.slot[i] : "";
+			if (!strcasecmp(now, c->new_section))
+				continue;
+			return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] was bound "
+					  "to [%s] at position %zu and would be bound to %s%s%s "
+					  "there instead of [%s]; nothing was written", name,
+					  c->old_section, i + 1, *now ? "[" : "nothing", now,
+					  *now ? "]" : "", c->new_section);
+		}
+	}
+	return 0;
+}
+
+static int bindings_answered(const struct boot_model *m, struct wd_err *err)
+{
+	for (size_t k = 0; k < m->nproto; k++) {
+		const struct bm_proto *p = &m->proto[k];
+		for (size_t i = 0; i < p->b.n; i++) {
+			if (!p->b.slot[i][0])
+				continue;
+			long s = pi_section(m->in.pi, p->b.slot[i]);
+			if (s >= 0 && boot_answering(m, (size_t)s) >= 0)
+				continue;
+			return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] would be "
+					  "bound to %s, which no driver loaded by CONFIG.SYS answers "
+					  "to; nothing was written", m->in.pi->sec[p->section].name,
+					  p->b.slot[i]);
+		}
+	}
+	return 0;
+}
+
+int boot_postcondition(const struct boot_model *old, const struct boot_model *new_,
+		       const struct boot_change *ch, size_t n, struct wd_err *err)
+{
+	if (!old->in.pi || !new_->in.pi)
+		return wd_err_set(err, WD_EFAIL, "the plan fails its check: no PROTOCOL.INI to "
+				  "judge it by; nothing was written");
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ch[i].old_section)
+			r = rebound(old, new_, &ch[i], err);
+	if (!r)
+		r = bindings_answered(new_, err);
+	for (size_t i = 0; !r && i < new_->rep.n; i++) {
+		const struct finding *f = &new_->rep.v[i];
+		if (f->severity == CHECK_ERROR && !report_find_error(&old->rep, f->code, f->key))
+			r = wd_err_set(err, WD_EFAIL, "the plan fails its check: after it, %s line "
+				       "%zu: %s [%s]; nothing was written", f->file, f->line,
+				       f->message, f->code);
+	}
+	return r;
+}

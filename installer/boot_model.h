@@ -1,0 +1,122 @@
+/* The boot model: what the guest's network does at the next boot, derived
+ * from CONFIG.SYS and the PROTOCOL.INI that PROTMAN reads. `warpdrv check`
+ * reports its findings; every planner builds it before and after a change
+ * and refuses a change that fails the postcondition. Each fact knows where
+ * it came from, so a rule is an error only where the model is sure and a
+ * warning, saying how to make it certain, where a fact was guessed. The model
+ * and its rules: docs/config-files.md. */
+#ifndef WD_BOOT_MODEL_H
+#define WD_BOOT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/manifest.h"
+#include "common/err.h"
+#include "installer/finding.h"
+#include "os2/config_sys.h"
+#include "os2/protocol_ini.h"
+#include "os2/volfiles.h"
+
+/* Where an instance's DriverName came from. */
+enum bm_source {
+	BM_FROM_NIF,     /* the volume's NIF whose [FILE] Name is the driver */
+	BM_FROM_PACKAGE, /* the manifest of the package of that driver */
+	BM_GUESSED,      /* a naming convention: not verified */
+};
+
+/* One MAC driver instance that loads: a DEVICE= line. */
+struct bm_mac {
+	size_t line;
+	char *file;          /* "E1000.OS2" as written */
+	int instance;        /* 1 for the first line loading that file */
+	char *drivername;    /* what it answers to in PROTOCOL.INI */
+	enum bm_source source;
+	long section;        /* the section with that DriverName, or -1 */
+	const struct pkg_manifest *pkg; /* the package of that driver, or NULL */
+};
+
+/* A protocol: a PROTOCOL.INI section with Bindings. */
+struct bm_proto {
+	size_t section;
+	char *drivername;    /* "netbeui$", or "" */
+	const char *file;    /* the driver that serves it ("NETBEUI.OS2"), NULL: unknown */
+	long line;           /* the DEVICE= line loading file, or -1 */
+	struct pi_bindings b;
+	long bindings_line;
+};
+
+/* A NetBIOS adapter: "ADAPTER1 = netbeui$,1" is adapter 1, the protocol
+ * netbeui$'s binding at position 1 (from 0). */
+struct bm_netbios {
+	int n;
+	char *drivername;  /* "netbeui$" */
+	long slot;         /* -1 when the value gives none */
+	size_t line;
+};
+
+/* What the model is built from; all borrowed. */
+struct boot_input {
+	const struct config_sys *cs;
+	const struct protocol_ini *pi;   /* NULL: PROTMAN's PROTOCOL.INI was not read */
+	const struct pi_location *loc;
+	const char *pi_label;            /* "IBMCOM\PROTOCOL.INI" in findings */
+	bool stale_ibmcom;               /* \IBMCOM\PROTOCOL.INI there but not read */
+	const struct vol_nif *nifs;
+	size_t nnifs;
+	const struct pkg_manifest *const *pkgs; /* the NIC packages known */
+	size_t npkgs;
+};
+
+struct boot_model {
+	struct boot_input in;
+	bool lanman;          /* networking by LAN Manager, not MPTS */
+	char *lanman_why;     /* what showed it */
+	long lanman_line;
+	bool mpts;            /* PROTOCOL.INI has PROTMAN's section (DriverName PROTMAN$) */
+	struct bm_mac *mac;
+	size_t nmac;
+	struct bm_proto *proto;
+	size_t nproto;
+	long netbind;         /* the CALL=/RUN= line of NETBIND.EXE, or -1 */
+	struct bm_netbios *adapters; /* the [NETBIOS] ADAPTERn lines, in file order */
+	size_t nadapters;
+	struct check_report rep; /* the networking findings */
+};
+
+void boot_model_build(struct boot_model *m, const struct boot_input *in);
+void boot_model_free(struct boot_model *m);
+
+/* Is this statement a MAC driver's DEVICE= line (in \IBMCOM\MACS, or a file
+ * a NIF on the volume or a package names)? The one rule for it. */
+bool boot_is_mac_line(const struct boot_input *in, const struct cs_stmt *st);
+/* The MAC instance whose DriverName is section s's, or -1. */
+long boot_answering(const struct boot_model *m, size_t s);
+/* The sections MAC instance mac may answer to though its DriverName is
+ * unknown: bound by a protocol, answered by no loaded driver, with a
+ * DriverName no NIF or package gives another driver. Their indexes go to out
+ * (room for pi->nsec; NULL: only count), in file order; how many. */
+size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out);
+/* The DriverName of instance k of file: source and value (malloc'd). */
+char *boot_drivername(const struct boot_input *in, const char *file, int k,
+		      enum bm_source *src);
+
+/* One adapter a plan replaces: protocols bound to old_section must be bound
+ * to new_section, at the same position. */
+struct boot_change {
+	const char *old_section;
+	const char *new_section;
+};
+
+/* The postcondition of a planned change, before anything is written: every
+ * protocol that was bound to a replaced adapter is bound to its new section at
+ * the same position; no binding names a section that no loaded driver answers
+ * to; the new model has no error the old one did not. 0, or WD_EFAIL with the
+ * reason. */
+int boot_postcondition(const struct boot_model *old, const struct boot_model *new_,
+		       const struct boot_change *ch, size_t n, struct wd_err *err);
+
+/* The rules (installer/boot_rules.c), run by boot_model_build. */
+void boot_rules(struct boot_model *m);
+
+#endif

@@ -1,0 +1,351 @@
+/* The networking rules over the boot model: each is an error only where
+ * the model is sure the guest will fail, else a warning that says what
+ * could not be verified. docs/config-files.md lists them. */
+#include "installer/boot_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+
+#define SV(v) (int)(v).n, (v).p
+#define CS "CONFIG.SYS"
+
+static const char *pi_file(const struct boot_model *m)
+{
+	return m->in.pi_label ? m->in.pi_label : WD_IBMCOM_PROTOCOL_INI;
+}
+
+static void rule_order(struct boot_model *m)
+{
+	if (!m->nmac)
+		return;
+	const struct bm_mac *first = &m->mac[0];
+	if (m->netbind >= 0 && (size_t)m->netbind < first->line) {
+		struct cs_stmt st;
+		config_sys_stmt(m->in.cs, (size_t)m->netbind, &st);
+		report_add(&m->rep, CS, (size_t)m->netbind + 1, CHECK_ERROR, "netbind-order", "",
+			   "%.*s=%.*s comes before the MAC driver %s (line %zu), so it binds "
+			   "nothing: move it after the MAC and protocol DEVICE= lines",
+			   SV(st.keyword), SV(st.path), first->file, first->line + 1);
+	}
+	long p = m->in.loc ? m->in.loc->protman : -1;
+	if (p >= 0 && (size_t)p > first->line)
+		report_add(&m->rep, CS, (size_t)p + 1, CHECK_ERROR, "protman-order", "",
+			   "PROTMAN.OS2 comes after the MAC driver %s (line %zu); it must be the "
+			   "first NDIS driver: move this line before the MAC DEVICE= lines",
+			   first->file, first->line + 1);
+	if (p < 0)
+		report_add(&m->rep, CS, first->line + 1, CHECK_ERROR, "mac-without-protman", "",
+			   "the MAC driver %s is loaded but no DEVICE= line loads PROTMAN.OS2, "
+			   "so it cannot start: add DEVICE=%c:\\IBMCOM\\PROTMAN.OS2 /I:%c:\\IBMCOM "
+			   "before it, or REM this line", first->file,
+			   m->in.loc ? m->in.loc->drive : 'C', m->in.loc ? m->in.loc->drive : 'C');
+}
+
+/* Is any protocol bound to an adapter? */
+static bool any_binding(const struct boot_model *m)
+{
+	for (size_t k = 0; k < m->nproto; k++)
+		for (size_t i = 0; i < m->proto[k].b.n; i++)
+			if (m->proto[k].b.slot[i][0])
+				return true;
+	return false;
+}
+
+static void rule_netbind(struct boot_model *m)
+{
+	if (!m->nmac || m->netbind >= 0 || !any_binding(m))
+		return;
+	size_t last = m->mac[m->nmac - 1].line;
+	for (size_t k = 0; k < m->nproto; k++)
+		if (m->proto[k].line > (long)last)
+			last = (size_t)m->proto[k].line;
+	char d = m->in.loc ? m->in.loc->drive : 'C';
+	report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
+		   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and "
+		   "the network does not start: add CALL=%c:\\IBMCOM\\PROTOCOL\\NETBIND.EXE "
+		   "after this line (the last MAC or protocol driver)", d);
+}
+
+static void rule_where(struct boot_model *m)
+{
+	const struct pi_location *loc = m->in.loc;
+	if (m->in.stale_ibmcom)
+		report_add(&m->rep, WD_IBMCOM_PROTOCOL_INI, 0, CHECK_WARNING, "protocol-ini-unused", "",
+			   "PROTMAN.OS2 reads %c:%s\\PROTOCOL.INI (its /I: switch), not this file: "
+			   "it is unused; edit that one, and delete or keep this one as you like",
+			   loc->drive, loc->dir);
+	if (loc && loc->where == PI_OTHER_DRIVE)
+		report_add(&m->rep, CS, (size_t)loc->protman + 1, CHECK_WARNING, "protocol-ini-elsewhere",
+			   "", "PROTMAN.OS2 reads %c:%s\\PROTOCOL.INI, on drive %c:, not on this "
+			   "volume: its bindings could not be checked; check the volume of drive "
+			   "%c: too, or run with --boot-drive %c: if this volume is that drive",
+			   loc->drive, loc->dir, loc->drive, loc->drive, loc->drive);
+}
+
+static void rule_pi_missing(struct boot_model *m)
+{
+	const struct pi_location *loc = m->in.loc;
+	long line = loc && loc->protman >= 0 ? loc->protman : m->nmac ? (long)m->mac[0].line : -1;
+	if (line < 0)
+		return;
+	report_add(&m->rep, CS, (size_t)line + 1, CHECK_ERROR, "protocol-ini-missing", "",
+		   "this line loads an NDIS driver but the volume has no %s%s: configure "
+		   "networking (MPTS, or warpdrv configure nic)%s",
+		   loc ? loc->path : WD_IBMCOM_PROTOCOL_INI,
+		   loc && loc->by_switch ? " (the folder PROTMAN's /I: names)" : "",
+		   loc && loc->by_switch ? ", or correct the /I: folder" : " or REM the line");
+}
+
+static bool bound_somewhere(const struct boot_model *m, const char *name)
+{
+	for (size_t k = 0; k < m->nproto; k++)
+		for (size_t i = 0; i < m->proto[k].b.n; i++)
+			if (!strcasecmp(m->proto[k].b.slot[i], name))
+				return true;
+	return false;
+}
+
+/* Is dn the DriverName of a driver other than file, as a NIF on the volume
+ * or a package says (instances included)? */
+static bool others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file)
+{
+	for (size_t k = 0; k < m->in.nnifs; k++) {
+		const struct nif *n = m->in.nifs[k].error ? NULL : &m->in.nifs[k].nif;
+		if (n && n->drivername && wd_sv_ieq(dn, n->drivername) &&
+		    (!file || !n->file_name || strcasecmp(n->file_name, file)))
+			return true;
+	}
+	for (size_t k = 0; k < m->in.npkgs; k++) {
+		if (file && !strcasecmp(m->in.pkgs[k]->driver, file))
+			continue;
+		for (int i = 1; i <= 8; i++) {
+			char *n = manifest_instance_drivername(m->in.pkgs[k], i);
+			bool eq = n && wd_sv_ieq(dn, n);
+			free(n);
+			if (eq)
+				return true;
+		}
+	}
+	return false;
+}
+
+size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	size_t n = 0;
+	for (size_t s = 0; pi && s < pi->nsec; s++) {
+		struct wd_sv dn;
+		if (!bound_somewhere(m, pi->sec[s].name) || !pi_get(pi, s, "DriverName", &dn))
+			continue;
+		if (boot_answering(m, s) >= 0 || others_drivername(m, dn, m->mac[mac].file))
+			continue;
+		if (out)
+			out[n] = s;
+		n++;
+	}
+	return n;
+}
+
+/* A MAC whose DriverName was guessed and matches no section, while some
+ * section could be its: a warning naming them. */
+static void guessed_no_section(struct boot_model *m, size_t k)
+{
+	const struct bm_mac *x = &m->mac[k];
+	size_t *c = wd_xcalloc(m->in.pi->nsec + 1, sizeof *c);
+	size_t n = boot_candidates(m, k, c);
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < n; i++)
+		wd_buf_addf(&b, "%s[%s]", i ? ", " : "", m->in.pi->sec[c[i]].name);
+	report_add(&m->rep, CS, x->line + 1, CHECK_WARNING, "mac-no-section", x->drivername,
+		   "the MAC driver %s is loaded here; its DriverName could not be verified (no "
+		   "NIF in \\IBMCOM\\MACS names %s) and no section has DriverName = %s, the "
+		   "usual name; it may answer to %s: put the driver's NIF in \\IBMCOM\\MACS to "
+		   "make it certain", x->file, x->file, x->drivername, b.p);
+	wd_buf_free(&b);
+	free(c);
+}
+
+static void rule_mac_sections(struct boot_model *m)
+{
+	for (size_t k = 0; k < m->nmac; k++) {
+		const struct bm_mac *x = &m->mac[k];
+		if (x->section >= 0)
+			continue;
+		if (x->source != BM_GUESSED || !boot_candidates(m, k, NULL))
+			report_add(&m->rep, CS, x->line + 1, CHECK_ERROR, "mac-no-section", x->drivername,
+				   "the MAC driver %s is loaded here but %s has no section with "
+				   "DriverName = %s (%s), so it will not start: add the section, or "
+				   "REM this line", x->file, pi_file(m), x->drivername,
+				   x->source == BM_FROM_NIF ? "its NIF says so"
+				   : x->source == BM_FROM_PACKAGE ? "its package says so"
+				   : "the usual name; no section could be its");
+		else
+			guessed_no_section(m, k);
+	}
+}
+
+/* Is section s a MAC's: bound, or named by a NIF's or a package's DriverName? */
+static bool is_mac_section(const struct boot_model *m, size_t s)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	if (bound_somewhere(m, pi->sec[s].name))
+		return true;
+	struct wd_sv dn;
+	if (!pi_get(pi, s, "DriverName", &dn))
+		return false;
+	for (size_t k = 0; k < m->in.nnifs; k++) {
+		const char *n = m->in.nifs[k].error ? NULL : m->in.nifs[k].nif.drivername;
+		if (n && wd_sv_ieq(dn, n))
+			return true;
+	}
+	for (size_t k = 0; k < m->in.npkgs; k++)
+		for (int i = 1; i <= 8; i++) {
+			char *n = manifest_instance_drivername(m->in.pkgs[k], i);
+			bool eq = n && wd_sv_ieq(dn, n);
+			free(n);
+			if (eq)
+				return true;
+		}
+	return false;
+}
+
+/* Could a loaded driver whose DriverName was guessed answer to dn? */
+static bool guessed_may_answer(const struct boot_model *m, struct wd_sv dn)
+{
+	for (size_t k = 0; k < m->nmac; k++)
+		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0 &&
+		    !others_drivername(m, dn, m->mac[k].file))
+			return true;
+	return false;
+}
+
+static void rule_sections_loaded(struct boot_model *m)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	for (size_t s = 0; s < pi->nsec; s++) {
+		if (!is_mac_section(m, s))
+			continue;
+		struct wd_sv dn;
+		const char *name = pi->sec[s].name;
+		if (!pi_get(pi, s, "DriverName", &dn)) {
+			report_add(&m->rep, pi_file(m), pi->sec[s].header + 1, CHECK_ERROR,
+				   "section-no-driver", name,
+				   "[%s] is bound as a network adapter but has no DriverName: add "
+				   "DriverName = <driver>$ or remove the section and its bindings", name);
+			continue;
+		}
+		if (boot_answering(m, s) >= 0)
+			continue;
+		bool sure = !guessed_may_answer(m, dn);
+		report_add(&m->rep, pi_file(m), pi->sec[s].header + 1, sure ? CHECK_ERROR : CHECK_WARNING,
+			   "section-no-driver", name,
+			   "[%s] is for the MAC driver %.*s, which no DEVICE= line in CONFIG.SYS "
+			   "loads%s: add its DEVICE= line after PROTMAN.OS2, or remove the section "
+			   "and its bindings%s", name, SV(dn),
+			   sure ? "" : " as far as could be verified (a driver without a NIF on the "
+				       "volume may answer to it)",
+			   sure ? "" : "; a NIF for each MAC driver in \\IBMCOM\\MACS makes it certain");
+	}
+}
+
+static bool section_named(const struct protocol_ini *pi, const char *name)
+{
+	return pi_section(pi, name) >= 0;
+}
+
+static void rule_bindings(struct boot_model *m)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	for (size_t k = 0; k < m->nproto; k++) {
+		const struct bm_proto *p = &m->proto[k];
+		const char *name = pi->sec[p->section].name;
+		for (size_t i = 0; i < p->b.n; i++)
+			if (p->b.slot[i][0] && !section_named(pi, p->b.slot[i]))
+				report_add(&m->rep, pi_file(m), (size_t)p->bindings_line + 1, CHECK_ERROR,
+					   "binding-unknown", p->b.slot[i],
+					   "[%s] binds to %s, but there is no section [%s]: fix the "
+					   "name or add the adapter's section", name, p->b.slot[i],
+					   p->b.slot[i]);
+		if (p->file && p->line < 0 && any_binding(m))
+			report_add(&m->rep, pi_file(m), (size_t)p->bindings_line + 1, CHECK_ERROR,
+				   "protocol-not-loaded", name,
+				   "[%s] is bound, but no DEVICE= line in CONFIG.SYS loads its driver "
+				   "%s: add DEVICE=...\\IBMCOM\\PROTOCOL\\%s before NETBIND, or remove "
+				   "the section", name, p->file, p->file);
+	}
+}
+
+static void rule_lxcfg(struct boot_model *m)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	long s = pi_section(pi, "IBMLXCFG");
+	if (s < 0)
+		return;
+	for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++) {
+		struct wd_sv k, v;
+		if (!pi_line_key(pi, i, &k, &v))
+			continue;
+		char *key = wd_sv_dup(k);
+		if (!section_named(pi, key))
+			report_add(&m->rep, pi_file(m), i + 1, CHECK_ERROR, "lxcfg-unknown", key,
+				   "[IBMLXCFG] lists %s, but there is no section [%s]: remove the "
+				   "entry or add the section", key, key);
+		free(key);
+	}
+}
+
+static void rule_drivername_twice(struct boot_model *m)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct wd_sv dn;
+		if (!pi_get(pi, s, "DriverName", &dn))
+			continue;
+		for (size_t t = 0; t < s; t++) {
+			struct wd_sv other;
+			if (!pi_get(pi, t, "DriverName", &other) || !tl_sv_ieq(dn, other))
+				continue;
+			report_add(&m->rep, pi_file(m), (size_t)pi_key_line(pi, s, "DriverName") + 1,
+				   CHECK_ERROR, "drivername-twice", pi->sec[s].name,
+				   "[%s] and [%s] both have DriverName = %.*s; a driver reads only "
+				   "one: remove one of them", pi->sec[t].name, pi->sec[s].name, SV(dn));
+			break;
+		}
+	}
+}
+
+void boot_rules(struct boot_model *m)
+{
+	if (m->lanman) {
+		/* Not MPTS: its rules would be wrong here. */
+		report_add(&m->rep, CS, (size_t)m->lanman_line + 1, CHECK_WARNING, "not-mpts", "",
+			   "networking is LAN Manager's (%s), not MPTS: warpdrv checks and "
+			   "configures MPTS only, so it was not checked", m->lanman_why);
+		return;
+	}
+	rule_order(m);
+	rule_where(m);
+	const struct pi_location *loc = m->in.loc;
+	if (loc && loc->where == PI_OTHER_DRIVE)
+		return;
+	if (!m->in.pi) {
+		rule_pi_missing(m);
+		return;
+	}
+	if (!m->mpts) {
+		report_add(&m->rep, pi_file(m), 0, CHECK_ERROR, "protocol-ini-not-mpts", "",
+			   "PROTMAN reads this file, but it has no [PROT_MAN] section with "
+			   "DriverName = PROTMAN$ (it is empty, damaged or not an MPTS file): "
+			   "configure networking again with MPTS");
+		return;
+	}
+	rule_netbind(m);
+	rule_mac_sections(m);
+	rule_sections_loaded(m);
+	rule_bindings(m);
+	rule_lxcfg(m);
+	rule_drivername_twice(m);
+}

@@ -1,0 +1,82 @@
+#include "installer/finding.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+
+void report_add(struct check_report *rep, const char *file, size_t line,
+		enum check_severity sev, const char *code, const char *key, const char *fmt, ...)
+{
+	rep->v = wd_xrealloc(rep->v, (rep->n + 1) * sizeof *rep->v);
+	struct finding *f = &rep->v[rep->n++];
+	f->file = wd_xstrdup(file);
+	f->line = line;
+	f->severity = sev;
+	f->code = code;
+	f->key = wd_xstrdup(key ? key : "");
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	f->message = wd_xmalloc(len > 0 ? (size_t)len + 1 : 1);
+	f->message[0] = 0;
+	va_start(ap, fmt);
+	if (len > 0)
+		vsnprintf(f->message, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	if (sev == CHECK_ERROR)
+		rep->errors++;
+}
+
+const struct finding *report_find_error(const struct check_report *rep, const char *code,
+					const char *key)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (rep->v[i].severity == CHECK_ERROR && !strcmp(rep->v[i].code, code) &&
+		    !strcasecmp(rep->v[i].key, key))
+			return &rep->v[i];
+	return NULL;
+}
+
+void check_report_free(struct check_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		free(rep->v[i].file);
+		free(rep->v[i].key);
+		free(rep->v[i].message);
+	}
+	free(rep->v);
+	memset(rep, 0, sizeof *rep);
+}
+
+static bool before(const struct finding *x, const struct finding *y)
+{
+	/* CONFIG.SYS first: it is read first at boot. */
+	int xc = strcmp(x->file, "CONFIG.SYS") != 0, yc = strcmp(y->file, "CONFIG.SYS") != 0;
+	if (xc != yc)
+		return xc < yc;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c < 0;
+	return x->line < y->line;
+}
+
+void check_sort(struct check_report *rep)
+{
+	/* Insertion sort: stable, so findings on one line keep the rules'
+	 * order, and a report holds a handful of findings. */
+	for (size_t i = 1; i < rep->n; i++) {
+		struct finding f = rep->v[i];
+		size_t j = i;
+		while (j > 0 && before(&f, &rep->v[j - 1])) {
+			rep->v[j] = rep->v[j - 1];
+			j--;
+		}
+		rep->v[j] = f;
+	}
+}

@@ -1,0 +1,359 @@
+#include "installer/setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/date.h"
+#include "common/diff.h"
+#include "common/file.h"
+#include "installer/acpi_plan.h"
+#include "installer/boot_model.h"
+#include "installer/txn.h"
+#include "license/activation.h"
+
+void setup_note(struct setup *s, char *text)
+{
+	s->notes = wd_xrealloc(s->notes, (s->nnotes + 1) * sizeof *s->notes);
+	s->notes[s->nnotes++] = text;
+}
+
+static char *rel(const struct volume *v, const char *abs)
+{
+	return wd_xstrdup(abs + strlen(v->root) + 1);
+}
+
+int setup_open(struct setup *s, struct wd_err *err)
+{
+	int r = boot_files_read(&s->v, &s->bf, err);
+	if (r)
+		return r;
+	s->host[F_CONFIG] = rel(&s->v, s->v.config_sys);
+	wd_buf_add(&s->old[F_CONFIG], s->bf.config_bytes.p, s->bf.config_bytes.len);
+	config_sys_parse(&s->cs, s->old[F_CONFIG].p ? s->old[F_CONFIG].p : "", s->old[F_CONFIG].len);
+	if (s->bf.have_pi) {
+		s->host[F_PROTOCOL] = rel(&s->v, s->bf.pi_host);
+		wd_buf_add(&s->old[F_PROTOCOL], s->bf.pi_bytes.p, s->bf.pi_bytes.len);
+		protocol_ini_parse(&s->pi, s->old[F_PROTOCOL].p ? s->old[F_PROTOCOL].p : "",
+				   s->old[F_PROTOCOL].len);
+		s->have_pi = true;
+	}
+	return 0;
+}
+
+void setup_free(struct setup *s)
+{
+	nic_plan_free(&s->nic);
+	pci_list_free(&s->pci);
+	config_sys_free(&s->cs);
+	if (s->have_pi)
+		protocol_ini_free(&s->pi);
+	boot_files_free(&s->bf);
+	for (int i = 0; i < NFILES; i++) {
+		free(s->host[i]);
+		wd_buf_free(&s->old[i]);
+		wd_buf_free(&s->new_[i]);
+	}
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
+	free(s->install);
+	db_close(&s->db);
+	volume_close(&s->v);
+}
+
+static void want_install(struct setup *s, const struct package *p)
+{
+	for (size_t i = 0; i < s->ninstall; i++)
+		if (s->install[i] == p)
+			return;
+	/* Already installed at this version: nothing to install. */
+	char *have = NULL;
+	struct wd_err e;
+	txn_installed_version(s->have_db ? &s->db : NULL, p->m.name, &have, &e);
+	bool nothing = have && !strcmp(have, p->m.version);
+	free(have);
+	if (nothing)
+		return;
+	s->install = wd_xrealloc(s->install, (s->ninstall + 1) * sizeof *s->install);
+	s->install[s->ninstall++] = p;
+}
+
+static bool on_volume(struct setup *s, const char *os2path)
+{
+	char *abs = NULL;
+	bool found = false;
+	struct wd_err e;
+	volume_resolve(&s->v, os2path, &abs, &found, &e);
+	free(abs);
+	return found;
+}
+
+static bool files_on_volume(struct setup *s, const struct package *p)
+{
+	for (size_t i = 0; i < p->m.nfiles; i++)
+		if (!on_volume(s, p->m.files[i].dest))
+			return false;
+	return true;
+}
+
+static bool driver_on_volume(struct setup *s, const struct package *p)
+{
+	char *path = wd_xasprintf("\\IBMCOM\\MACS\\%s", p->m.driver);
+	bool found = on_volume(s, path);
+	free(path);
+	return found;
+}
+
+bool setup_file_changed(const struct setup *s, int f)
+{
+	return s->host[f] && (s->old[f].len != s->new_[f].len ||
+			      memcmp(s->old[f].p, s->new_[f].p, s->old[f].len));
+}
+
+void setup_render(struct setup *s)
+{
+	config_sys_write(&s->cs, &s->new_[F_CONFIG]);
+	if (s->have_pi)
+		protocol_ini_write(&s->pi, &s->new_[F_PROTOCOL]);
+}
+
+bool setup_anything(const struct setup *s)
+{
+	return setup_file_changed(s, F_CONFIG) || setup_file_changed(s, F_PROTOCOL) || s->ninstall;
+}
+
+void setup_diff(const struct setup *s, struct wd_buf *out)
+{
+	for (int f = 0; f < NFILES; f++) {
+		if (!setup_file_changed(s, f))
+			continue;
+		char a[300], b[300];
+		snprintf(a, sizeof a, "a/%s", s->host[f]);
+		snprintf(b, sizeof b, "b/%s", s->host[f]);
+		wd_diff(s->old[f].p, s->old[f].len, s->new_[f].p, s->new_[f].len, a, b, out);
+	}
+}
+
+static void summary_of(const struct setup *s, struct wd_buf *out)
+{
+	if (s->summary) {
+		wd_buf_adds(out, s->summary);
+		return;
+	}
+	for (size_t i = 0; s->nic_done && i < s->nic.n; i++) {
+		const struct nic_item *it = &s->nic.items[i];
+		if (it->unchanged)
+			continue;
+		wd_buf_addf(out, "%s%s %s: %s%s%s", out->len ? "; " : "", it->dev->slot,
+			    it->dev->vbox_model ? it->dev->vbox_model : "NIC",
+			    it->replaced_file ? it->replaced_file : "", it->replaced_file ? " -> " : "",
+			    it->pkg->m.driver);
+	}
+	if (s->acpi_done && setup_file_changed(s, F_CONFIG))
+		wd_buf_addf(out, "%sACPI PSD", out->len ? "; " : "");
+	if (!out->len)
+		wd_buf_adds(out, s->command);
+}
+
+/* One transaction: the packages, both files (copied into the generation
+ * folder first) and the generation row. */
+int setup_apply(struct setup *s, struct wd_err *err)
+{
+	struct txn t;
+	int r = txn_begin(&t, &s->v, s->command, err);
+	if (r)
+		return r;
+	struct txn_plan plan;
+	txn_plan_init(&plan, s->command, "-");
+	for (size_t i = 0; !r && i < s->ninstall; i++) {
+		struct txn_plan p;
+		bool nothing;
+		r = txn_plan_install(&s->v, &t.db, s->install[i], &p, &nothing, err);
+		if (!r && !nothing)
+			txn_plan_merge(&plan, &p);
+	}
+	struct wd_buf summary = {0};
+	summary_of(s, &summary);
+	struct generation_note gn = {0, (char *)s->command, summary.p};
+	if (!r)
+		r = generation_next(&t.db, &gn.n, err);
+	/* A folder of that number left from a database that is gone holds
+	 * copies nothing else has: the new ones go to a fresh number. */
+	while (!r) {
+		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v.root, d);
+		bool taken = wd_exists(abs);
+		free(abs);
+		free(d);
+		if (!taken)
+			break;
+		gn.n++;
+	}
+	const char *files[NFILES];
+	struct wd_buf old[NFILES], new_[NFILES];
+	size_t nf = 0;
+	for (int f = 0; f < NFILES; f++)
+		if (s->host[f]) {
+			files[nf] = s->host[f];
+			old[nf] = s->old[f];
+			new_[nf++] = s->new_[f];
+		}
+	if (!r)
+		r = generation_plan(&s->v, &plan, &gn, files, old, new_, nf, err);
+	if (!r && plan.nops)
+		r = txn_apply(&t, &plan, err);
+	if (!r && plan.done_extra)
+		s->generation = gn.n;
+	int today;
+	struct wd_err e2;
+	if (!r && !wd_today(&today, &e2))
+		activation_note_date(&t.db, today, &e2);
+	wd_buf_free(&summary);
+	txn_plan_free(&plan);
+	txn_end(&t);
+	return r;
+}
+
+/* The bytes of file f as they were before generation gen: the copy of the
+ * first generation from gen on that changed it, else the file as it is. */
+int setup_before_generation(struct setup *s, const struct generation *g, size_t ng, long gen,
+			     int f, struct wd_buf *out, struct wd_err *err)
+{
+	const char *base = strrchr(s->host[f], '/');
+	base = base ? base + 1 : s->host[f];
+	for (size_t i = 0; i < ng; i++) {
+		if (g[i].n < gen)
+			continue;
+		char *dir = generation_dir(g[i].n);
+		char *path = wd_xasprintf("%s/%s/%s", s->v.root, dir, base);
+		free(dir);
+		bool have = wd_exists(path);
+		int r = have ? wd_read_file(path, WD_CONFIG_FILE_MAX, out, err) : 0;
+		free(path);
+		if (have || r)
+			return r;
+	}
+	wd_buf_reset(out);
+	wd_buf_add(out, s->old[f].p, s->old[f].len);
+	return 0;
+}
+
+/* A generation exists only when its change copied at least one file: a
+ * folder holding neither copy was removed by hand, and putting back the next
+ * generation's copies or the files as they are would not be "before gen". */
+int setup_copies_there(struct setup *s, long gen, struct wd_err *err)
+{
+	char *dir = generation_dir(gen);
+	char *abs = wd_path_join(s->v.root, dir);
+	bool any = false;
+	for (int f = 0; f < NFILES; f++) {
+		if (!s->host[f])
+			continue;
+		const char *base = strrchr(s->host[f], '/');
+		char *path = wd_path_join(abs, base ? base + 1 : s->host[f]);
+		any |= wd_exists(path);
+		free(path);
+	}
+	int r = any ? 0 : wd_err_set(err, WD_EFAIL, "rollback %ld: %s holds no copy of CONFIG.SYS "
+				     "or PROTOCOL.INI (removed by hand?), so the files cannot be "
+				     "put back as they were before generation %ld; nothing was "
+				     "changed", gen, abs, gen);
+	free(abs);
+	free(dir);
+	return r;
+}
+
+int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err)
+{
+	in->v = &s->v;
+	in->pci = &s->pci;
+	in->loc = &s->bf.loc;
+	in->nifs = s->bf.nifs;
+	in->nnifs = s->bf.nnifs;
+	int r = nic_plan(in, &s->cs, s->have_pi ? &s->pi : NULL, &s->nic, err);
+	if (r)
+		return r;
+	s->nic_done = true;
+	/* A driver already configured whose file is on the volume (the
+	 * E1000.OS2 the OS shipped, say) is left alone: nothing to do. */
+	for (size_t i = 0; i < s->nic.n; i++) {
+		const struct nic_item *it = &s->nic.items[i];
+		if (!it->unchanged || !driver_on_volume(s, it->pkg))
+			want_install(s, it->pkg);
+	}
+	for (size_t i = 0; i < s->nic.nnotes; i++)
+		setup_note(s, wd_xstrdup(s->nic.notes[i]));
+	return 0;
+}
+
+int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err)
+{
+	int changed = acpi_plan(&p->m, s->v.boot_drive, &s->cs);
+	if (changed < 0)
+		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
+				  "cannot be written as one line; nothing was changed", p->m.name,
+				  p->m.version);
+	s->acpi = p;
+	s->acpi_done = true;
+	/* ACPI configured already, its files there (the OS's own, as ArcaOS
+	 * ships them): nothing to do, as for a configured NIC driver. */
+	if (changed || !files_on_volume(s, p))
+		want_install(s, p);
+	return 0;
+}
+
+/* A test build breaks the plan on request, to show the postcondition
+ * refusing it (tests/e2e/test_setup_model.sh). */
+static void break_for_test(struct protocol_ini *pi, const struct nic_plan *nic)
+{
+#ifdef WD_TEST_HOOKS
+	if (!getenv("WARPDRV_TEST_BREAK_PLAN") || !nic->n || !nic->items[0].replaced_section)
+		return;
+	pi_rebind(pi, nic->items[0].section, nic->items[0].replaced_section);
+#else
+	(void)pi;
+	(void)nic;
+#endif
+}
+
+int setup_verify(const struct setup *s, const struct package *const *pkgs, size_t npkgs,
+		 struct wd_err *err)
+{
+	if (!s->have_pi || !s->nic_done)
+		return 0;
+	const struct pkg_manifest **m = wd_xcalloc(npkgs + 1, sizeof *m);
+	size_t nm = 0;
+	for (size_t i = 0; i < npkgs; i++)
+		if (pkgs[i]->m.kind == PKG_KIND_NIC)
+			m[nm++] = &pkgs[i]->m;
+	struct config_sys cs;
+	struct protocol_ini pi;
+	config_sys_parse(&cs, s->new_[F_CONFIG].p ? s->new_[F_CONFIG].p : "", s->new_[F_CONFIG].len);
+	protocol_ini_parse(&pi, s->new_[F_PROTOCOL].p ? s->new_[F_PROTOCOL].p : "",
+			   s->new_[F_PROTOCOL].len);
+	break_for_test(&pi, &s->nic);
+	struct pi_location loc;
+	pi_locate(&cs, s->v.boot_drive, &loc);
+	const struct boot_files *f = &s->bf;
+	struct boot_input bi_old = {&f->cs, &f->pi, &f->loc, f->loc.path, false, f->nifs, f->nnifs,
+				    m, nm};
+	struct boot_input bi_new = {&cs, &pi, &loc, loc.path, false, f->nifs, f->nnifs, m, nm};
+	struct boot_model before, after;
+	boot_model_build(&before, &bi_old);
+	boot_model_build(&after, &bi_new);
+	struct boot_change *ch = wd_xcalloc(s->nic.n + 1, sizeof *ch);
+	for (size_t i = 0; i < s->nic.n; i++) {
+		ch[i].old_section = s->nic.items[i].replaced_section;
+		ch[i].new_section = s->nic.items[i].section;
+	}
+	int r = boot_postcondition(&before, &after, ch, s->nic.n, err);
+	free(ch);
+	boot_model_free(&before);
+	boot_model_free(&after);
+	pi_location_free(&loc);
+	protocol_ini_free(&pi);
+	config_sys_free(&cs);
+	free(m);
+	return r;
+}
