@@ -8,6 +8,7 @@
 #include "common/file.h"
 #include "license/activation.h"
 #include "os2/config_sys.h"
+#include "os2/volfiles.h"
 
 static void event(const struct pkg_cb *cb, enum pkg_event ev, const char *name,
 		  const char *version, const char *by, size_t nfiles)
@@ -139,7 +140,7 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 static int still_loaded(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
 {
 	struct wd_buf b = {0};
-	int r = volume_read_file(v, v->config_sys, 4u << 20, &b, err);
+	int r = volfile_config_sys(v, &b, err);
 	if (r) {
 		wd_buf_free(&b);
 		return r;

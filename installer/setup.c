@@ -1,3 +1,4 @@
+#include "common/hooks.h"
 #include "installer/setup.h"
 
 #include <stdio.h>
@@ -307,14 +308,9 @@ int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err
  * refusing it (tests/e2e/test_setup_model.sh). */
 static void break_for_test(struct protocol_ini *pi, const struct nic_plan *nic)
 {
-#ifdef WD_TEST_HOOKS
-	if (!getenv("WARPDRV_TEST_BREAK_PLAN") || !nic->n || !nic->items[0].replaced_section)
+	if (!wd_test_hook("WARPDRV_TEST_BREAK_PLAN") || !nic->n || !nic->items[0].replaced_section)
 		return;
 	pi_rebind(pi, nic->items[0].section, nic->items[0].replaced_section);
-#else
-	(void)pi;
-	(void)nic;
-#endif
 }
 
 int setup_verify(const struct setup *s, const struct package *const *pkgs, size_t npkgs,

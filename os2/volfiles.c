@@ -17,14 +17,14 @@ int volfile_read(const struct volume *v, const char *os2path, char **host, bool 
 	if (r || !*found)
 		return r;
 	if (!wd_is_dir(*host))
-		return wd_read_file(*host, WD_CONFIG_FILE_MAX, out, err);
+		return volume_read_file(v, *host, WD_CONFIG_FILE_MAX, out, err);
 	*found = false;
 	return 0;
 }
 
 int volfile_config_sys(const struct volume *v, struct wd_buf *out, struct wd_err *err)
 {
-	return wd_read_file(v->config_sys, WD_CONFIG_FILE_MAX, out, err);
+	return volume_read_file(v, v->config_sys, WD_CONFIG_FILE_MAX, out, err);
 }
 
 /* The value of PROTMAN's /I: switch ("/I:C:\IBMCOM", any case), or empty. */
@@ -117,13 +117,14 @@ static size_t list_nifs(const char *dir, char ***out)
 	return n;
 }
 
-static void read_one_nif(const char *dir, const char *name, struct vol_nif *out)
+static void read_one_nif(const struct volume *v, const char *dir, const char *name,
+			 struct vol_nif *out)
 {
 	char *path = wd_path_join(dir, name);
 	out->label = wd_xasprintf("IBMCOM\\MACS\\%s", name);
 	struct wd_buf b = {0};
 	struct wd_err e;
-	int r = wd_read_file(path, WD_CONFIG_FILE_MAX, &b, &e);
+	int r = volume_read_file(v, path, WD_CONFIG_FILE_MAX, &b, &e);
 	if (!r)
 		r = nif_parse(&out->nif, b.p ? b.p : "", b.len, &e);
 	if (r)
@@ -141,7 +142,7 @@ static int read_nifs(const struct volume *v, struct boot_files *f, struct wd_err
 	size_t n = !r && found ? list_nifs(dir, &names) : 0;
 	f->nifs = wd_xcalloc(n + 1, sizeof *f->nifs);
 	for (size_t k = 0; k < n; k++) {
-		read_one_nif(dir, names[k], &f->nifs[f->nnifs++]);
+		read_one_nif(v, dir, names[k], &f->nifs[f->nnifs++]);
 		free(names[k]);
 	}
 	free(names);
