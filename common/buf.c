@@ -13,11 +13,16 @@ void wd_on_out_of_memory(void (*handler)(void))
 	oom_handler = handler;
 }
 
-static void oom(void)
+_Noreturn void wd_out_of_memory(void)
 {
 	if (oom_handler)
 		oom_handler(); /* the front end says so and exits */
 	abort();
+}
+
+static void oom(void)
+{
+	wd_out_of_memory();
 }
 
 void *wd_xmalloc(size_t n)

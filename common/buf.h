@@ -54,5 +54,7 @@ int wd_sv_u64(struct wd_sv v, unsigned long long max, unsigned long long *out);
 
 /* The handler for an allocation that fails; it must not return. */
 void wd_on_out_of_memory(void (*handler)(void));
+/* An allocation failed (here or inside a library): the handler, or abort. */
+_Noreturn void wd_out_of_memory(void);
 
 #endif

@@ -1,5 +1,7 @@
 #include "common/hash.h"
 
+#include "common/buf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -15,24 +17,24 @@ struct wd_sha256 *wd_sha256_new(void)
 {
 	struct wd_sha256 *h = malloc(sizeof *h);
 	if (!h)
-		abort();
+		wd_out_of_memory(); /* OpenSSL fails here only without memory */
 	h->ctx = EVP_MD_CTX_new();
 	if (!h->ctx || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
-		abort();
+		wd_out_of_memory();
 	return h;
 }
 
 void wd_sha256_update(struct wd_sha256 *h, const void *p, size_t n)
 {
 	if (n && EVP_DigestUpdate(h->ctx, p, n) != 1)
-		abort();
+		wd_out_of_memory();
 }
 
 void wd_sha256_final(struct wd_sha256 *h, unsigned char out[WD_SHA256_LEN])
 {
 	unsigned int len = 0;
 	if (EVP_DigestFinal_ex(h->ctx, out, &len) != 1 || len != WD_SHA256_LEN)
-		abort();
+		wd_out_of_memory();
 }
 
 void wd_sha256_free(struct wd_sha256 *h)
@@ -47,7 +49,7 @@ void wd_sha256(const void *p, size_t n, unsigned char out[WD_SHA256_LEN])
 {
 	unsigned int len = 0;
 	if (EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) != 1)
-		abort();
+		wd_out_of_memory();
 }
 
 void wd_hex(const unsigned char *p, size_t n, char *out)

@@ -1,4 +1,3 @@
-#include "common/hooks.h"
 #include "installer/setup.h"
 
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include "common/date.h"
 #include "common/diff.h"
 #include "common/file.h"
+#include "common/hooks.h"
 #include "installer/acpi_plan.h"
 #include "installer/boot_model.h"
 #include "installer/txn.h"
