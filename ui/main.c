@@ -5,17 +5,20 @@ static const struct wd_cmd commands[] = {
 	/* the main job */
 	{"detect", cmd_detect, "",
 	 "PCI devices, the VirtualBox NIC models, the driver each would get",
-	 "Reads the PCI devices (--pci SOURCE: sysfs, sysfs:DIR, lspci:FILE, vbox:FILE),\n"
+	 "Reads the PCI devices (--pci SOURCE: sysfs, sysfs:DIR, lspci:FILE, vbox:FILE;\n"
+	 "vbox: reads VBoxManage's machine-readable output or the VM's .vbox file),\n"
 	 "names them from the PCI ID database (--pci-ids FILE), tells whether this is a\n"
 	 "VirtualBox guest, which VirtualBox NIC model each network controller is, and\n"
 	 "the driver package each would get (with --root, under the volume's subscription).\n"},
-	{"setup", cmd_setup, "",
+	{"setup", cmd_setup, "[--section NAME]",
 	 "detect, then configure the NIC and the ACPI PSD in one step",
 	 "Plans the NIC and ACPI changes, shows them and one unified diff of CONFIG.SYS\n"
 	 "and PROTOCOL.INI, asks (--yes does not ask; with no terminal and no --yes it\n"
 	 "refuses), then installs the packages and rewrites both files in one transaction,\n"
-	 "recorded as a generation that 'warpdrv rollback' undoes. --dry-run writes nothing.\n"},
-	{"configure", cmd_configure, "nic [--driver NAME] [--slot SLOT] | acpi",
+	 "recorded as a generation that 'warpdrv rollback' undoes. --dry-run writes nothing.\n"
+	 "Every plan is checked with the boot model check uses before anything is written;\n"
+	 "where the old adapter's section cannot be told for sure, --section NAME says it.\n"},
+	{"configure", cmd_configure, "nic [--driver NAME] [--slot SLOT] [--section NAME] | acpi",
 	 "configure the NIC driver, or the ACPI PSD",
 	 "nic: for each network controller a package drives (or the one at --slot), the\n"
 	 "best ranked driver the subscription allows (--driver forces one); the new\n"
@@ -24,8 +27,10 @@ static const struct wd_cmd commands[] = {
 	 "acpi: PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
 	 "APM.SYS and VAPM.SYS.\n"},
 	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
-	 "Reads CONFIG.SYS, IBMCOM\\PROTOCOL.INI and the NIFs in IBMCOM\\MACS and reports\n"
-	 "each problem with its file, line, severity and a stable code. Writes nothing.\n"
+	 "Reads CONFIG.SYS, the PROTOCOL.INI that PROTMAN reads (its /I: followed) and the\n"
+	 "NIFs in IBMCOM\\MACS, works out what the guest will do at boot, and reports each\n"
+	 "problem with its file, line, severity and a stable code; an error only where the\n"
+	 "guest is sure to fail, a warning where a fact could not be verified. Writes nothing.\n"
 	 "Exit status 0 when there is no error, 1 when there is one.\n"},
 	{"history", cmd_history, "",
 	 "configuration generations, and what was installed and removed", NULL},
