@@ -20,6 +20,8 @@ struct bench_run {
 	char source[16];     /* "client", "server", "import" */
 	char peer[128];      /* host, client address or imported file name */
 	char recorded[32];   /* UTC, "2024-05-01T10:00:00Z" */
+	char driver[64];     /* "MMLEM.OS2" from the volume's CONFIG.SYS (--root), or "" */
+	char version[64];    /* "mmlem 2.06" from the volume's state, or "" */
 	struct netio_listing l;
 };
 
@@ -35,8 +37,9 @@ void bench_db_close(struct db *db);
 int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err);
 /* The labels in the order they were first recorded (malloc'd array of malloc'd strings). */
 int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err);
-/* The latest run recorded under label; *found false when there is none. */
-int bench_db_latest(struct db *db, const char *label, struct bench_run *run,
-		    bool *found, struct wd_err *err);
+/* The latest run of a protocol recorded under label; *found false when
+ * there is none. */
+int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
+		    struct bench_run *run, bool *found, struct wd_err *err);
 
 #endif
