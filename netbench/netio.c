@@ -89,10 +89,11 @@ int netio_server_serve_one(struct netio_server *s, const struct netio_events *ev
 				continue;
 			return wd_err_set(err, WD_EFAIL, "waiting for clients: %s", strerror(errno));
 		}
+		if (p[2].revents)
+			drop_strays(s, ev);
 		if (p[0].revents)
 			return netio_tcp_serve(s, ev, out, peer, peer_len, err);
 		if (p[1].revents)
 			return netio_udp_serve(s, ev, out, peer, peer_len, err);
-		drop_strays(s, ev);
 	}
 }

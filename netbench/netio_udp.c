@@ -107,11 +107,18 @@ static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint6
 		int n = poll(p, 2, NETIO_TIMEOUT_MS);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0 || (u->give_up > 0 && netio_now() > u->give_up))
-			return wd_err_set(err, WD_EFAIL, "%s sent nothing that counts for %d s during "
-					  "%s: no datagram to UDP port %d and no answer on the control "
-					  "connection", u->c->who, n <= 0 ? NETIO_TIMEOUT_MS / 1000 :
-					  (int)RX_GRACE, u->c->phase, u->aux);
+		if (n == 0)
+			return wd_err_set(err, WD_EFAIL, "%s sent nothing for %d s during %s: no "
+					  "datagram to UDP port %d here and no answer on the control "
+					  "connection", u->c->who, NETIO_TIMEOUT_MS / 1000, u->c->phase,
+					  u->aux);
+		if (u->give_up > 0 && netio_now() > u->give_up)
+			return wd_err_set(err, WD_EFAIL, "%s kept sending for over %d s beyond the "
+					  "test's period during %s without its count of datagrams sent",
+					  u->c->who, (int)RX_GRACE, u->c->phase);
+		if (n < 0)
+			return wd_err_set(err, WD_EFAIL, "waiting for %s during %s: %s", u->c->who,
+					  u->c->phase, strerror(errno));
 		if ((p[1].revents & POLLIN) && (r = drain(u, bs, got, err)))
 			return r;
 		if (p[0].revents)
