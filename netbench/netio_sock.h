@@ -14,7 +14,7 @@
 
 #define NETIO_SOCKBUF (128 * 1024)  /* netio's socket buffers */
 #define NETIO_TIMEOUT_MS 10000      /* no progress for this long: the peer is gone */
-#define NETIO_CHUNK (256 * 1024)    /* bytes per receive call */
+#define NETIO_CHUNK (32 * 1024)    /* bytes per receive call */
 
 double netio_now(void);
 bool netio_block_ok(uint32_t b);
