@@ -10,7 +10,9 @@
 #     that counts: warpdrv's client receives Rx, its server receives Tx).
 #   bench/netio.sh [SECONDS]      (default 6, netio's length per direction)
 # Environment: WARPDRV (the program; default build/warpdrv, built if missing),
-# NETIO (a netio 1.3x binary; optional).
+# NETIO (a netio 1.3x binary; optional), VETH=1 (as root: across two network
+# namespaces joined by a veth pair, 10.231.77.1 and .2, instead of loopback;
+# the servers run in one, the clients in the other, all removed at the end).
 # Exit status: 0 ratio to iperf3 at or above 0.9, 1 below it or a step failed.
 set -eu
 secs=${1:-6}
@@ -33,11 +35,35 @@ fi
 
 tmp=$(mktemp -d)
 pids=""
+nsa="" nsb=""
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null || :; done
+	[ -z "$nsa" ] || ip netns del "$nsa" 2>/dev/null || :
+	[ -z "$nsb" ] || ip netns del "$nsb" 2>/dev/null || :
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
+
+# Where the servers listen and how each side runs: loopback, or the pair.
+host=127.0.0.1
+srv="" cli=""
+link="loopback"
+if [ "${VETH:-}" = 1 ]; then
+	nsa="wdbenchA-$$" nsb="wdbenchB-$$"
+	ip netns add "$nsa" && ip netns add "$nsb" &&
+		ip link add wdb0-$$ netns "$nsa" type veth peer name wdb1-$$ netns "$nsb" || {
+		echo "bench/netio.sh: VETH=1 needs root and network namespaces (ip netns)" >&2
+		exit 1
+	}
+	ip -n "$nsa" addr add 10.231.77.1/24 dev wdb0-$$
+	ip -n "$nsb" addr add 10.231.77.2/24 dev wdb1-$$
+	for ns in "$nsa" "$nsb"; do ip -n "$ns" link set lo up; done
+	ip -n "$nsa" link set wdb0-$$ up
+	ip -n "$nsb" link set wdb1-$$ up
+	host=10.231.77.1
+	srv="ip netns exec $nsa" cli="ip netns exec $nsb"
+	link="a veth pair between two network namespaces"
+fi
 
 free_port() { python3 "$top/tests/http/free_port.py"; }
 
@@ -51,7 +77,7 @@ wait_for() { # file text: until the file holds the text (5 s at most)
 }
 
 wd_server() { # port
-	"$wd" bench server --bind 127.0.0.1 --port "$1" --seconds "$secs" --db "$tmp/server-$1.db" \
+	$srv "$wd" bench server --bind "$host" --port "$1" --seconds "$secs" --db "$tmp/server-$1.db" \
 		>"$tmp/server-$1.log" 2>&1 &
 	pids="$pids $!"
 	wait_for "$tmp/server-$1.log" '^Listening'
@@ -65,7 +91,7 @@ netio_json() { # name
 # 1. warpdrv against itself, every block size.
 port=$(free_port)
 wd_server "$port"
-"$wd" --json bench client 127.0.0.1 --port "$port" --seconds "$secs" --db "$tmp/client.db" \
+$cli "$wd" --json bench client "$host" --port "$port" --seconds "$secs" --db "$tmp/client.db" \
 	>"$tmp/warpdrv.json"
 
 # 2. iperf3: a one-off server per measurement, netio's 32k write size.
@@ -73,10 +99,10 @@ iperf() { # name, extra client options...
 	name=$1
 	shift
 	p=$(free_port)
-	iperf3 -s -1 --forceflush -B 127.0.0.1 -p "$p" >"$tmp/iperf-$name.log" 2>&1 &
+	$srv iperf3 -s -1 --forceflush -B "$host" -p "$p" >"$tmp/iperf-$name.log" 2>&1 &
 	pids="$pids $!"
 	wait_for "$tmp/iperf-$name.log" 'listening'
-	iperf3 -c 127.0.0.1 -p "$p" -l 32767 -t "$secs" -J "$@" >"$tmp/$name.json"
+	$cli iperf3 -c "$host" -p "$p" -l 32767 -t "$secs" -J "$@" >"$tmp/$name.json"
 }
 iperf fwd
 iperf rev -R
@@ -85,22 +111,22 @@ iperf rev128 -R -w 128K
 # 3. netio, when there is one: against itself and against warpdrv both ways.
 if [ -n "$netio" ]; then
 	p=$(free_port)
-	"$netio" -s -p "$p" >"$tmp/netio-server.log" 2>&1 &
+	$srv "$netio" -s -p "$p" >"$tmp/netio-server.log" 2>&1 &
 	pids="$pids $!"
 	sleep 1
-	"$netio" -t -p "$p" 127.0.0.1 >"$tmp/netio.txt" 2>&1
+	$cli "$netio" -t -p "$p" "$host" >"$tmp/netio.txt" 2>&1
 	netio_json netio
-	"$wd" --json bench client 127.0.0.1 --port "$p" --seconds "$secs" --db "$tmp/client.db" \
+	$cli "$wd" --json bench client "$host" --port "$p" --seconds "$secs" --db "$tmp/client.db" \
 		>"$tmp/wd-to-netio.json"
 	p2=$(free_port)
 	wd_server "$p2"
-	"$netio" -t -p "$p2" 127.0.0.1 >"$tmp/netio-to-wd.txt" 2>&1
+	$cli "$netio" -t -p "$p2" "$host" >"$tmp/netio-to-wd.txt" 2>&1
 	netio_json netio-to-wd
 fi
 
-python3 - "$tmp" "$secs" "$netio" <<'PY'
+python3 - "$tmp" "$secs" "$netio" "$link" <<'PY'
 import json, os, sys
-tmp, secs, netio = sys.argv[1], sys.argv[2], sys.argv[3]
+tmp, secs, netio, link = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 MIB = 1048576.0
 def rows(name):
     d = json.load(open(os.path.join(tmp, name + ".json")))
@@ -109,7 +135,7 @@ def rows(name):
 def iperf(name):
     return json.load(open(os.path.join(tmp, name + ".json")))["end"]["sum_received"]["bits_per_second"] / 8 / MIB
 w = rows("warpdrv")
-print("loopback, %s s per direction; MByte/s (1048576 bytes); Tx client to server, Rx back" % secs)
+print("%s, %s s per direction; MByte/s (1048576 bytes); Tx client to server, Rx back" % (link, secs))
 print("  warpdrv client against warpdrv server (TCP):")
 for size, (tx, rx) in w.items():
     print("    %4s  Tx %9.2f  Rx %9.2f" % (size, tx, rx))

@@ -90,21 +90,14 @@ static int drain(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
 	}
 }
 
-/* Waits for the control message cmd while counting datagrams of size bs
- * (0: none are due). The wait is bounded: 10 s without anything, or
+/* Waits until the control connection has input, counting datagrams of size
+ * bs meanwhile (0: none are due). Bounded: 10 s without anything, or
  * u->give_up. */
-static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint64_t *got,
-		    uint32_t *data, struct wd_err *err)
+static int wait_input(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
 {
-	uint64_t dummy = 0;
-	got = got ? got : &dummy;
-	unsigned char m[8];
-	int r;
-	for (;;) {
-		if (u->c->start < u->c->end)
-			break;
+	while (u->c->start == u->c->end) {
 		struct pollfd p[2] = {{u->c->fd, POLLIN, 0}, {u->fd, POLLIN, 0}};
-		int n = poll(p, 2, NETIO_TIMEOUT_MS);
+		int n = poll(p, 2, NETIO_TIMEOUT_MS), r;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)
@@ -122,15 +115,32 @@ static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint6
 		if ((p[1].revents & POLLIN) && (r = drain(u, bs, got, err)))
 			return r;
 		if (p[0].revents)
-			break;
+			return 0;
 	}
-	if ((r = conn_read(u->c, m, sizeof m, err)) || (r = drain(u, bs, got, err)))
-		return r;
-	uint32_t cmd;
-	netio_get_ctl(m, &cmd, data);
-	if (cmd != want)
-		return conn_foreign_ctl(u->c, m, due, err);
 	return 0;
+}
+
+/* Waits for the control message `want`, counting datagrams of size bs. */
+static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint64_t *got,
+		    uint32_t *data, struct wd_err *err)
+{
+	uint64_t dummy = 0;
+	got = got ? got : &dummy;
+	for (;;) {
+		unsigned char m[8];
+		uint32_t cmd;
+		int r;
+		if ((r = wait_input(u, bs, got, err)) || (r = conn_read(u->c, m, sizeof m, err)) ||
+		    (r = drain(u, bs, got, err)))
+			return r;
+		netio_get_ctl(m, &cmd, data);
+		if (cmd == want)
+			return 0;
+		/* An echo of the S2C request is not in netio 1.33's dialogue, but a
+		 * server that sends one means no harm: keep counting. */
+		if (want != NETIO_RES || cmd != NETIO_S2C || *data != (uint32_t)bs || !bs)
+			return conn_foreign_ctl(u->c, m, due, err);
+	}
 }
 
 /* Sends datagrams of size bs to the peer's aux port for `seconds`. */

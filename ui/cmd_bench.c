@@ -42,12 +42,13 @@ static int parse_port(struct wd_ctx *ctx, const char *s, int *out)
 int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *allowed,
 		     struct bench_opts *o)
 {
-	static const char *names[] = {"db", "label", "port", "bind", "seconds", "labels", "svg"};
+	static const char *names[] = {"db", "label", "port", "bind", "seconds", "labels", "svg",
+				      "port"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
 		if (!strstr(allowed, names[k]))
 			continue;
 		char opt[16];
-		snprintf(opt, sizeof opt, "--%s", names[k]);
+		snprintf(opt, sizeof opt, k == 7 ? "-p" : "--%s", names[k]); /* -p: netio's spelling */
 		const char *val;
 		bool m;
 		int r = ui_opt_value(ctx, argc, argv, i, opt, &val, &m);
@@ -63,6 +64,7 @@ int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const ch
 		case 4: return parse_seconds(ctx, val, &o->seconds) ? -WD_EUSAGE : 1;
 		case 5: o->labels = val; break;
 		case 6: o->svg = val; break;
+		case 7: return parse_port(ctx, val, &o->port) ? -WD_EUSAGE : 1;
 		}
 		return 1;
 	}

@@ -98,7 +98,7 @@ t_client_json_and_one_block_size() {
 	assert_rc 0
 	assert_json 'd["label"] == "127.0.0.1" and len(d["results"]) == 1 and d["results"][0]["block"] == 4096 and d["results"][0]["line"].startswith("Packet size  4k bytes:  ") and d["results"][0]["rx"]["bytes"] % 4096 == 0'
 	# 32k is 32768 bytes over TCP, 32767 over UDP.
-	wdt --json bench client 127.0.0.1 -b 32k --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	wdt --json bench client 127.0.0.1 -b 32k -p "$PORT" --seconds 0.1 --db "$T/c.db"  # -p: netio's spelling
 	assert_rc 0
 	assert_json 'd["results"][0]["block"] == 32768 and d["results"][0]["rx"]["bytes"] % 32768 == 0'
 	wdt --json bench client 127.0.0.1 -u -b32k --bind 127.0.0.2 --port "$PORT" --seconds 0.1 --db "$T/c.db"
