@@ -32,12 +32,10 @@ static const char *const steps[] = {
 	NULL,
 };
 
-char *bench_db_default_path(void)
+char *bench_db_default_path(const char *x, const char *home)
 {
-	const char *x = getenv("XDG_STATE_HOME");
 	if (x && *x == '/')
 		return wd_xasprintf("%s/warpdrv/bench.db", x);
-	const char *home = getenv("HOME");
 	if (home && *home)
 		return wd_xasprintf("%s/.local/state/warpdrv/bench.db", home);
 	return NULL;

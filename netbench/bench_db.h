@@ -26,8 +26,9 @@ struct bench_run {
 };
 
 /* $XDG_STATE_HOME/warpdrv/bench.db, else ~/.local/state/warpdrv/bench.db
- * (malloc'd); NULL when neither variable is set. */
-char *bench_db_default_path(void);
+ * (malloc'd), from the two variables' values (the caller reads the
+ * environment); NULL when neither is set. */
+char *bench_db_default_path(const char *xdg_state_home, const char *home);
 /* Opens (create: making the folder and the file) and brings the schema up to
  * date. With create false and no file, *exists is false and nothing is written. */
 int bench_db_open(struct db *db, const char *path, bool create, bool *exists,

@@ -74,7 +74,7 @@ int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const ch
 int bench_open_db(struct wd_ctx *ctx, const struct bench_opts *o, bool create, bool *exists,
 		  struct db *db)
 {
-	char *path = o->db ? wd_xstrdup(o->db) : bench_db_default_path();
+	char *path = o->db ? wd_xstrdup(o->db) : bench_db_default_path(getenv("XDG_STATE_HOME"), getenv("HOME"));
 	struct wd_err err = {0};
 	if (!path) {
 		wd_err_set(&err, WD_EFAIL, "no place for the results: set HOME or XDG_STATE_HOME, "
