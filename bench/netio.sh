@@ -1,15 +1,24 @@
 #!/bin/sh
-# warpdrv bench beside iperf3 (Debian's) over loopback in one run: warpdrv's
-# server and client with netio's 32k blocks (32767 bytes), then iperf3 with the
-# same write size, both directions. Prints the rates and the ratio of the
-# receive rates (warpdrv Rx / iperf3 -R); the aim is 0.9 or better.
+# warpdrv bench beside iperf3 (Debian's) and, when NETIO names a netio 1.3x
+# binary, beside netio itself, over loopback in one run:
+#  1. warpdrv's client against warpdrv's server, every block size (TCP);
+#  2. iperf3 with netio's 32k write size (32767 bytes), both directions, and
+#     -w 128K for netio's socket buffers; prints warpdrv Rx / iperf3 -R;
+#  3. with NETIO set: netio against itself, warpdrv's client against netio's
+#     server and netio's client against warpdrv's server, and warpdrv's ratio
+#     to netio per block size and direction (the receiving side is the one
+#     that counts: warpdrv's client receives Rx, its server receives Tx).
 #   bench/netio.sh [SECONDS]      (default 6, netio's length per direction)
-# Environment: WARPDRV (the program; default build/warpdrv, built if missing).
-# Exit status: 0 ratio at or above 0.9, 1 below it or a step failed.
+# Environment: WARPDRV (the program; default build/warpdrv, built if missing),
+# NETIO (a netio 1.3x binary; optional), VETH=1 (as root: across two network
+# namespaces joined by a veth pair, 10.231.77.1 and .2, instead of loopback;
+# the servers run in one, the clients in the other, all removed at the end).
+# Exit status: 0 ratio to iperf3 at or above 0.9, 1 below it or a step failed.
 set -eu
 secs=${1:-6}
 top=$(cd "$(dirname "$0")/.." && pwd)
 wd=${WARPDRV:-$top/build/warpdrv}
+netio=${NETIO:-}
 if ! command -v iperf3 >/dev/null 2>&1; then
 	echo "bench/netio.sh: iperf3 is missing; install it with: sudo apt-get install iperf3" >&2
 	exit 1
@@ -18,15 +27,43 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "bench/netio.sh: python3 is missing (it reads the JSON results); sudo apt-get install python3" >&2
 	exit 1
 fi
+if [ -n "$netio" ] && ! [ -x "$netio" ]; then
+	echo "bench/netio.sh: NETIO=$netio is not an executable netio 1.3x binary" >&2
+	exit 1
+fi
 [ -x "$wd" ] || make -C "$top" --no-print-directory "build/warpdrv" >/dev/null
 
 tmp=$(mktemp -d)
 pids=""
+nsa="" nsb=""
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null || :; done
+	[ -z "$nsa" ] || ip netns del "$nsa" 2>/dev/null || :
+	[ -z "$nsb" ] || ip netns del "$nsb" 2>/dev/null || :
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
+
+# Where the servers listen and how each side runs: loopback, or the pair.
+host=127.0.0.1
+srv="" cli=""
+link="loopback"
+if [ "${VETH:-}" = 1 ]; then
+	nsa="wdbenchA-$$" nsb="wdbenchB-$$"
+	ip netns add "$nsa" && ip netns add "$nsb" &&
+		ip link add wdb0-$$ netns "$nsa" type veth peer name wdb1-$$ netns "$nsb" || {
+		echo "bench/netio.sh: VETH=1 needs root and network namespaces (ip netns)" >&2
+		exit 1
+	}
+	ip -n "$nsa" addr add 10.231.77.1/24 dev wdb0-$$
+	ip -n "$nsb" addr add 10.231.77.2/24 dev wdb1-$$
+	for ns in "$nsa" "$nsb"; do ip -n "$ns" link set lo up; done
+	ip -n "$nsa" link set wdb0-$$ up
+	ip -n "$nsb" link set wdb1-$$ up
+	host=10.231.77.1
+	srv="ip netns exec $nsa" cli="ip netns exec $nsb"
+	link="a veth pair between two network namespaces"
+fi
 
 free_port() { python3 "$top/tests/http/free_port.py"; }
 
@@ -39,46 +76,85 @@ wait_for() { # file text: until the file holds the text (5 s at most)
 	done
 }
 
-# warpdrv: its own server and client, 32k blocks only.
-port=$(free_port)
-"$wd" bench server --bind 127.0.0.1 --port "$port" --seconds "$secs" --db "$tmp/server.db" \
-	>"$tmp/server.log" 2>&1 &
-pids="$pids $!"
-wait_for "$tmp/server.log" '^Listening'
-"$wd" --json bench client 127.0.0.1 --port "$port" -b 32k --seconds "$secs" \
-	--db "$tmp/client.db" >"$tmp/warpdrv.json"
+wd_server() { # port
+	$srv "$wd" bench server --bind "$host" --port "$1" --seconds "$secs" --db "$tmp/server-$1.db" \
+		>"$tmp/server-$1.log" 2>&1 &
+	pids="$pids $!"
+	wait_for "$tmp/server-$1.log" '^Listening'
+}
 
-# iperf3: a one-off server per measurement, the same write size.
+# netio's printed lines as warpdrv's JSON (the importer reads them).
+netio_json() { # name
+	"$wd" --json bench import --db "$tmp/import.db" --label "$1" "$tmp/$1.txt" >"$tmp/$1.json"
+}
+
+# 1. warpdrv against itself, every block size.
+port=$(free_port)
+wd_server "$port"
+$cli "$wd" --json bench client "$host" --port "$port" --seconds "$secs" --db "$tmp/client.db" \
+	>"$tmp/warpdrv.json"
+
+# 2. iperf3: a one-off server per measurement, netio's 32k write size.
 iperf() { # name, extra client options...
 	name=$1
 	shift
 	p=$(free_port)
-	iperf3 -s -1 --forceflush -B 127.0.0.1 -p "$p" >"$tmp/iperf-$name.log" 2>&1 &
+	$srv iperf3 -s -1 --forceflush -B "$host" -p "$p" >"$tmp/iperf-$name.log" 2>&1 &
 	pids="$pids $!"
 	wait_for "$tmp/iperf-$name.log" 'listening'
-	iperf3 -c 127.0.0.1 -p "$p" -l 32767 -t "$secs" -J "$@" >"$tmp/$name.json"
+	$cli iperf3 -c "$host" -p "$p" -l 32767 -t "$secs" -J "$@" >"$tmp/$name.json"
 }
 iperf fwd
 iperf rev -R
 iperf rev128 -R -w 128K
 
-python3 - "$tmp" "$secs" <<'PY'
-import json, sys
-tmp, secs = sys.argv[1], sys.argv[2]
+# 3. netio, when there is one: against itself and against warpdrv both ways.
+if [ -n "$netio" ]; then
+	p=$(free_port)
+	$srv "$netio" -s -p "$p" >"$tmp/netio-server.log" 2>&1 &
+	pids="$pids $!"
+	sleep 1
+	$cli "$netio" -t -p "$p" "$host" >"$tmp/netio.txt" 2>&1
+	netio_json netio
+	$cli "$wd" --json bench client "$host" --port "$p" --seconds "$secs" --db "$tmp/client.db" \
+		>"$tmp/wd-to-netio.json"
+	p2=$(free_port)
+	wd_server "$p2"
+	$cli "$netio" -t -p "$p2" "$host" >"$tmp/netio-to-wd.txt" 2>&1
+	netio_json netio-to-wd
+fi
+
+python3 - "$tmp" "$secs" "$netio" "$link" <<'PY'
+import json, os, sys
+tmp, secs, netio, link = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 MIB = 1048576.0
-w = json.load(open(tmp + "/warpdrv.json"))["results"][0]
+def rows(name):
+    d = json.load(open(os.path.join(tmp, name + ".json")))
+    return {r["size"]: (r["tx"]["bytes_per_second"] / MIB, r["rx"]["bytes_per_second"] / MIB)
+            for r in d["results"]}
 def iperf(name):
-    return json.load(open(tmp + "/" + name + ".json"))["end"]["sum_received"]["bits_per_second"] / 8 / MIB
-wtx, wrx = w["tx"]["bytes_per_second"] / MIB, w["rx"]["bytes_per_second"] / MIB
+    return json.load(open(os.path.join(tmp, name + ".json")))["end"]["sum_received"]["bits_per_second"] / 8 / MIB
+w = rows("warpdrv")
+print("%s, %s s per direction; MByte/s (1048576 bytes); Tx client to server, Rx back" % (link, secs))
+print("  warpdrv client against warpdrv server (TCP):")
+for size, (tx, rx) in w.items():
+    print("    %4s  Tx %9.2f  Rx %9.2f" % (size, tx, rx))
 fwd, rev, rev128 = iperf("fwd"), iperf("rev"), iperf("rev128")
-print("loopback, 32k blocks (32767 bytes), %s s per direction; MByte/s (1048576 bytes)" % secs)
-print("  %-40s %10s %10s" % ("", "Tx", "Rx"))
-print("  %-40s %10.2f %10.2f" % ("warpdrv bench (128 KiB socket buffers)", wtx, wrx))
-print("  %-40s %10.2f %10.2f" % ("iperf3 -l 32767", fwd, rev))
-print("  %-40s %10s %10.2f" % ("iperf3 -l 32767 -w 128K", "-", rev128))
-print("  netio line: " + w["line"])
-ratio = wrx / rev
-print("ratio of receive rates (warpdrv Rx / iperf3 -R): %.2f (aim: 0.9 or better)" % ratio)
-print("with equal 128 KiB socket buffers (iperf3 -w 128K): %.2f" % (wrx / rev128))
+print("  iperf3 -l 32767: %.2f, -R %.2f, -R -w 128K %.2f" % (fwd, rev, rev128))
+ratio = w["32k"][1] / rev
+print("ratio of receive rates at 32k (warpdrv Rx / iperf3 -R): %.2f (aim: 0.9 or better)" % ratio)
+print("with equal 128 KiB socket buffers (iperf3 -R -w 128K): %.2f" % (w["32k"][1] / rev128))
+if netio:
+    n, wn, nw = rows("netio"), rows("wd-to-netio"), rows("netio-to-wd")
+    print("  netio 1.3x (%s) against itself, and warpdrv's ratio to it:" % netio)
+    print("    %4s  %9s %9s  %14s %14s  %14s %14s" % ("", "netio Tx", "Rx", "wd/netio Tx", "Rx",
+          "wd client Rx", "wd server Tx"))
+    for size, (tx, rx) in n.items():
+        a, b = w.get(size, (0, 0)), wn.get(size, (0, 0))
+        c = nw.get(size, (0, 0))
+        print("    %4s  %9.2f %9.2f  %14.2f %14.2f  %14.2f %14.2f" % (size, tx, rx, a[0] / tx,
+              a[1] / rx, b[1] / rx, c[0] / tx))
+    print("  (wd client Rx: warpdrv's client receiving from netio's server; wd server Tx:")
+    print("   netio's client sending to warpdrv's server; each over netio against itself)")
 sys.exit(0 if ratio >= 0.9 else 1)
 PY

@@ -24,15 +24,18 @@ static const char *const steps[] = {
 	"  tx_rate REAL, tx_bytes INTEGER, tx_secs REAL,"  /* bytes per second; bytes and */
 	"  rx_rate REAL, rx_bytes INTEGER, rx_secs REAL,"  /* seconds NULL when imported */
 	"  PRIMARY KEY (run, block));",
+	/* 2: the driver a run was measured with (bench --root), UDP's loss. */
+	"ALTER TABLE run ADD COLUMN driver TEXT;"
+	"ALTER TABLE run ADD COLUMN version TEXT;"
+	"ALTER TABLE result ADD COLUMN tx_loss INTEGER;"
+	"ALTER TABLE result ADD COLUMN rx_loss INTEGER;",
 	NULL,
 };
 
-char *bench_db_default_path(void)
+char *bench_db_default_path(const char *x, const char *home)
 {
-	const char *x = getenv("XDG_STATE_HOME");
 	if (x && *x == '/')
 		return wd_xasprintf("%s/warpdrv/bench.db", x);
-	const char *home = getenv("HOME");
 	if (home && *home)
 		return wd_xasprintf("%s/.local/state/warpdrv/bench.db", home);
 	return NULL;
@@ -92,7 +95,8 @@ void bench_db_close(struct db *db)
 	memset(db, 0, sizeof *db);
 }
 
-static void bind_dir(sqlite3_stmt *st, int col, const struct netio_dir *d)
+/* rate, bytes, seconds at col, col + 1, col + 2; the loss at loss_col. */
+static void bind_dir(sqlite3_stmt *st, int col, int loss_col, const struct netio_dir *d)
 {
 	if (!d->set)
 		return; /* stays NULL */
@@ -101,13 +105,22 @@ static void bind_dir(sqlite3_stmt *st, int col, const struct netio_dir *d)
 		sqlite3_bind_int64(st, col + 1, (sqlite3_int64)d->bytes);
 		sqlite3_bind_double(st, col + 2, d->secs);
 	}
+	if (d->has_loss)
+		sqlite3_bind_int(st, loss_col, d->loss);
+}
+
+static void bind_opt_text(sqlite3_stmt *st, int col, const char *s)
+{
+	if (*s)
+		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
 }
 
 static int add_results(struct db *db, const struct bench_run *run, struct wd_err *err)
 {
 	sqlite3_stmt *st;
 	int r = db_prepare(db, "INSERT INTO result (run, block, tx_rate, tx_bytes, tx_secs, "
-			    "rx_rate, rx_bytes, rx_secs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st, err);
+			    "rx_rate, rx_bytes, rx_secs, tx_loss, rx_loss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			    &st, err);
 	if (r)
 		return r;
 	for (int i = 0; i < run->l.n && !r; i++) {
@@ -116,8 +129,8 @@ static int add_results(struct db *db, const struct bench_run *run, struct wd_err
 		sqlite3_clear_bindings(st);
 		sqlite3_bind_int64(st, 1, run->id);
 		sqlite3_bind_int(st, 2, res->block);
-		bind_dir(st, 3, &res->tx);
-		bind_dir(st, 6, &res->rx);
+		bind_dir(st, 3, 9, &res->tx);
+		bind_dir(st, 6, 10, &res->rx);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			r = db_fail(db, err, "cannot record a result");
 	}
@@ -135,14 +148,16 @@ int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err)
 	if (r)
 		return r;
 	sqlite3_stmt *st;
-	if ((r = db_prepare(db, "INSERT INTO run (label, source, proto, peer, recorded) "
-			     "VALUES (?, ?, ?, ?, ?)", &st, err)))
+	if ((r = db_prepare(db, "INSERT INTO run (label, source, proto, peer, recorded, driver, "
+			     "version) VALUES (?, ?, ?, ?, ?, ?, ?)", &st, err)))
 		goto fail;
 	sqlite3_bind_text(st, 1, run->label, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, run->source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, run->l.proto == NETIO_UDP ? "udp" : "tcp", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, run->peer, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, run->recorded, -1, SQLITE_STATIC);
+	bind_opt_text(st, 6, run->driver);
+	bind_opt_text(st, 7, run->version);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		r = db_fail(db, err, "cannot record the run");
 	sqlite3_finalize(st);
@@ -176,7 +191,7 @@ int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err)
 	return r;
 }
 
-static void column_dir(sqlite3_stmt *st, int col, struct netio_dir *d)
+static void column_dir(sqlite3_stmt *st, int col, int loss_col, struct netio_dir *d)
 {
 	if (sqlite3_column_type(st, col) == SQLITE_NULL)
 		return;
@@ -184,6 +199,10 @@ static void column_dir(sqlite3_stmt *st, int col, struct netio_dir *d)
 	d->rate = sqlite3_column_double(st, col);
 	d->bytes = (uint64_t)sqlite3_column_int64(st, col + 1);
 	d->secs = sqlite3_column_double(st, col + 2);
+	if (sqlite3_column_type(st, loss_col) != SQLITE_NULL) {
+		d->has_loss = true;
+		d->loss = sqlite3_column_int(st, loss_col);
+	}
 }
 
 static void copy_text(char *out, size_t n, sqlite3_stmt *st, int col)
@@ -192,42 +211,55 @@ static void copy_text(char *out, size_t n, sqlite3_stmt *st, int col)
 	snprintf(out, n, "%s", t ? (const char *)t : "");
 }
 
-int bench_db_latest(struct db *db, const char *label, struct bench_run *run,
-		    bool *found, struct wd_err *err)
+/* The run row itself; *found false when label has no run of that protocol. */
+static int latest_run(struct db *db, const char *label, enum netio_proto proto,
+		      struct bench_run *run, bool *found, struct wd_err *err)
 {
-	memset(run, 0, sizeof *run);
-	*found = false;
 	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT id, source, proto, peer, recorded FROM run WHERE label = ? "
-			    "ORDER BY id DESC LIMIT 1", &st, err);
+	int r = db_prepare(db, "SELECT id, source, peer, recorded, driver, version FROM run "
+			    "WHERE label = ? AND proto = ? ORDER BY id DESC LIMIT 1", &st, err);
 	if (r)
 		return r;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, proto == NETIO_UDP ? "udp" : "tcp", -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW) {
 		*found = true;
 		run->id = sqlite3_column_int64(st, 0);
 		snprintf(run->label, sizeof run->label, "%s", label);
+		run->l.proto = proto;
 		copy_text(run->source, sizeof run->source, st, 1);
-		const unsigned char *p = sqlite3_column_text(st, 2);
-		run->l.proto = p && !strcmp((const char *)p, "udp") ? NETIO_UDP : NETIO_TCP;
-		copy_text(run->peer, sizeof run->peer, st, 3);
-		copy_text(run->recorded, sizeof run->recorded, st, 4);
+		copy_text(run->peer, sizeof run->peer, st, 2);
+		copy_text(run->recorded, sizeof run->recorded, st, 3);
+		copy_text(run->driver, sizeof run->driver, st, 4);
+		copy_text(run->version, sizeof run->version, st, 5);
 	} else if (s != SQLITE_DONE) {
 		r = db_fail(db, err, "cannot read the runs");
 	}
 	sqlite3_finalize(st);
+	return r;
+}
+
+int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
+		    struct bench_run *run, bool *found, struct wd_err *err)
+{
+	memset(run, 0, sizeof *run);
+	*found = false;
+	int r = latest_run(db, label, proto, run, found, err);
 	if (r || !*found)
 		return r;
+	sqlite3_stmt *st;
 	if ((r = db_prepare(db, "SELECT block, tx_rate, tx_bytes, tx_secs, rx_rate, rx_bytes, "
-			     "rx_secs FROM result WHERE run = ? ORDER BY block", &st, err)))
+			     "rx_secs, tx_loss, rx_loss FROM result WHERE run = ? ORDER BY block",
+			     &st, err)))
 		return r;
 	sqlite3_bind_int64(st, 1, run->id);
+	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW && run->l.n < NETIO_MAX_RESULTS) {
 		struct netio_result *res = &run->l.r[run->l.n++];
 		res->block = sqlite3_column_int(st, 0);
-		column_dir(st, 1, &res->tx);
-		column_dir(st, 4, &res->rx);
+		column_dir(st, 1, 7, &res->tx);
+		column_dir(st, 4, 8, &res->rx);
 	}
 	if (s != SQLITE_DONE && s != SQLITE_ROW)
 		r = db_fail(db, err, "cannot read the results");

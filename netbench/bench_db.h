@@ -20,12 +20,15 @@ struct bench_run {
 	char source[16];     /* "client", "server", "import" */
 	char peer[128];      /* host, client address or imported file name */
 	char recorded[32];   /* UTC, "2024-05-01T10:00:00Z" */
+	char driver[64];     /* "MMLEM.OS2" from the volume's CONFIG.SYS (--root), or "" */
+	char version[64];    /* "mmlem 2.06" from the volume's state, or "" */
 	struct netio_listing l;
 };
 
 /* $XDG_STATE_HOME/warpdrv/bench.db, else ~/.local/state/warpdrv/bench.db
- * (malloc'd); NULL when neither variable is set. */
-char *bench_db_default_path(void);
+ * (malloc'd), from the two variables' values (the caller reads the
+ * environment); NULL when neither is set. */
+char *bench_db_default_path(const char *xdg_state_home, const char *home);
 /* Opens (create: making the folder and the file) and brings the schema up to
  * date. With create false and no file, *exists is false and nothing is written. */
 int bench_db_open(struct db *db, const char *path, bool create, bool *exists,
@@ -35,8 +38,9 @@ void bench_db_close(struct db *db);
 int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err);
 /* The labels in the order they were first recorded (malloc'd array of malloc'd strings). */
 int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err);
-/* The latest run recorded under label; *found false when there is none. */
-int bench_db_latest(struct db *db, const char *label, struct bench_run *run,
-		    bool *found, struct wd_err *err);
+/* The latest run of a protocol recorded under label; *found false when
+ * there is none. */
+int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
+		    struct bench_run *run, bool *found, struct wd_err *err);
 
 #endif

@@ -1,21 +1,49 @@
 /* netio's result lines: formatting them byte for byte, and reading back the
  * text a netio client printed (pasted from an OS/2 guest). Pure functions: no
  * I/O, so the unit tests and the fuzz target call them directly. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "netbench/netio.h"
 
-const int netio_sizes[NETIO_NSIZES] = {1024, 2048, 4096, 8192, 16384, 32767};
+const int netio_sizes[NETIO_NSIZES] = {1024, 2048, 4096, 8192, 16384, 32768};
+const int netio_udp_sizes[NETIO_NSIZES] = {1024, 2048, 4096, 8192, 16384, 32767};
 
 #define KIB 1024.0
 #define MIB (1024.0 * 1024.0)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
+int netio_proto_block(enum netio_proto proto, int block)
+{
+	return proto == NETIO_UDP && block == NETIO_MAX_BLOCK ? NETIO_MAX_DATAGRAM : block;
+}
+
+int netio_block_row(int block)
+{
+	return block == NETIO_MAX_DATAGRAM ? NETIO_MAX_BLOCK : block;
+}
+
+void netio_put_ctl(unsigned char m[8], uint32_t cmd, uint32_t data)
+{
+	uint32_t a = htonl(cmd), b = htonl(data);
+	memcpy(m, &a, 4);
+	memcpy(m + 4, &b, 4);
+}
+
+void netio_get_ctl(const unsigned char m[8], uint32_t *cmd, uint32_t *data)
+{
+	uint32_t a, b;
+	memcpy(&a, m, 4);
+	memcpy(&b, m + 4, 4);
+	*cmd = ntohl(a);
+	*data = ntohl(b);
+}
+
 void netio_block_label(int block, char *out, size_t n)
 {
-	if (block == NETIO_MAX_BLOCK)
+	if (block == NETIO_MAX_DATAGRAM)
 		snprintf(out, n, "32k");
 	else if (block > 0 && block % 1024 == 0)
 		snprintf(out, n, "%dk", block / 1024);
@@ -42,19 +70,31 @@ void netio_format_rate(uint64_t bytes, double secs, char *out, size_t n)
 	format_rate((double)bytes, secs, out, n);
 }
 
+int netio_loss(uint64_t sent, uint64_t received)
+{
+	if (sent == 0 || received >= sent)
+		return 0;
+	return (int)((sent - received) * 100 / sent);
+}
+
 static void format_dir(const struct netio_dir *d, char *out, size_t n)
 {
+	char rate[48];
 	if (!d->set)
-		snprintf(out, n, "failed");
+		snprintf(rate, sizeof rate, "failed");
 	else if (d->secs > 0)
-		netio_format_rate(d->bytes, d->secs, out, n);
+		netio_format_rate(d->bytes, d->secs, rate, sizeof rate);
 	else /* imported: only the rate is known; six seconds of it stand in for the bytes */
-		format_rate(d->rate * NETIO_SECONDS, NETIO_SECONDS, out, n);
+		format_rate(d->rate * NETIO_SECONDS, NETIO_SECONDS, rate, sizeof rate);
+	if (d->set && d->has_loss)
+		snprintf(out, n, "%s (%d%%)", rate, d->loss);
+	else
+		snprintf(out, n, "%s", rate);
 }
 
 void netio_format_line(const struct netio_result *r, char *out, size_t n)
 {
-	char label[16], tx[48], rx[48];
+	char label[16], tx[64], rx[64];
 	netio_block_label(r->block, label, sizeof label);
 	format_dir(&r->tx, tx, sizeof tx);
 	format_dir(&r->rx, rx, sizeof rx);
@@ -78,7 +118,7 @@ static int block_from_sv(struct wd_sv v, int *block)
 	if (i != v.n)
 		return -1;
 	if (k)
-		val = val == 32 ? NETIO_MAX_BLOCK : val * 1024;
+		val *= 1024;
 	if (val < NETIO_MIN_BLOCK || val > NETIO_MAX_BLOCK)
 		return -2;
 	*block = (int)val;
@@ -95,7 +135,7 @@ int netio_parse_block(const char *s, int *block, struct wd_err *err)
 	if (r == -2)
 		return wd_err_set(err, WD_EFAIL,
 				  "block size %s is out of range: netio blocks are 1k to 32k "
-				  "(1024 to 32767 bytes)", s);
+				  "(1024 to 32768 bytes)", s);
 	return 0;
 }
 
@@ -110,6 +150,17 @@ struct netio_result *netio_find(struct netio_listing *l, int block)
 const struct netio_result *netio_find_const(const struct netio_listing *l, int block)
 {
 	return netio_find((struct netio_listing *)l, block);
+}
+
+struct netio_result *netio_find_or_add(struct netio_listing *l, int block)
+{
+	struct netio_result *r = netio_find(l, block);
+	if (r || l->n == NETIO_MAX_RESULTS)
+		return r;
+	r = &l->r[l->n++];
+	memset(r, 0, sizeof *r);
+	r->block = block;
+	return r;
 }
 
 /* A tiny cursor over one line: words separated by spaces or tabs. */
@@ -166,12 +217,35 @@ static bool parse_unit(struct wd_sv v, double *mult)
 	return false;
 }
 
-/* "NUMBER UNIT" then the word that must follow ("Tx," or "Rx."). */
+/* "(1%)": netio's UDP loss, 0 to 100. */
+static bool parse_loss(struct wd_sv v, int *loss)
+{
+	if (v.n < 4 || v.n > 6 || v.p[0] != '(' || v.p[v.n - 2] != '%' || v.p[v.n - 1] != ')')
+		return false;
+	int val = 0;
+	for (size_t i = 1; i < v.n - 2; i++) {
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return false;
+		val = val * 10 + (v.p[i] - '0');
+	}
+	*loss = val;
+	return val <= 100;
+}
+
+/* "NUMBER UNIT [(N%)]" then the word that must follow ("Tx," or "Rx."). */
 static bool parse_rate(struct cursor *c, const char *after, struct netio_dir *d)
 {
 	double val, mult;
-	if (!parse_number(next_word(c), &val) || !parse_unit(next_word(c), &mult) ||
-	    !wd_sv_eq(next_word(c), after))
+	if (!parse_number(next_word(c), &val) || !parse_unit(next_word(c), &mult))
+		return false;
+	struct wd_sv w = next_word(c);
+	if (w.n && w.p[0] == '(') {
+		if (!parse_loss(w, &d->loss))
+			return false;
+		d->has_loss = true;
+		w = next_word(c);
+	}
+	if (!wd_sv_eq(w, after))
 		return false;
 	d->set = true;
 	d->rate = val * mult;
@@ -248,7 +322,10 @@ int netio_parse_listing(const char *text, size_t len, const char *name,
 		snprintf(where, sizeof where, "%s line %d", name, lineno);
 		struct netio_result r;
 		int rc = parse_result_line(line, where, &r, err);
-		if (rc || (rc = add_result(out, &r, where, err)))
+		if (rc)
+			return rc;
+		r.block = netio_proto_block(out->proto, r.block);
+		if ((rc = add_result(out, &r, where, err)))
 			return rc;
 	}
 	if (out->n == 0)

@@ -1,5 +1,6 @@
-/* warpdrv bench: a netio-compatible throughput test (server, client), the
- * import of what an OS/2 guest's netio printed, and the before/after report. */
+/* warpdrv bench: a netio-compatible throughput test (server, client) and the
+ * import of what an OS/2 guest's netio printed; the report is in
+ * ui/cmd_bench_report.c. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,18 +8,12 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "netbench/bench_db.h"
-#include "ui/commands.h"
+#include "netbench/bench_driver.h"
 #include "netbench/netio.h"
+#include "ui/cmd_bench.h"
 
-#define MIB (1024.0 * 1024.0)
+#define MIB BENCH_MIB
 #define IMPORT_MAX (1024 * 1024)
-
-struct opts {
-	const char *db, *label, *bind, *labels, *svg, *host, *file;
-	int port, block;
-	double seconds;
-	enum netio_proto proto;
-};
 
 /* ------------------------------------------------------------ options */
 
@@ -44,17 +39,16 @@ static int parse_port(struct wd_ctx *ctx, const char *s, int *out)
 	return 0;
 }
 
-/* The options every subcommand shares; `allowed` names the valued ones this
- * subcommand takes, e.g. "db label port". Returns 1 when argv[*i] was one. */
-static int common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *allowed,
-		      struct opts *o)
+int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *allowed,
+		     struct bench_opts *o)
 {
-	static const char *names[] = {"db", "label", "port", "bind", "seconds", "labels", "svg"};
+	static const char *names[] = {"db", "label", "port", "bind", "seconds", "labels", "svg",
+				      "port"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
 		if (!strstr(allowed, names[k]))
 			continue;
 		char opt[16];
-		snprintf(opt, sizeof opt, "--%s", names[k]);
+		snprintf(opt, sizeof opt, k == 7 ? "-p" : "--%s", names[k]); /* -p: netio's spelling */
 		const char *val;
 		bool m;
 		int r = ui_opt_value(ctx, argc, argv, i, opt, &val, &m);
@@ -70,16 +64,17 @@ static int common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const c
 		case 4: return parse_seconds(ctx, val, &o->seconds) ? -WD_EUSAGE : 1;
 		case 5: o->labels = val; break;
 		case 6: o->svg = val; break;
+		case 7: return parse_port(ctx, val, &o->port) ? -WD_EUSAGE : 1;
 		}
 		return 1;
 	}
 	return 0;
 }
 
-static int open_db(struct wd_ctx *ctx, const struct opts *o, bool create, bool *exists,
-		   struct db *db)
+int bench_open_db(struct wd_ctx *ctx, const struct bench_opts *o, bool create, bool *exists,
+		  struct db *db)
 {
-	char *path = o->db ? wd_xstrdup(o->db) : bench_db_default_path();
+	char *path = o->db ? wd_xstrdup(o->db) : bench_db_default_path(getenv("XDG_STATE_HOME"), getenv("HOME"));
 	struct wd_err err = {0};
 	if (!path) {
 		wd_err_set(&err, WD_EFAIL, "no place for the results: set HOME or XDG_STATE_HOME, "
@@ -155,6 +150,8 @@ static void json_dir(struct json *j, const char *key, const struct netio_dir *d)
 		netio_format_rate(d->bytes, d->secs, t, sizeof t);
 		json_str(j, "text", t);
 	}
+	if (d->has_loss)
+		json_int(j, "loss_percent", d->loss);
 	json_obj_end(j);
 }
 
@@ -167,6 +164,8 @@ static void json_run(struct json *j, const struct bench_run *run, const char *db
 	json_str(j, "proto", run->l.proto == NETIO_UDP ? "udp" : "tcp");
 	json_str(j, "peer", run->peer);
 	json_str(j, "recorded", run->recorded);
+	json_str(j, "driver", run->driver[0] ? run->driver : NULL);
+	json_str(j, "version", run->version[0] ? run->version : NULL);
 	json_str(j, "db", db);
 	json_arr_begin(j, "results");
 	for (int i = 0; i < run->l.n; i++) {
@@ -205,12 +204,34 @@ static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
 	return 0;
 }
 
+/* With --root, the run is labelled with the NIC driver the volume loads
+ * (unless --label names it) and records the driver and its package. */
+static int label_from_volume(struct wd_ctx *ctx, const struct bench_opts *o,
+			     struct bench_run *run)
+{
+	if (!ctx->root)
+		return 0;
+	struct bench_driver d;
+	struct wd_err err = {0};
+	int r = bench_driver_of_volume(ctx->root, &d, &err);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	snprintf(run->label, sizeof run->label, "%s", o->label ? o->label : d.label);
+	snprintf(run->driver, sizeof run->driver, "%s", d.file);
+	snprintf(run->version, sizeof run->version, "%s", d.version);
+	if (!ctx->json)
+		ui_say(ctx, "The volume's CONFIG.SYS loads %s (line %d)%s%s%s; runs are labelled "
+		       "'%s'.\n", d.file, d.line, d.version[0] ? ", package " : "", d.version,
+		       d.version[0] ? "" : ", installed by no package", run->label);
+	return 0;
+}
+
 /* ------------------------------------------------------------ client */
 
-static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct opts *o)
+static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct bench_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
-		int c = common_opt(ctx, argc, argv, &i, "db label port seconds", o);
+		int c = bench_common_opt(ctx, argc, argv, &i, "db label port bind seconds", o);
 		if (c < 0)
 			return -c;
 		if (c)
@@ -255,17 +276,17 @@ static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct opts *
 
 static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
+	struct bench_opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
+	struct bench_run run = {0};
 	int rc = parse_client(ctx, argc, argv, &o);
-	if (rc)
+	if (rc || (rc = label_from_volume(ctx, &o, &run)))
 		return rc;
 	struct db db;
-	if ((rc = open_db(ctx, &o, true, NULL, &db)))
+	if ((rc = bench_open_db(ctx, &o, true, NULL, &db)))
 		return rc;
 	struct live lv = {ctx, !ctx->quiet && isatty(STDERR_FILENO), false};
 	struct netio_events ev = {&lv, on_progress, on_result, on_note};
-	struct netio_client_opts co = {o.host, o.port, o.proto, o.seconds, o.block};
-	struct bench_run run = {0};
+	struct netio_client_opts co = {o.host, o.port, o.proto, o.seconds, o.block, o.bind};
 	struct wd_err err = {0};
 	int r = netio_client_run(&co, &ev, &run.l, &err);
 	clear_progress(&lv);
@@ -275,9 +296,11 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 	} else {
 		if (!ctx->json)
 			printf("Done.\n");
-		snprintf(run.label, sizeof run.label, "%s", o.label ? o.label : o.host);
+		if (!run.label[0])
+			snprintf(run.label, sizeof run.label, "%s", o.label ? o.label : o.host);
 		snprintf(run.source, sizeof run.source, "client");
-		snprintf(run.peer, sizeof run.peer, "%s:%d", o.host, o.port);
+		snprintf(run.peer, sizeof run.peer, "%s:%d", o.host,
+			 o.proto == NETIO_UDP ? o.port + 1 : o.port);
 		rc = record(ctx, &db, &run);
 	}
 	bench_db_close(&db);
@@ -286,19 +309,65 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 
 /* ------------------------------------------------------------ server */
 
+/* The label of a run the server recorded: --label, the volume's driver,
+ * else the client's address without its port. */
+static void server_label(const struct bench_opts *o, const struct bench_run *tmpl,
+			 const char *peer, struct bench_run *run)
+{
+	if (o->label || tmpl->label[0]) {
+		snprintf(run->label, sizeof run->label, "%s", o->label ? o->label : tmpl->label);
+	} else {
+		snprintf(run->label, sizeof run->label, "%s", peer);
+		char *colon = strrchr(run->label, ':');
+		if (colon)
+			*colon = '\0';
+	}
+	snprintf(run->driver, sizeof run->driver, "%s", tmpl->driver);
+	snprintf(run->version, sizeof run->version, "%s", tmpl->version);
+	snprintf(run->source, sizeof run->source, "server");
+	snprintf(run->peer, sizeof run->peer, "%s", peer);
+}
+
+/* One client at a time, for as long as the server runs: a client's fault
+ * is reported and forgotten, a database fault ends the server. */
+static int serve(struct wd_ctx *ctx, struct netio_server *s, struct db *db,
+		 const struct bench_opts *o, const struct bench_run *tmpl)
+{
+	struct live lv = {ctx, false, true};
+	struct netio_events ev = {&lv, NULL, NULL, on_note};
+	struct wd_err err = {0};
+	for (;;) {
+		struct bench_run run = {0};
+		char peer[128];
+		wd_err_clear(&err);
+		int r = netio_server_serve_one(s, &ev, &run.l, peer, sizeof peer, &err);
+		if (r) {
+			fprintf(stderr, "%s: %s; run not recorded\n", ctx->prog, err.msg);
+			continue;
+		}
+		server_label(o, tmpl, peer, &run);
+		if (!ctx->json)
+			for (int i = 0; i < run.l.n; i++)
+				on_result(&lv, &run.l.r[i]);
+		if ((r = record(ctx, db, &run)))
+			return r;
+	}
+}
+
 static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
+	struct bench_opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
 	for (int i = 1; i < argc; i++) {
-		int c = common_opt(ctx, argc, argv, &i, "db label port bind seconds", &o);
+		int c = bench_common_opt(ctx, argc, argv, &i, "db label port bind seconds", &o);
 		if (c < 0)
 			return -c;
 		if (!c)
 			return ui_usage(ctx, "bench server: unknown argument '%s'", argv[i]);
 	}
+	struct bench_run tmpl = {0};
+	int rc = label_from_volume(ctx, &o, &tmpl);
 	struct db db;
-	int rc = open_db(ctx, &o, true, NULL, &db);
-	if (rc)
+	if (rc || (rc = bench_open_db(ctx, &o, true, NULL, &db)))
 		return rc;
 	struct netio_server s;
 	struct wd_err err = {0};
@@ -308,39 +377,11 @@ static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_fail(ctx, r, &err);
 	}
 	if (!ctx->json)
-		printf("Listening on %s TCP port %d and UDP port %d; each finished run is "
-		       "recorded in %s.\n", o.bind ? o.bind : "every address", o.port, o.port + 1,
-		       db.path);
+		printf("Listening on %s TCP port %d (the TCP test) and TCP and UDP port %d (the "
+		       "UDP test); each finished run is recorded in %s.\n",
+		       o.bind ? o.bind : "every address", o.port, o.port + 1, db.path);
 	fflush(stdout);
-	struct live lv = {ctx, false, true};
-	struct netio_events ev = {&lv, NULL, NULL, on_note};
-	/* One client at a time, for as long as the server runs: a client's fault
-	 * is reported and forgotten, a database fault ends the server. */
-	for (;;) {
-		struct bench_run run = {0};
-		char peer[128];
-		wd_err_clear(&err);
-		r = netio_server_serve_one(&s, &ev, &run.l, peer, sizeof peer, &err);
-		if (r) {
-			fprintf(stderr, "%s: %s; run not recorded\n", ctx->prog, err.msg);
-			continue;
-		}
-		if (o.label) {
-			snprintf(run.label, sizeof run.label, "%s", o.label);
-		} else { /* the client's address without its port */
-			snprintf(run.label, sizeof run.label, "%s", peer);
-			char *colon = strrchr(run.label, ':');
-			if (colon)
-				*colon = '\0';
-		}
-		snprintf(run.source, sizeof run.source, "server");
-		snprintf(run.peer, sizeof run.peer, "%s", peer);
-		if (!ctx->json)
-			for (int i = 0; i < run.l.n; i++)
-				on_result(&lv, &run.l.r[i]);
-		if ((rc = record(ctx, &db, &run)))
-			break;
-	}
+	rc = serve(ctx, &s, &db, &o, &tmpl);
 	netio_server_close(&s);
 	bench_db_close(&db);
 	return rc;
@@ -350,9 +391,9 @@ static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 
 static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {0};
+	struct bench_opts o = {0};
 	for (int i = 1; i < argc; i++) {
-		int c = common_opt(ctx, argc, argv, &i, "db label", &o);
+		int c = bench_common_opt(ctx, argc, argv, &i, "db label", &o);
 		if (c < 0)
 			return -c;
 		if (c)
@@ -388,7 +429,7 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 	if (r)
 		return ui_fail(ctx, r, &err);
 	struct db db;
-	int rc = open_db(ctx, &o, true, NULL, &db);
+	int rc = bench_open_db(ctx, &o, true, NULL, &db);
 	if (rc)
 		return rc;
 	snprintf(run.label, sizeof run.label, "%s", o.label);
@@ -402,423 +443,22 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-/* ------------------------------------------------------------ report */
-
-struct peak {
-	double rate;
-	int block;
-};
-
-static struct peak peak_of(const struct netio_listing *l, bool tx)
-{
-	struct peak p = {0, 0};
-	for (int i = 0; i < l->n; i++) {
-		const struct netio_dir *d = tx ? &l->r[i].tx : &l->r[i].rx;
-		if (d->set && d->rate > p.rate) {
-			p.rate = d->rate;
-			p.block = l->r[i].block;
-		}
-	}
-	return p;
-}
-
-/* The block sizes any of the runs has, smallest first. */
-static int all_blocks(struct bench_run *runs, int n, int *blocks)
-{
-	int nb = 0;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < runs[i].l.n; k++) {
-			int b = runs[i].l.r[k].block, at = 0;
-			while (at < nb && blocks[at] < b)
-				at++;
-			if (at < nb && blocks[at] == b)
-				continue;
-			if (nb == NETIO_MAX_RESULTS * 2)
-				return nb;
-			memmove(blocks + at + 1, blocks + at, sizeof *blocks * (size_t)(nb - at));
-			blocks[at] = b;
-			nb++;
-		}
-	return nb;
-}
-
-static const struct netio_dir *dir_at(const struct bench_run *run, int block, bool tx)
-{
-	const struct netio_result *r = netio_find_const(&run->l, block);
-	const struct netio_dir *d = r ? (tx ? &r->tx : &r->rx) : NULL;
-	return d && d->set ? d : NULL;
-}
-
-static void cell_rate(struct wd_buf *b, const struct netio_dir *d)
-{
-	if (d)
-		wd_buf_addf(b, " %.2f |", d->rate / MIB);
-	else
-		wd_buf_adds(b, " - |");
-}
-
-static void cell_ratio(struct wd_buf *b, const struct netio_dir *first,
-		       const struct netio_dir *last)
-{
-	if (first && last && first->rate > 0)
-		wd_buf_addf(b, " %.2fx |", last->rate / first->rate);
-	else
-		wd_buf_adds(b, " - |");
-}
-
-/* "peak Tx went from 24.83 MByte/s to 50.39 MByte/s at 16k: 2.03x" */
-static void summary_line(struct peak a, struct peak b, const char *dir, char *out, size_t n)
-{
-	char la[16], lb[16];
-	netio_block_label(a.block, la, sizeof la);
-	netio_block_label(b.block, lb, sizeof lb);
-	double ratio = a.rate > 0 ? b.rate / a.rate : 0;
-	if (a.block == b.block)
-		snprintf(out, n, "peak %s went from %.2f MByte/s to %.2f MByte/s at %s: %.2fx", dir,
-			 a.rate / MIB, b.rate / MIB, la, ratio);
-	else
-		snprintf(out, n, "peak %s went from %.2f MByte/s at %s to %.2f MByte/s at %s: %.2fx",
-			 dir, a.rate / MIB, la, b.rate / MIB, lb, ratio);
-}
-
-static void text_table(struct wd_buf *b, struct bench_run *runs, int n, const int *blocks,
-		       int nb)
-{
-	bool ratio = n > 1;
-	wd_buf_adds(b, "| block |");
-	for (int i = 0; i < n; i++)
-		wd_buf_addf(b, " %s Tx | %s Rx |", runs[i].label, runs[i].label);
-	if (ratio)
-		wd_buf_adds(b, " Tx ratio | Rx ratio |");
-	wd_buf_adds(b, "\n|---|");
-	for (int i = 0; i < n * 2 + (ratio ? 2 : 0); i++)
-		wd_buf_adds(b, "---|");
-	wd_buf_adds(b, "\n");
-	for (int k = 0; k < nb; k++) {
-		char label[16];
-		netio_block_label(blocks[k], label, sizeof label);
-		wd_buf_addf(b, "| %s |", label);
-		for (int i = 0; i < n; i++) {
-			cell_rate(b, dir_at(&runs[i], blocks[k], true));
-			cell_rate(b, dir_at(&runs[i], blocks[k], false));
-		}
-		if (ratio)
-			for (int t = 1; t >= 0; t--)
-				cell_ratio(b, dir_at(&runs[0], blocks[k], t),
-					   dir_at(&runs[n - 1], blocks[k], t));
-		wd_buf_adds(b, "\n");
-	}
-	wd_buf_adds(b, "| peak |");
-	for (int i = 0; i < n; i++)
-		for (int t = 1; t >= 0; t--) {
-			struct peak p = peak_of(&runs[i].l, t);
-			char label[16];
-			netio_block_label(p.block, label, sizeof label);
-			wd_buf_addf(b, " %.2f (%s) |", p.rate / MIB, label);
-		}
-	if (ratio)
-		for (int t = 1; t >= 0; t--) {
-			struct peak a = peak_of(&runs[0].l, t), z = peak_of(&runs[n - 1].l, t);
-			wd_buf_addf(b, " %.2fx |", a.rate > 0 ? z.rate / a.rate : 0);
-		}
-	wd_buf_adds(b, "\n");
-}
-
-static void xml_text(struct wd_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': wd_buf_adds(b, "&amp;"); break;
-		case '<': wd_buf_adds(b, "&lt;"); break;
-		case '>': wd_buf_adds(b, "&gt;"); break;
-		case '"': wd_buf_adds(b, "&quot;"); break;
-		default: wd_buf_addc(b, *s);
-		}
-	}
-}
-
-/* Grouped bars: per block size, each label's Tx (solid) and Rx (light). */
-static void svg_chart(struct wd_buf *b, struct bench_run *runs, int n, const int *blocks,
-		      int nb)
-{
-	static const char *colors[] = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
-				       "#76b7b2"};
-	double top = 1;
-	for (int i = 0; i < n; i++)
-		for (int t = 0; t < 2; t++)
-			if (peak_of(&runs[i].l, t).rate / MIB > top)
-				top = peak_of(&runs[i].l, t).rate / MIB;
-	/* The axis ends at the next multiple of a power of ten: 50.39 -> 60. */
-	double step = 1;
-	while (step * 10 <= top)
-		step *= 10;
-	double ymax = step;
-	while (ymax < top)
-		ymax += step;
-	int bar = 14, gap = 24, left = 60, plot_h = 260, top_y = 50;
-	int group = n * 2 * bar;
-	int width = left + nb * (group + gap) + gap, height = top_y + plot_h + 50;
-	wd_buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		    "font-family=\"sans-serif\" font-size=\"12\">\n"
-		    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		    "<text x=\"%d\" y=\"20\" font-size=\"14\">netio throughput, MByte/s "
-		    "(Tx solid, Rx light)</text>\n", width, height, left);
-	for (int i = 0; i < n; i++) {
-		int x = left + i * 160;
-		wd_buf_addf(b, "<rect x=\"%d\" y=\"30\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			    "<text x=\"%d\" y=\"40\">", x, colors[i % 6], x + 16);
-		xml_text(b, runs[i].label);
-		wd_buf_adds(b, "</text>\n");
-	}
-	for (int t = 0; t <= 4; t++) {
-		double v = ymax * t / 4;
-		int y = top_y + plot_h - (int)(plot_h * t / 4);
-		wd_buf_addf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
-			    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%g</text>\n", left, y,
-			    width - gap / 2, y, left - 6, y + 4, v);
-	}
-	for (int k = 0; k < nb; k++) {
-		int gx = left + gap + k * (group + gap);
-		char label[16];
-		netio_block_label(blocks[k], label, sizeof label);
-		for (int i = 0; i < n; i++)
-			for (int t = 0; t < 2; t++) {
-				const struct netio_dir *d = dir_at(&runs[i], blocks[k], t == 0);
-				if (!d)
-					continue;
-				double v = d->rate / MIB;
-				int h = (int)(plot_h * v / ymax + 0.5);
-				wd_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-					    "fill=\"%s\" fill-opacity=\"%s\"><title>", gx + (i * 2 + t) * bar,
-					    top_y + plot_h - h, bar - 2, h, colors[i % 6],
-					    t == 0 ? "1" : "0.45");
-				xml_text(b, runs[i].label);
-				wd_buf_addf(b, " %s %s: %.2f MByte/s</title></rect>\n", label,
-					    t == 0 ? "Tx" : "Rx", v);
-			}
-		wd_buf_addf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			    gx + group / 2, top_y + plot_h + 18, label);
-	}
-	wd_buf_addf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n"
-		    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">block size</text>\n</svg>\n",
-		    left, top_y + plot_h, width - gap / 2, top_y + plot_h, width / 2,
-		    top_y + plot_h + 38);
-}
-
-static void json_report(struct wd_ctx *ctx, struct bench_run *runs, int n, const int *blocks,
-			int nb, char lines[2][200])
-{
-	struct json *j = &ctx->j;
-	json_obj_begin(j, NULL);
-	json_str(j, "unit", "MByte/s");
-	json_arr_begin(j, "runs");
-	for (int i = 0; i < n; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "label", runs[i].label);
-		json_int(j, "run", runs[i].id);
-		json_str(j, "source", runs[i].source);
-		json_str(j, "recorded", runs[i].recorded);
-		for (int t = 1; t >= 0; t--) {
-			struct peak p = peak_of(&runs[i].l, t);
-			json_obj_begin(j, t ? "peak_tx" : "peak_rx");
-			json_num(j, "mbyte_per_second", p.rate / MIB, 2);
-			json_int(j, "block", p.block);
-			json_obj_end(j);
-		}
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_arr_begin(j, "rows");
-	for (int k = 0; k < nb; k++) {
-		char label[16];
-		netio_block_label(blocks[k], label, sizeof label);
-		json_obj_begin(j, NULL);
-		json_int(j, "block", blocks[k]);
-		json_str(j, "size", label);
-		json_arr_begin(j, "values");
-		for (int i = 0; i < n; i++) {
-			json_obj_begin(j, NULL);
-			json_str(j, "label", runs[i].label);
-			for (int t = 1; t >= 0; t--) {
-				const struct netio_dir *d = dir_at(&runs[i], blocks[k], t);
-				if (d)
-					json_num(j, t ? "tx" : "rx", d->rate / MIB, 2);
-				else
-					json_null(j, t ? "tx" : "rx");
-			}
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		if (n > 1)
-			for (int t = 1; t >= 0; t--) {
-				const struct netio_dir *a = dir_at(&runs[0], blocks[k], t);
-				const struct netio_dir *z = dir_at(&runs[n - 1], blocks[k], t);
-				if (a && z && a->rate > 0)
-					json_num(j, t ? "tx_ratio" : "rx_ratio", z->rate / a->rate, 2);
-				else
-					json_null(j, t ? "tx_ratio" : "rx_ratio");
-			}
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_arr_begin(j, "summary");
-	if (n > 1)
-		for (int t = 0; t < 2; t++)
-			json_str(j, NULL, lines[t]);
-	json_arr_end(j);
-	json_obj_end(j);
-	json_finish(j);
-}
-
-/* Splits "A,B" into the labels asked for, in that order. */
-static int split_labels(const char *s, char ***out, int *n)
-{
-	*out = NULL;
-	*n = 0;
-	while (*s) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		if (len == 0)
-			return -1;
-		*out = wd_xrealloc(*out, sizeof **out * (size_t)(*n + 1));
-		(*out)[(*n)++] = wd_xstrndup(s, len);
-		s += len + (comma ? 1 : 0);
-		if (comma && !*s)
-			return -1;
-	}
-	return *n ? 0 : -1;
-}
-
-static void free_labels(char **l, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(l[i]);
-	free(l);
-}
-
-static int load_runs(struct wd_ctx *ctx, struct db *db, char **labels, int n,
-		     struct bench_run *runs)
-{
-	struct wd_err err = {0};
-	for (int i = 0; i < n; i++) {
-		bool found;
-		int r = bench_db_latest(db, labels[i], &runs[i], &found, &err);
-		if (r)
-			return ui_fail(ctx, r, &err);
-		if (!found) {
-			char **all;
-			int na;
-			struct wd_buf known = {0};
-			if (!bench_db_labels(db, &all, &na, &err)) {
-				for (int k = 0; k < na; k++)
-					wd_buf_addf(&known, "%s'%s'", k ? ", " : "", all[k]);
-				free_labels(all, na);
-			}
-			wd_err_set(&err, WD_EFAIL, "%s: no run recorded under label '%s' (labels "
-				   "there: %s)", db->path, labels[i], known.len ? known.p : "none");
-			wd_buf_free(&known);
-			return ui_fail(ctx, -WD_EFAIL, &err);
-		}
-	}
-	return 0;
-}
-
-static int write_svg(struct wd_ctx *ctx, const char *path, struct bench_run *runs, int n,
-		     const int *blocks, int nb)
-{
-	struct wd_buf svg = {0};
-	struct wd_err err = {0};
-	svg_chart(&svg, runs, n, blocks, nb);
-	int r = wd_write_atomic(path, svg.p, svg.len, 0644, &err);
-	wd_buf_free(&svg);
-	return r ? ui_fail(ctx, r, &err) : 0;
-}
-
-static int bench_report(struct wd_ctx *ctx, int argc, char **argv)
-{
-	struct opts o = {0};
-	for (int i = 1; i < argc; i++) {
-		int c = common_opt(ctx, argc, argv, &i, "db labels svg", &o);
-		if (c < 0)
-			return -c;
-		if (!c)
-			return ui_usage(ctx, "bench report: unknown argument '%s'", argv[i]);
-	}
-	char **labels = NULL;
-	int n = 0;
-	if (o.labels && split_labels(o.labels, &labels, &n)) {
-		free_labels(labels, n);
-		return ui_usage(ctx, "--labels %s: expected labels separated by commas, such as "
-				"E1000,MMLEM", o.labels);
-	}
-	struct db db;
-	bool exists;
-	int rc = open_db(ctx, &o, false, &exists, &db);
-	if (rc) {
-		free_labels(labels, n);
-		return rc;
-	}
-	struct wd_err err = {0};
-	if (!exists) {
-		wd_err_set(&err, WD_EFAIL, "no results yet: %s does not exist; record some with "
-			   "'warpdrv bench client', 'bench server' or 'bench import'", db.path);
-		rc = ui_fail(ctx, -WD_EFAIL, &err);
-		goto out;
-	}
-	int r;
-	if (!labels && (r = bench_db_labels(&db, &labels, &n, &err))) {
-		rc = ui_fail(ctx, r, &err);
-		goto out;
-	}
-	if (n == 0) {
-		wd_err_set(&err, WD_EFAIL, "%s holds no runs yet", db.path);
-		rc = ui_fail(ctx, -WD_EFAIL, &err);
-		goto out;
-	}
-	struct bench_run *runs = wd_xcalloc((size_t)n, sizeof *runs);
-	if (!(rc = load_runs(ctx, &db, labels, n, runs))) {
-		int blocks[NETIO_MAX_RESULTS * 2];
-		int nb = all_blocks(runs, n, blocks);
-		char lines[2][200] = {"", ""};
-		if (n > 1)
-			for (int t = 0; t < 2; t++)
-				summary_line(peak_of(&runs[0].l, t == 0), peak_of(&runs[n - 1].l, t == 0),
-					     t == 0 ? "Tx" : "Rx", lines[t], sizeof lines[t]);
-		if (o.svg)
-			rc = write_svg(ctx, o.svg, runs, n, blocks, nb);
-		if (!rc && ctx->json) {
-			json_report(ctx, runs, n, blocks, nb, lines);
-		} else if (!rc) {
-			struct wd_buf b = {0};
-			text_table(&b, runs, n, blocks, nb);
-			printf("netio throughput in MByte/s (1 MByte = 1048576 bytes), the latest run "
-			       "of each label:\n\n%s", wd_buf_cstr(&b));
-			if (n > 1)
-				printf("\n%s\n%s\n", lines[0], lines[1]);
-			if (o.svg)
-				printf("\nChart written to %s.\n", o.svg);
-			wd_buf_free(&b);
-		}
-	}
-	free(runs);
-out:
-	free_labels(labels, n);
-	bench_db_close(&db);
-	return rc;
-}
-
 /* ------------------------------------------------------------ dispatch */
 
 const char cmd_bench_help[] =
 	"  bench server [--port 18767] [--bind ADDR] [--label NAME] [--seconds N]\n"
-	"      a netio server: TCP on the port, UDP on the port + 1, one client at a time;\n"
-	"      records each finished run under the label (default: the client's address)\n"
-	"  bench client HOST [-t|-u] [-b SIZE[k]] [--port N] [--label NAME] [--seconds N]\n"
+	"      a netio server: the TCP test on the port, the UDP test on the port + 1\n"
+	"      (TCP control, UDP data), one client at a time; records each finished run\n"
+	"      under the label (default: the --root volume's NIC driver, else the client)\n"
+	"  bench client HOST [-t|-u] [-b SIZE[k]] [--port N] [--bind ADDR] [--label NAME]\n"
+	"               [--seconds N]\n"
 	"      a netio 1.3x client, against warpdrv's server or a real netio -s\n"
 	"  bench import --label NAME FILE\n"
 	"      records the text a netio client printed (FILE - reads standard input)\n"
 	"  bench report [--labels A,B] [--svg FILE]\n"
 	"      the table per block size, the ratio of the last label to the first\n\n"
+	"With --root VOL, client and server label their runs with the NIC driver the\n"
+	"volume's CONFIG.SYS loads (and record its package version).\n"
 	"Every subcommand takes --db FILE (default $XDG_STATE_HOME/warpdrv/bench.db, else\n"
 	"~/.local/state/warpdrv/bench.db). --seconds (default 6 per direction and block\n"
 	"size) may be fractional. See docs/bench.md.\n";

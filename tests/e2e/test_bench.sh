@@ -37,7 +37,7 @@ assert_six_lines() {
 	python3 - "$T/out" <<'EOF' || fail "not six netio lines: $OUT"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
-rx = re.compile(r'^Packet size (..k) bytes:  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s Tx,  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s Rx\.$')
+rx = re.compile(r'^Packet size (..k) bytes:  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s( \(\d+%\))? Tx,  \d+(\.\d\d|\.\d\d\d)? [KMG]?Byte/s( \(\d+%\))? Rx\.$')
 sizes = [m.group(1) for m in map(rx.match, lines) if m]
 assert sizes == [" 1k", " 2k", " 4k", " 8k", "16k", "32k"], sizes
 assert "Done." in lines
@@ -59,14 +59,37 @@ t_tcp_client_against_server_every_size() {
 	assert_out "| 32k |"
 }
 
+# Both ends of netio's UDP test bind the aux port (port + 1): on one host the
+# client takes an address of its own, 127.0.0.2.
 t_udp_client_against_server_every_size() {
 	start_server
-	wdt bench client 127.0.0.1 -u --port "$PORT" --seconds 0.1 --label udp --db "$T/c.db"
+	wdt bench client 127.0.0.1 -u --bind 127.0.0.2 --port "$PORT" --seconds 0.1 --label udp \
+		--db "$T/c.db"
 	assert_rc 0
 	assert_out "UDP connection established."
 	assert_six_lines
+	# Each rate is followed by its loss, as netio 1.33 prints it.
+	grep -Eq '^Packet size 32k bytes:  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Tx,  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Rx\.$' "$T/out" || fail "no loss in the 32k line: $OUT"
 	wdt --json bench report --db "$T/c.db"
-	assert_json 'd["runs"][0]["label"] == "udp" and len(d["rows"]) == 6 and all(v["tx"] > 0 and v["rx"] > 0 for r in d["rows"] for v in r["values"])'
+	assert_json 'd["tcp"] is None and d["udp"]["runs"][0]["label"] == "udp" and len(d["udp"]["rows"]) == 6 and all(v["tx"] > 0 and v["rx"] > 0 and 0 <= v["tx_loss"] <= 100 and 0 <= v["rx_loss"] <= 100 for r in d["udp"]["rows"] for v in r["values"])'
+	wdt bench report --db "$T/c.db"
+	assert_out "| block | udp Tx | loss | udp Rx | loss |"
+	for _ in $(seq 20); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
+	grep -qF "client 127.0.0.2:" "$T/server.log" || fail "server: $(cat "$T/server.log")"
+}
+
+# Without --bind, a client on the server's host finds the aux port taken.
+t_udp_client_beside_its_server_needs_bind() {
+	PORT=$(free_port)
+	timeout 60 "$WD" bench server --port "$PORT" --seconds 0.1 --db "$T/server.db" \
+		>"$T/server.log" 2>&1 &
+	SERVER=$!
+	trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || :' EXIT
+	for _ in $(seq 50); do grep -q '^Listening' "$T/server.log" && break; sleep 0.1; done
+	wdt bench client 127.0.0.1 -u --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	assert_rc 1
+	assert_err "UDP port $((PORT + 1)) is in use on this host: netio's UDP test binds it on both ends"
+	[ "$(runs_in "$T/c.db")" = 0 ] || fail "recorded"
 }
 
 t_client_json_and_one_block_size() {
@@ -74,6 +97,13 @@ t_client_json_and_one_block_size() {
 	wdt --json bench client 127.0.0.1 -b 4k --port "$PORT" --seconds 0.1 --db "$T/c.db"
 	assert_rc 0
 	assert_json 'd["label"] == "127.0.0.1" and len(d["results"]) == 1 and d["results"][0]["block"] == 4096 and d["results"][0]["line"].startswith("Packet size  4k bytes:  ") and d["results"][0]["rx"]["bytes"] % 4096 == 0'
+	# 32k is 32768 bytes over TCP, 32767 over UDP.
+	wdt --json bench client 127.0.0.1 -b 32k -p "$PORT" --seconds 0.1 --db "$T/c.db"  # -p: netio's spelling
+	assert_rc 0
+	assert_json 'd["results"][0]["block"] == 32768 and d["results"][0]["rx"]["bytes"] % 32768 == 0'
+	wdt --json bench client 127.0.0.1 -u -b32k --bind 127.0.0.2 --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	assert_rc 0
+	assert_json 'd["proto"] == "udp" and d["results"][0]["block"] == 32767 and d["results"][0]["rx"]["bytes"] % 32767 == 0 and "loss_percent" in d["results"][0]["tx"]'
 }
 
 t_import_announcement_gives_its_table() {
@@ -157,7 +187,8 @@ t_server_survives_bad_clients() {
 p = int(sys.argv[1])
 s = socket.create_connection(("127.0.0.1", p)); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); s.recv(100); s.close()
 s = socket.create_connection(("127.0.0.1", p)); s.sendall(struct.pack(">II", 1, 1024) + bytes(3000)); s.close()
-u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.sendto(b"hello netio?", ("127.0.0.1", p + 1))' "$PORT"
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.sendto(b"hello netio?", ("127.0.0.1", p + 1))
+c = socket.create_connection(("127.0.0.1", p + 1)); c.sendall(struct.pack(">II", 1, 2048)); c.recv(8); c.close()' "$PORT"
 	sleep 0.3
 	wdt bench client 127.0.0.1 --port "$PORT" --seconds 0.1 -b 1k --db "$T/c.db"
 	assert_rc 0
@@ -165,7 +196,8 @@ u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.sendto(b"hello netio?", 
 	log=$(cat "$T/server.log")
 	grep -qF 'does not speak netio: it sent "GET / HTTP/1.0  " where a command was due; run not recorded' "$T/server.log" || fail "no foreign note: $log"
 	grep -qF 'closed the connection during the 1k Tx test; run not recorded' "$T/server.log" || fail "no closed note: $log"
-	grep -qF 'does not speak netio: it sent a 12-byte datagram ("hello netio?")' "$T/server.log" || fail "no UDP note: $log"
+	grep -qF 'closed the connection during the 2k Tx test (UDP); run not recorded' "$T/server.log" || fail "no UDP closed note: $log"
+	grep -qF 'dropped a 12-byte datagram ("hello netio?") from 127.0.0.1:' "$T/server.log" || fail "no UDP note: $log"
 	for _ in $(seq 20); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
 	[ "$(runs_in "$T/server.db")" = 1 ] || fail "server recorded $(runs_in "$T/server.db") runs: $log"
 }
@@ -182,9 +214,9 @@ t_unreachable_server() {
 	wdt bench client 127.0.0.1 --port "$PORT" --db "$T/c.db"
 	assert_rc 1
 	assert_err "nothing listens on TCP port $PORT at 127.0.0.1"
-	wdt bench client 127.0.0.1 -u --port "$PORT" --db "$T/c.db"
+	wdt bench client 127.0.0.1 -u --bind 127.0.0.2 --port "$PORT" --db "$T/c.db"
 	assert_rc 1
-	assert_err "nothing listens on its UDP port"
+	assert_err "nothing listens on TCP port $((PORT + 1)) at 127.0.0.1"
 	[ "$(runs_in "$T/c.db")" = 0 ] || fail "recorded"
 }
 

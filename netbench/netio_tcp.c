@@ -1,0 +1,242 @@
+/* netio's TCP test: cmd 1 (data: block size) is followed by the client's
+ * blocks for its own period, cmd 2 by the server's blocks for the server's
+ * period, cmd 0 ends the run. Every block starts with byte 0; one block
+ * starting with byte 1 ends a direction. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "netbench/netio_sock.h"
+
+/* Waits until the socket takes more. The peer speaking up meanwhile means
+ * it is not a netio peer (one never talks while it receives). */
+static int wait_writable(struct conn *c, struct wd_err *err)
+{
+	struct pollfd p = {c->fd, POLLIN | POLLOUT, 0};
+	int n;
+	do
+		n = poll(&p, 1, NETIO_TIMEOUT_MS);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return conn_io_fail(c, EAGAIN, err);
+	if (p.revents & (POLLIN | POLLERR | POLLHUP))
+		return conn_closed_or_foreign(c, err);
+	return 0;
+}
+
+/* Sends whole blocks for `seconds`, then the end block. One send per block,
+ * as netio does: the block size is what the test varies, and with
+ * TCP_NODELAY each send is pushed on its own. */
+static int send_blocks(struct conn *c, int block, double seconds, struct netio_dir *d,
+		       struct wd_err *err)
+{
+	unsigned char *buf = wd_xcalloc((size_t)block, 1); /* zeros: a data block starts with 0 */
+	double t0 = netio_now(), deadline = t0 + seconds;
+	uint64_t pos = 0, checked = 0;
+	int r = 0;
+	for (;;) {
+		size_t off = (size_t)(pos % (uint64_t)block);
+		if (off == 0 && netio_now() >= deadline)
+			break;
+		ssize_t w = send(c->fd, buf + off, (size_t)block - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				if ((r = wait_writable(c, err)))
+					goto out;
+				continue;
+			}
+			r = conn_io_fail(c, errno, err);
+			goto out;
+		}
+		pos += (uint64_t)w;
+		if (pos - checked >= NETIO_CHUNK) { /* now and then: it is a system call */
+			checked = pos;
+			if ((r = conn_peer_spoke(c, err)))
+				goto out;
+		}
+	}
+	buf[0] = 1;
+	if ((r = conn_send_all(c, buf, (size_t)block, err)))
+		goto out;
+	netio_set_dir(d, pos, netio_now() - t0);
+out:
+	free(buf);
+	return r;
+}
+
+/* Drops the rest of the end block. */
+static int skip_end_block(struct conn *c, int block, struct wd_err *err)
+{
+	for (size_t left = (size_t)block; left;) {
+		int r;
+		if (c->start == c->end && (r = conn_fill(c, err)))
+			return r;
+		size_t take = c->end - c->start < left ? c->end - c->start : left;
+		c->start += take;
+		left -= take;
+	}
+	return 0;
+}
+
+/* Reads blocks until the end block; *bytes counts the data blocks. The
+ * blocks are walked in the receive buffer, never copied. */
+static int recv_blocks(struct conn *c, int block, uint64_t *bytes, struct wd_err *err)
+{
+	uint64_t pos = 0;
+	size_t in_block = 0;
+	int r;
+	for (;;) {
+		if (c->start == c->end && (r = conn_fill(c, err)))
+			return r;
+		while (c->start < c->end) {
+			if (in_block == 0) {
+				unsigned char m = c->in[c->start];
+				if (m == 1) {
+					*bytes = pos;
+					return skip_end_block(c, block, err);
+				}
+				if (m != 0) {
+					char d[80];
+					netio_describe(c->in + c->start, c->end - c->start, d, sizeof d);
+					return wd_err_set(err, WD_EFAIL, "%s does not speak netio: a "
+							  "block of %s began with %s", c->who, c->phase, d);
+				}
+			}
+			size_t avail = c->end - c->start, want = (size_t)block - in_block;
+			size_t take = avail < want ? avail : want;
+			c->start += take;
+			pos += take;
+			in_block = (in_block + take) % (size_t)block;
+		}
+	}
+}
+
+static int client_size(struct conn *c, int bs, const struct netio_client_opts *o,
+		       const struct netio_events *ev, struct netio_result *res,
+		       struct wd_err *err)
+{
+	memset(res, 0, sizeof *res);
+	res->block = bs;
+	netio_phase(c->phase, sizeof c->phase, bs, 'T', NETIO_TCP);
+	if (ev->progress)
+		ev->progress(ev->arg, bs, 'T');
+	int r;
+	if ((r = conn_send_ctl(c, NETIO_C2S, (uint32_t)bs, err)) ||
+	    (r = send_blocks(c, bs, o->seconds, &res->tx, err)))
+		return r;
+	netio_phase(c->phase, sizeof c->phase, bs, 'R', NETIO_TCP);
+	if (ev->progress)
+		ev->progress(ev->arg, bs, 'R');
+	double t0 = netio_now();
+	uint64_t got;
+	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)) ||
+	    (r = recv_blocks(c, bs, &got, err)))
+		return r;
+	netio_set_dir(&res->rx, got, netio_now() - t0);
+	return 0;
+}
+
+int netio_tcp_client(const struct netio_client_opts *o, const struct netio_events *ev,
+		     struct netio_listing *out, struct wd_err *err)
+{
+	int fd;
+	int r = netio_tcp_connect(o->host, o->port, o->bind, "TCP port", &fd, err);
+	if (r)
+		return r;
+	struct conn c;
+	conn_init(&c, fd);
+	snprintf(c.who, sizeof c.who, "the server %s port %d", o->host, o->port);
+	if (ev->note)
+		ev->note(ev->arg, "TCP connection established.");
+	out->proto = NETIO_TCP;
+	for (int i = 0; i < NETIO_NSIZES; i++) {
+		int bs = o->block ? o->block : netio_sizes[i];
+		if ((r = client_size(&c, bs, o, ev, &out->r[out->n], err)))
+			break;
+		out->n++;
+		if (ev->result)
+			ev->result(ev->arg, &out->r[out->n - 1]);
+		if (o->block)
+			break;
+	}
+	if (!r) {
+		snprintf(c.phase, sizeof c.phase, "the end of the run");
+		r = conn_send_ctl(&c, NETIO_QUIT, 0, err);
+	}
+	conn_free(&c);
+	return r;
+}
+
+/* One command of a TCP client: 1 when it quit. */
+static int serve_cmd(struct netio_server *s, struct conn *c, const struct netio_events *ev,
+		     struct netio_listing *out, struct wd_err *err)
+{
+	unsigned char m[8];
+	uint32_t cmd, bs;
+	snprintf(c->phase, sizeof c->phase, "the wait for its next command");
+	int r = conn_read(c, m, sizeof m, err);
+	if (r)
+		return r;
+	netio_get_ctl(m, &cmd, &bs);
+	if (cmd == NETIO_QUIT)
+		return 1;
+	if ((cmd != NETIO_C2S && cmd != NETIO_S2C) || !netio_block_ok(bs))
+		return conn_foreign_ctl(c, m, "a command", err);
+	struct netio_result *res = netio_find_or_add(out, (int)bs);
+	if (!res)
+		return wd_err_set(err, WD_EFAIL, "%s asked for more than %d block sizes", c->who,
+				  NETIO_MAX_RESULTS);
+	char dir = cmd == NETIO_C2S ? 'T' : 'R';
+	netio_phase(c->phase, sizeof c->phase, (int)bs, dir, NETIO_TCP);
+	if (ev->progress)
+		ev->progress(ev->arg, (int)bs, dir);
+	if (cmd == NETIO_S2C)
+		return send_blocks(c, (int)bs, s->seconds, &res->rx, err);
+	double t0 = netio_now();
+	uint64_t got;
+	if ((r = recv_blocks(c, (int)bs, &got, err)))
+		return r;
+	netio_set_dir(&res->tx, got, netio_now() - t0);
+	return 0;
+}
+
+int netio_tcp_serve(struct netio_server *s, const struct netio_events *ev,
+		    struct netio_listing *out, char *peer, size_t peer_len, struct wd_err *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	int fd = accept(s->tcp_fd, (struct sockaddr *)&ss, &sl);
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "cannot accept a client on TCP port %d: %s",
+				  s->port, strerror(errno));
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	netio_peer_name((struct sockaddr *)&ss, sl, peer, peer_len);
+	netio_set_bufs(fd);
+	netio_set_stream_opts(fd);
+	struct conn c;
+	conn_init(&c, fd);
+	snprintf(c.who, sizeof c.who, "client %s", peer);
+	if (ev->note) {
+		char m[360];
+		snprintf(m, sizeof m, "client %s connected (TCP)", peer);
+		ev->note(ev->arg, m);
+	}
+	out->proto = NETIO_TCP;
+	int r;
+	while ((r = serve_cmd(s, &c, ev, out, err)) == 0)
+		;
+	conn_free(&c);
+	if (r < 0)
+		return r;
+	if (out->n == 0)
+		return wd_err_set(err, WD_EFAIL, "client %s quit before any test", peer);
+	return 0;
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# warpdrv's netio client against its server across two network namespaces
+# joined by a veth pair, as netio's UDP test needs (both ends bind the aux
+# port): TCP and UDP, every block size. The namespaces, the pair and the
+# addresses (10.231.77.1/24 and .2) are the test's own and are removed
+# whatever happens; where namespaces cannot be made (no root, no ip, a
+# container without the capability) the cases skip with the reason.
+. "$(dirname "$0")/lib.sh"
+export XDG_STATE_HOME="$TESTTMP/state"
+
+runs_in() {
+	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from run").fetchone()[0])' "$1"
+}
+
+# Makes wdA-PID and wdB-PID with the pair between them; sets NSA, NSB.
+make_link() {
+	command -v ip >/dev/null || skip "no ip command (iproute2) to make network namespaces"
+	NSA="wdA-$$-$RANDOM"
+	NSB="wdB-$$-$RANDOM"
+	VA="wva$RANDOM"
+	VB="wvb$RANDOM"
+	trap 'ip netns del "$NSA" 2>/dev/null || :; ip netns del "$NSB" 2>/dev/null || :; kill $SERVER 2>/dev/null || :' EXIT
+	SERVER=
+	ip netns add "$NSA" 2>"$T/ns.err" || skip "cannot make a network namespace: $(cat "$T/ns.err")"
+	ip netns add "$NSB" 2>"$T/ns.err" || skip "cannot make a network namespace: $(cat "$T/ns.err")"
+	ip link add "$VA" netns "$NSA" type veth peer name "$VB" netns "$NSB" 2>"$T/ns.err" ||
+		skip "cannot make a veth pair: $(cat "$T/ns.err")"
+	ip -n "$NSA" addr add 10.231.77.1/24 dev "$VA"
+	ip -n "$NSB" addr add 10.231.77.2/24 dev "$VB"
+	ip -n "$NSA" link set "$VA" up
+	ip -n "$NSB" link set "$VB" up
+	ip -n "$NSA" link set lo up
+	ip -n "$NSB" link set lo up
+}
+
+# warpdrv's server in namespace A on every address (as netio -s binds).
+start_server() {
+	ip netns exec "$NSA" timeout 120 "$WD" bench server --seconds 0.2 --label across \
+		--db "$T/server.db" >"$T/server.log" 2>&1 &
+	SERVER=$!
+	for _ in $(seq 50); do grep -q '^Listening' "$T/server.log" && return 0; sleep 0.1; done
+	fail "server did not start: $(cat "$T/server.log")"
+}
+
+client() {
+	run ip netns exec "$NSB" timeout 60 "$WD" bench client 10.231.77.1 "$@" --seconds 0.2 \
+		--db "$T/c.db"
+}
+
+t_udp_and_tcp_across_two_namespaces() {
+	make_link
+	start_server
+	client -u --label udp
+	assert_rc 0
+	assert_out "UDP connection established."
+	for s in " 1k" " 2k" " 4k" " 8k" "16k" "32k"; do
+		grep -Eq "^Packet size $s bytes:  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Tx,  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Rx\.$" "$T/out" || fail "no UDP $s line: $OUT"
+	done
+	client -t --label tcp
+	assert_rc 0
+	assert_out "TCP connection established."
+	assert_out "Packet size 32k bytes:  "
+	[ "$(runs_in "$T/c.db")" = 2 ] || fail "client recorded $(runs_in "$T/c.db") runs"
+	for _ in $(seq 30); do [ "$(runs_in "$T/server.db")" = 2 ] && break; sleep 0.1; done
+	grep -qF "client 10.231.77.2:" "$T/server.log" || fail "server: $(cat "$T/server.log")"
+	[ "$(runs_in "$T/server.db")" = 2 ] || fail "server recorded: $(cat "$T/server.log")"
+}
+
+# netio's server sends its datagrams to the client's aux port: a client that
+# listens elsewhere (a firewall, say) gets none, and says so instead of waiting.
+t_udp_datagrams_dropped_on_the_way_back() {
+	make_link
+	command -v iptables >/dev/null || skip "no iptables to drop the datagrams"
+	ip netns exec "$NSB" iptables -A INPUT -p udp --dport 18768 -j DROP 2>"$T/ns.err" ||
+		skip "cannot add a firewall rule in the namespace: $(cat "$T/ns.err")"
+	start_server
+	client -u -b 2k
+	assert_rc 1
+	assert_err "arrived at UDP port 18768 here: a firewall drops them"
+	assert_err "during the 2k Rx test (UDP)"
+	[ "$(runs_in "$T/c.db")" = 0 ] || fail "recorded"
+}
+
+run_tests
