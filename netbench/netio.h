@@ -23,6 +23,10 @@
 #define NETIO_MAX_BLOCK 32768     /* TCP's "32k" */
 #define NETIO_MAX_DATAGRAM 32767  /* UDP's "32k" */
 #define NETIO_MAX_RESULTS 16      /* distinct block sizes in one listing */
+/* What a netio client may ask of the server: netio's -b takes 1 byte to
+ * 64 KiB (its own clamp), so the server serves any size in that range. */
+#define NETIO_PEER_MIN_BLOCK 1
+#define NETIO_PEER_MAX_BLOCK 65536
 #define NETIO_SECONDS 6.0         /* per direction per block size */
 #define NETIO_LINE_MAX 160
 

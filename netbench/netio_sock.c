@@ -23,7 +23,7 @@ double netio_now(void)
 
 bool netio_block_ok(uint32_t b)
 {
-	return b >= NETIO_MIN_BLOCK && b <= NETIO_MAX_BLOCK;
+	return b >= NETIO_PEER_MIN_BLOCK && b <= NETIO_PEER_MAX_BLOCK;
 }
 
 /* Enough of what a foreign peer sent for the user to recognise an HTTP or

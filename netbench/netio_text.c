@@ -217,19 +217,29 @@ static bool parse_unit(struct wd_sv v, double *mult)
 	return false;
 }
 
-/* "(1%)": netio's UDP loss, 0 to 100. */
+/* "(1%)": netio's UDP loss. netio prints it as (sent - received) * 100 /
+ * sent, signed for Tx and unsigned for Rx, so more datagrams received than
+ * counted as sent shows as a negative number or a huge one (an unsigned
+ * wrap): both are read, as no loss. */
 static bool parse_loss(struct wd_sv v, int *loss)
 {
-	if (v.n < 4 || v.n > 6 || v.p[0] != '(' || v.p[v.n - 2] != '%' || v.p[v.n - 1] != ')')
+	if (v.n < 4 || v.n > 24 || v.p[0] != '(' || v.p[v.n - 2] != '%' || v.p[v.n - 1] != ')')
 		return false;
-	int val = 0;
-	for (size_t i = 1; i < v.n - 2; i++) {
+	size_t i = 1;
+	bool neg = v.p[i] == '-';
+	i += neg;
+	if (i == v.n - 2)
+		return false;
+	unsigned long long val = 0;
+	for (; i < v.n - 2; i++) {
 		if (v.p[i] < '0' || v.p[i] > '9')
 			return false;
-		val = val * 10 + (v.p[i] - '0');
+		val = val * 10 + (unsigned)(v.p[i] - '0');
 	}
-	*loss = val;
-	return val <= 100;
+	if (!neg && val > 100 && val < (1ull << 31))
+		return false; /* no netio prints that */
+	*loss = neg || val > 100 ? 0 : (int)val;
+	return true;
 }
 
 /* "NUMBER UNIT [(N%)]" then the word that must follow ("Tx," or "Rx."). */

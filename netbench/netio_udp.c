@@ -167,8 +167,10 @@ static int send_for(struct udp *u, int bs, double seconds, uint64_t *sent, doubl
 		int n = sendmmsg(u->fd, m, BATCH, 0);
 		if (n > 0)
 			k += (uint64_t)n;
-		else if (errno != EINTR && errno != ENOBUFS && errno != EAGAIN &&
-			 errno != ECONNREFUSED) /* a full queue drops the datagram; that is UDP */
+		else if (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)
+			k++; /* a full queue drops the datagram: counted as sent, as netio
+			      * does, so that it shows as loss */
+		else if (errno != EINTR)
 			r = wd_err_set(err, WD_EFAIL, "sending datagrams to UDP port %d of %s during "
 				       "%s: %s", u->aux, u->c->who, u->c->phase, strerror(errno));
 		if (round % 8 == 7 && !r)

@@ -3,7 +3,7 @@
 # exactly which are missing. Runs apt-get only when something is missing.
 set -u
 PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev nginx-light
-libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3"
+libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3 iproute2 iptables"
 
 missing=""
 for p in $PKGS; do

@@ -44,6 +44,39 @@ assert "Done." in lines
 EOF
 }
 
+# netio's -b takes any size up to 64 KiB: a netio client asking the server
+# for 64k blocks (C2S then S2C, as netio sends them) is served.
+t_server_serves_a_64k_block_as_netio_b_asks() {
+	start_server --label big
+	python3 - "$PORT" <<'EOF' || fail "the server did not serve 64k blocks"
+import socket, struct, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+size = 65536
+s.sendall(struct.pack("!II", 1, size))           # C2S
+for _ in range(4):
+    s.sendall(b"\0" * size)
+s.sendall(b"\1" + b"\0" * (size - 1))            # the end block
+s.sendall(struct.pack("!II", 2, size))           # S2C
+got = 0
+last = b""
+while True:
+    b = s.recv(size)
+    assert b, "the server hung up during S2C"
+    start = got % size
+    got += len(b)
+    if start == 0:
+        last = b[:1]
+    elif start + len(b) > size:
+        last = b[size - start:size - start + 1]
+    if got % size == 0 and last == b"\1":
+        break
+s.sendall(struct.pack("!II", 0, 0))              # QUIT
+s.close()
+EOF
+	for _ in $(seq 30); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
+	[ "$(runs_in "$T/server.db")" = 1 ] || fail "no run recorded: $(cat "$T/server.log")"
+}
+
 t_tcp_client_against_server_every_size() {
 	start_server --label after
 	wdt bench client 127.0.0.1 -t --port "$PORT" --seconds 0.1 --label loop --db "$T/c.db"

@@ -332,6 +332,13 @@ static void test_parse_udp_listing_with_loss(void **state)
 	parse_fails(bad, strlen(bad), "in.txt line 1: not a netio result line");
 	bad = "Packet size 8k bytes: 1.108 GByte/s (x%) Tx, 1 GByte/s (0%) Rx.\n";
 	parse_fails(bad, strlen(bad), "in.txt line 1: not a netio result line");
+	/* More received than counted as sent: netio prints a negative Tx loss and
+	 * an unsigned wrap for Rx; both read as no loss. */
+	const char *odd = "Packet size 4k bytes:  1.108 GByte/s (-3%) Tx,  1.107 GByte/s "
+			  "(184467440737095516%) Rx.\n";
+	assert_int_equal(netio_parse_listing(odd, strlen(odd), "u.txt", &l, &e), 0);
+	assert_true(l.r[0].tx.has_loss && l.r[0].tx.loss == 0);
+	assert_true(l.r[0].rx.has_loss && l.r[0].rx.loss == 0);
 }
 
 static void test_control_message_bytes(void **state)
