@@ -230,7 +230,7 @@ int setup_before_generation(struct setup *s, const struct generation *g, size_t 
 		char *path = wd_xasprintf("%s/%s/%s", s->v.root, dir, base);
 		free(dir);
 		bool have = wd_exists(path);
-		int r = have ? wd_read_file(path, WD_CONFIG_FILE_MAX, out, err) : 0;
+		int r = have ? volume_read_file(&s->v, path, WD_CONFIG_FILE_MAX, out, err) : 0;
 		free(path);
 		if (have || r)
 			return r;
