@@ -60,6 +60,7 @@ int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd
 	t->v = v;
 	t->lock_fd = -1;
 	t->crash_at = txn_crash_at_env();
+	txn_fail_at_env(t);
 	char *dir = NULL, *kept = NULL;
 	bool found;
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
@@ -79,6 +80,8 @@ int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd
 		r = db_open(&t->db, v, true, NULL, err);
 	if (!r)
 		r = txn_recover(t, err);
+	if (!r) /* left by a crash after a removal's commit */
+		txn_sweep_aside(t);
 	free(dir);
 	free(kept);
 	if (r)

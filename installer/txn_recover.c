@@ -3,7 +3,9 @@
  * the volume before anything acts on it). */
 #include "installer/txn_internal.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "common/file.h"
@@ -80,8 +82,9 @@ int txn_recover(struct txn *t, struct wd_err *err)
 		r = undo(t, &p, ops, err);
 	} else {
 		/* committed intent: finish it */
-		if (!(r = txn_remove_files(t, ops, p.nops, err)))
-			r = txn_record_done(t, p.id, err);
+		if (!(r = txn_remove_files(t, ops, p.nops, err)) &&
+		    !(r = txn_record_done(t, p.id, err)))
+			txn_remove_cleanup(t, ops, p.nops);
 	}
 	t->recovered = !r;
 	txn_free_ops(ops, p.nops);
@@ -103,4 +106,20 @@ int txn_pending(struct db *db, bool *pending, struct wd_err *err)
 	r = txnlog_load(db, &p, &found, err);
 	txnlog_pending_free(&p);
 	return r;
+}
+
+void txn_sweep_aside(struct txn *t)
+{
+	char *d = txn_abs(t, WD_KEPT_DIR);
+	DIR *dir = opendir(d);
+	struct dirent *de;
+	while (dir && (de = readdir(dir)))
+		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
+			char *f = wd_path_join(d, de->d_name);
+			unlink(f);
+			free(f);
+		}
+	if (dir)
+		closedir(dir);
+	free(d);
 }
