@@ -108,6 +108,22 @@ void txn_end(struct txn *t);
  * nothing. */
 int txn_pending(struct db *db, bool *pending, struct wd_err *err);
 
+/* warpdrv recover: takes the lock and finishes or undoes an interrupted
+ * transaction; *recovered says whether there was one. A recovery that cannot
+ * finish names the file that is wrong and offers --abandon. */
+int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err);
+/* warpdrv recover --abandon: forgets the interrupted transaction without
+ * finishing or undoing it. Every file stays as it is, except that a
+ * package's file a removal had moved aside goes back to its place where that
+ * is empty; the packages, history and generations stay as the last finished
+ * command left them; the history notes the abandon. */
+struct txn_abandoned {
+	bool found, install;
+	char *name;      /* what the transaction was ("mmlem", "setup") */
+	size_t put_back; /* files moved aside by a removal, put back */
+};
+int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *err);
+
 /* Plans the installation of a checked package: refuses a path another
  * installed package owns (unless p replaces it) and files that cannot be
  * written. (Paths owned by a package p replaces pass: the caller removes

@@ -52,6 +52,11 @@ bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n);
 /* Records intent id as done and forgets it, in one commit. */
 int txn_record_done(struct txn *t, long long id, struct wd_err *err);
 
+/* ---- txn_lock.c ---- */
+/* txn_begin, recovering or not (recover --abandon takes the lock without). */
+int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool recover,
+		 struct wd_err *err);
+
 /* ---- txn_recover.c ---- */
 int txn_recover(struct txn *t, struct wd_err *err);
 
