@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "license/activation.h"
 #include "state/txnlog.h"
 
 /* The packages of an install plan (one or several merged), or none. */
@@ -73,6 +74,10 @@ int txn_record_done(struct txn *t, long long id, struct wd_err *err)
 	int r = db_begin(&t->db, err);
 	if (r)
 		return r;
+	/* the clock guard learns the date from every change (a bad date row
+	 * is refused when the subscription is read, not here) */
+	struct wd_err e2;
+	activation_note_today(&t->db, &e2);
 	if ((r = txnlog_done(&t->db, id, err)) || (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
 	return r;

@@ -207,4 +207,42 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 	[ -f "$T/c/IBMCOM/MACS/TEST.OS2" ] || fail "TEST.OS2 was lost"
 }
 
+# The clock guard learns the date from every command that writes to the
+# volume: an install, a removal, a repository added, not only setup and
+# activation. Set back behind it afterwards, the clock is caught.
+t_every_writing_command_teaches_the_clock_guard() {
+	need_samples
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/v"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	key=$OUT
+	WARPDRV_NOW=2026-11-29 wd --root "$T/v" activate "$key"
+	assert_rc 0
+	last_seen() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT value FROM meta WHERE key = ?", ("last_seen",)).fetchone()[0])' "$T/v/var/lib/warpdrv/warpdrv.db"; }
+	[ "$(last_seen)" = 2026-11-29 ] || fail "activation did not note its date"
+	WARPDRV_NOW=2027-11-29 wd --root "$T/v" install pcntnd
+	assert_rc 0
+	[ "$(last_seen)" = 2027-11-29 ] || fail "install did not note its date: $(last_seen)"
+	WARPDRV_NOW=2028-01-10 wd --root "$T/v" remove pcntnd
+	assert_rc 0
+	[ "$(last_seen)" = 2028-01-10 ] || fail "remove did not note its date: $(last_seen)"
+	WARPDRV_NOW=2028-02-01 wd --root "$T/v" repo add mirror "file://$T/nowhere"
+	assert_rc 0
+	[ "$(last_seen)" = 2028-02-01 ] || fail "repo add did not note its date: $(last_seen)"
+	# a command that fails writes nothing, the date included
+	WARPDRV_NOW=2029-01-01 WARPDRV_FAIL_AT=3 wd --root "$T/v" install pcntnd
+	assert_rc 1
+	[ "$(last_seen)" = 2028-02-01 ] || fail "a failed install noted its date"
+	# the clock set back behind the newest of them is caught
+	WARPDRV_NOW=2027-12-01 wd --root "$T/v" --json license
+	assert_rc 4
+	assert_json 'd["state"] == "clock" and "today is 2027-12-01" in d["reason"] and "2028-02-01" in d["reason"]'
+	before=$(snapshot "$T/v")
+	WARPDRV_NOW=2027-12-01 wd --root "$T/v" install mmlem
+	assert_rc 4
+	assert_err "the clock looks set back"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused install changed the volume"
+}
+
 run_tests
