@@ -54,6 +54,11 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 	if (r)
 		return r;
 	bool show = cb && cb->plan;
+	/* one read transaction: an install of the same package committed by
+	 * another warpdrv meanwhile is seen whole or not at all (never as "not
+	 * installed" and then "owns these files") */
+	if (have)
+		r = db_begin_read(&db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		bool nothing;
@@ -65,6 +70,7 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 		if (!r && !nothing)
 			txn_plan_free(&plan);
 	}
+	db_rollback(&db);
 	db_close(&db);
 	return r;
 }
@@ -192,6 +198,8 @@ int remove_preplan(struct volume *v, char *const *names, size_t n, const struct 
 		txn_end(&t);
 		r = db_open(&db, v, false, &have, err);
 	}
+	if (!r && have) /* one state of the database for every check */
+		r = db_begin_read(&db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		if (!(r = txn_plan_remove(v, &db, names[i], &plan, err))) {
@@ -201,6 +209,7 @@ int remove_preplan(struct volume *v, char *const *names, size_t n, const struct 
 			txn_plan_free(&plan);
 		}
 	}
+	db_rollback(&db);
 	db_close(&db);
 	return r;
 }

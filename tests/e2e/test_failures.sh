@@ -245,4 +245,33 @@ t_every_writing_command_teaches_the_clock_guard() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused install changed the volume"
 }
 
+# Two installs of one package at once, 50 times: each time one installs and
+# the other finds it installed (exit 0, "already installed"), never "belongs
+# to the installed package" from a plan that read the database half before
+# and half after the other's commit.
+t_two_concurrent_installs_of_one_package() {
+	mkdir -p "$T/base"
+	printf 'REM race\r\n' >"$T/base/CONFIG.SYS"
+	wd --root "$T/base" repo add elsewhere "file://$T/nowhere" # a database to read
+	assert_rc 0
+	cp -a "$T/base" "$T/want"
+	wd --root "$T/want" install pcntnd
+	assert_rc 0
+	want=$(user_snapshot "$T/want")
+	local i rc1 rc2
+	for i in $(seq 50); do
+		rm -rf "$T/r"
+		cp -a "$T/base" "$T/r"
+		rc1=0 rc2=0
+		WARPDRV_LOCK_WAIT=20 "$WD" --root "$T/r" install pcntnd >"$T/o1" 2>"$T/e1" &
+		WARPDRV_LOCK_WAIT=20 "$WD" --root "$T/r" install pcntnd >"$T/o2" 2>"$T/e2" || rc2=$?
+		wait $! || rc1=$?
+		[ "$rc1" = 0 ] && [ "$rc2" = 0 ] || fail "run $i: exit $rc1 and $rc2: $(cat "$T/e1" "$T/e2")"
+		cat "$T/o1" "$T/o2" | sort >"$T/both"
+		printf '%s\n' "Installed pcntnd 4.13 (2 files)." "pcntnd 4.13 is already installed." >"$T/expect"
+		cmp -s "$T/both" "$T/expect" || fail "run $i: $(cat "$T/both" "$T/e1" "$T/e2")"
+		[ "$(user_snapshot "$T/r")" = "$want" ] || fail "run $i: the volume is not as one install leaves it"
+	done
+}
+
 run_tests
