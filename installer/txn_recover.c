@@ -133,10 +133,29 @@ void txn_sweep_aside(struct txn *t)
 	free(d);
 }
 
+/* Whether a transaction is pending, read without writing anything: with
+ * none, recover does not even take the lock (or make the state folder). */
+static int any_pending(const struct volume *v, bool *pending, struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	*pending = false;
+	int r = db_open(&db, v, false, &have, err);
+	if (!r && have)
+		r = txnlog_any(&db, pending, err);
+	db_close(&db);
+	return r;
+}
+
 int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err)
 {
+	bool pending;
+	*recovered = false;
+	int r = any_pending(v, &pending, err);
+	if (r || !pending)
+		return r;
 	struct txn t;
-	int r = txn_begin(&t, v, "recover", err);
+	r = txn_begin(&t, v, "recover", err);
 	if (r)
 		return r;
 	*recovered = t.recovered;
@@ -169,8 +188,12 @@ static size_t put_aside_back(struct txn *t, const struct txnlog_pending *p)
 int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *err)
 {
 	memset(a, 0, sizeof *a);
+	bool pending;
+	int r = any_pending(v, &pending, err);
+	if (r || !pending)
+		return r;
 	struct txn t;
-	int r = txn_begin_as(&t, v, "recover --abandon", false, err);
+	r = txn_begin_as(&t, v, "recover --abandon", false, err);
 	if (r)
 		return r;
 	struct txnlog_pending p;

@@ -173,12 +173,19 @@ t_a_wedged_recovery_is_got_out_of_with_abandon() {
 	wd --root "$T/v" --json history
 	assert_rc 0
 	assert_json 'any(e["action"] == "abandon remove" for e in d["history"])'
+	before=$(snapshot "$T/v")
 	wd --root "$T/v" recover
 	assert_rc 0
 	assert_out "nothing to do"
 	wd --root "$T/v" recover --abandon
 	assert_rc 0
 	assert_out "nothing to do"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "recover with nothing to do wrote"
+	# nor on a volume warpdrv never wrote to
+	make_volume "$T/fresh"
+	wd --root "$T/fresh" recover
+	assert_rc 0
+	[ ! -e "$T/fresh/var" ] || fail "recover made the state folder"
 }
 
 # A removal that failed half-way (a file moved aside) and was then stopped:
