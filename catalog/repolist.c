@@ -6,6 +6,7 @@
 
 #include "common/buf.h"
 #include "common/date.h"
+#include "license/activation.h"
 
 bool repo_valid_name(const char *s)
 {
@@ -39,7 +40,8 @@ int repolist_add(struct db *db, const struct repo_conf *c, int today, struct wd_
 		return r;
 	char day[WD_DATE_LEN];
 	wd_date_format(today, day);
-	if ((r = repos_insert(db, c, day, err)) || (r = db_commit(db, err)))
+	if ((r = repos_insert(db, c, day, err)) || (r = activation_note_date(db, today, err)) ||
+	    (r = db_commit(db, err)))
 		db_rollback(db);
 	return r;
 }

@@ -74,8 +74,10 @@ static void check_files(const struct volume *v, const struct config_sys *cs, siz
 		free(p);
 	}
 	(void)cs;
+	/* An error: the guest stops at boot (DEVICE=, BASEDEV=, PSD=, IFS=) or
+	 * loses what the line starts (RUN=, CALL=) looking for it. */
 	if (!found)
-		report_add(rep, "CONFIG.SYS", i + 1, CHECK_WARNING, "file-missing", "",
+		report_add(rep, "CONFIG.SYS", i + 1, CHECK_ERROR, "file-missing", "",
 		    "%.*s= loads %.*s, which is not on the volume%s: install the file or "
 		    "REM the line",
 		    SV(st->keyword), SV(st->path),

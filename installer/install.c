@@ -54,6 +54,11 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 	if (r)
 		return r;
 	bool show = cb && cb->plan;
+	/* one read transaction: an install of the same package committed by
+	 * another warpdrv meanwhile is seen whole or not at all (never as "not
+	 * installed" and then "owns these files") */
+	if (have)
+		r = db_begin_read(&db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		bool nothing;
@@ -65,6 +70,7 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 		if (!r && !nothing)
 			txn_plan_free(&plan);
 	}
+	db_rollback(&db);
 	db_close(&db);
 	return r;
 }
@@ -178,18 +184,32 @@ int remove_preplan(struct volume *v, char *const *names, size_t n, const struct 
 		   struct wd_err *err)
 {
 	struct db db;
-	bool have;
+	bool have, pending = false;
 	int r = db_open(&db, v, false, &have, err);
 	if (!r && !have && n) /* do not create the state folder just to say no */
 		r = not_installed(v, names[0], err);
+	if (!r && !(cb && cb->plan) && !(r = txn_pending(&db, &pending, err)) && pending) {
+		/* what an interrupted run left is finished first: the checks are
+		 * of the volume as recovery leaves it */
+		db_close(&db);
+		struct txn t;
+		if ((r = txn_begin(&t, v, "recovery", err)))
+			return r;
+		txn_end(&t);
+		r = db_open(&db, v, false, &have, err);
+	}
+	if (!r && have) /* one state of the database for every check */
+		r = db_begin_read(&db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		if (!(r = txn_plan_remove(v, &db, names[i], &plan, err))) {
-			if (!(r = still_loaded(v, &plan, err)) && cb && cb->plan)
+			if (!(r = still_loaded(v, &plan, err)) && !(r = txn_check_kept(v, &plan, err)) &&
+			    cb && cb->plan)
 				cb->plan(cb->ud, &plan);
 			txn_plan_free(&plan);
 		}
 	}
+	db_rollback(&db);
 	db_close(&db);
 	return r;
 }

@@ -15,10 +15,11 @@
  *            What the commit records is made from the intent's rows
  *            (state/txnlog.h), so a finishing recovery records the same;
  *            no SQL text is kept in the database.
- *   remove:  intent -> kept files restored (copy, flush, rename), own files
- *            deleted -> folder flush -> kept copies deleted -> commit. Once
- *            the intent is committed, recovery finishes the removal: every
- *            step is idempotent.
+ *   remove:  kept copies checked -> intent -> own files moved aside (into the
+ *            kept folder) and kept files moved back -> folder flush ->
+ *            commit -> what was moved aside deleted. A failure before the
+ *            commit moves everything back at once; after a crash, recovery
+ *            finishes the removal: every step is idempotent.
  *
  * Where the system can flush a whole file system at once (Linux syncfs), a
  * "flush" of a batch is one such flush covering every file and folder of the
@@ -32,7 +33,9 @@
  *
  * Fault injection for the crash test: WARPDRV_CRASH_AT=N makes the process
  * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,
- * rename, unlink, mkdir and database commit of txn_apply). */
+ * rename, unlink, mkdir and database commit of txn_apply);
+ * WARPDRV_FAIL_AT=N[:EIO] makes that step fail with ENOSPC (or EIO), as a
+ * full or failing disk would: the command then puts the volume back itself. */
 #ifndef WD_TXN_H
 #define WD_TXN_H
 
@@ -85,6 +88,7 @@ struct txn {
 	struct db db;
 	int lock_fd;
 	int steps, crash_at;
+	int fail_at, fail_errno;   /* WARPDRV_FAIL_AT (txn_step.c) */
 	bool recovered;            /* an interrupted run was finished or undone */
 	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */
@@ -103,6 +107,22 @@ void txn_end(struct txn *t);
  * command asks this before it takes the lock, so it refuses having touched
  * nothing. */
 int txn_pending(struct db *db, bool *pending, struct wd_err *err);
+
+/* warpdrv recover: takes the lock and finishes or undoes an interrupted
+ * transaction; *recovered says whether there was one. A recovery that cannot
+ * finish names the file that is wrong and offers --abandon. */
+int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err);
+/* warpdrv recover --abandon: forgets the interrupted transaction without
+ * finishing or undoing it. Every file stays as it is, except that a
+ * package's file a removal had moved aside goes back to its place where that
+ * is empty; the packages, history and generations stay as the last finished
+ * command left them; the history notes the abandon. */
+struct txn_abandoned {
+	bool found, install;
+	char *name;      /* what the transaction was ("mmlem", "setup") */
+	size_t put_back; /* files moved aside by a removal, put back */
+};
+int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *err);
 
 /* Plans the installation of a checked package: refuses a path another
  * installed package owns (unless p replaces it) and files that cannot be
@@ -130,6 +150,13 @@ void txn_plan_merge(struct txn_plan *into, struct txn_plan *from);
  * the caller's and must live until the plan is applied. */
 int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *host,
 		    const char *gen_dir, const void *data, size_t len, struct wd_err *err);
+/* A removal's kept copies (the originals it puts back): each there, a plain
+ * file, with the recorded SHA-256; else an error naming the file, before
+ * anything is written. txn_apply checks it too. */
+int txn_check_kept(const struct volume *v, const struct txn_plan *plan, struct wd_err *err);
+/* Records the intent, applies the plan and commits. A failure after the
+ * intent (a full disk, an I/O error) is undone before it returns, and the
+ * message says so; only a crash leaves the work to the next run. */
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err);
 
 #endif

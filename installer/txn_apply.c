@@ -3,10 +3,12 @@
  * rows. */
 #include "installer/txn_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "license/activation.h"
 #include "state/txnlog.h"
 
 /* The packages of an install plan (one or several merged), or none. */
@@ -72,24 +74,58 @@ int txn_record_done(struct txn *t, long long id, struct wd_err *err)
 	int r = db_begin(&t->db, err);
 	if (r)
 		return r;
+	/* the clock guard learns the date from every change (a bad date row
+	 * is refused when the subscription is read, not here) */
+	struct wd_err e2;
+	activation_note_today(&t->db, &e2);
 	if ((r = txnlog_done(&t->db, id, err)) || (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
 	return r;
 }
 
+/* Adds what became of the volume to the message of a failure. */
+static int tell(struct wd_err *err, int r, const char *what)
+{
+	size_t n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof err->msg - n, "; %s", what);
+	return r;
+}
+
+/* A failure after the intent was committed (a full disk, an I/O error) is
+ * undone at once, as recovery would after a crash, so that the volume the
+ * command leaves is the one it found: only a crash, or an undo that fails
+ * too, leaves the work to the next run. */
+static int put_back(struct txn *t, const struct txn_plan *plan, long long id, int r,
+		    struct wd_err *err)
+{
+	struct wd_err e2;
+	db_rollback(&t->db);
+	int u = plan->install ? txn_undo_install(t, plan->ops, plan->nops, &e2)
+			      : txn_undo_remove(t, plan->ops, plan->nops, &e2);
+	if (!u)
+		u = txnlog_forget(&t->db, id, &e2);
+	if (!u)
+		return tell(err, r, "the volume was put back as it was: nothing was changed");
+	char note[sizeof err->msg + 200];
+	snprintf(note, sizeof note, "putting the volume back failed too (%.600s): the next "
+		 "warpdrv command finishes or undoes it (or run warpdrv recover)", e2.msg);
+	return tell(err, r, note);
+}
+
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
 {
 	long long id = 0;
-	int r = record_intent(t, plan, &id, err);
+	int r = txn_check_kept(t->v, plan, err);
 	if (r)
 		return r;
+	if ((r = record_intent(t, plan, &id, err)))
+		return tell(err, r, "nothing was changed");
 	r = plan->install ? txn_put_files(t, plan->ops, plan->nops, err)
 			  : txn_remove_files(t, plan->ops, plan->nops, err);
-	if (!r)
-		return txn_record_done(t, id, err);
-	/* A failure (disk full, say) is handled like a crash, at once. */
-	struct wd_err e2;
-	if (plan->install && !txn_undo_install(t, plan->ops, plan->nops, &e2))
-		txnlog_forget(&t->db, id, &e2);
-	return r;
+	if (!r && !(r = txn_record_done(t, id, err))) {
+		if (!plan->install)
+			txn_remove_cleanup(t, plan->ops, plan->nops);
+		return 0;
+	}
+	return put_back(t, plan, id, r, err);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "common/hash.h"
 
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
@@ -19,8 +20,7 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	for (size_t i = 0; !r && i < n; i++)
 		if (ops[i].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[i].host);
-			txn_step(t);
-			if (mkdir(d, 0755) < 0 && errno != EEXIST)
+			if (txn_step(t) < 0 || (mkdir(d, 0755) < 0 && errno != EEXIST))
 				r = txn_sys_fail(err, d, "create folder");
 			free(d);
 		}
@@ -63,8 +63,20 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	return r;
 }
 
-/* Puts a kept file back over target unless target already holds it. */
-static int restore_kept(struct txn *t, const struct txn_op *o, const char *target,
+/* Whether two paths lie on one file system (a rename between them works). */
+static bool same_fs(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *db = wd_dirname(b);
+	bool same = stat(a, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev;
+	free(db);
+	return same;
+}
+
+/* Puts a kept file back over target unless target already holds it. move:
+ * the kept copy is not needed afterwards (an undo drops it), so it is
+ * renamed into place, which needs no free space on a full disk. */
+static int restore_kept(struct txn *t, const struct txn_op *o, const char *target, bool move,
 			struct wd_err *err)
 {
 	if (txn_file_has_sha(target, o->old_sha))
@@ -74,6 +86,12 @@ static int restore_kept(struct txn *t, const struct txn_op *o, const char *targe
 	if (!txn_file_has_sha(kept, o->old_sha))
 		r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or damaged; "
 			       "the original file cannot be put back", kept, target);
+	if (!r && move && same_fs(kept, target)) {
+		r = txn_rename(t, kept, target, err);
+		free(kept);
+		free(tmp);
+		return r;
+	}
 	if (!r)
 		r = txn_copy_flushed(t, kept, tmp, err);
 	if (!r)
@@ -96,17 +114,45 @@ static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		}
 	if (!r && any) {
 		char *d = txn_abs(t, WD_KEPT_DIR);
-		txn_step(t);
-		r = wd_fsync_dir(d, err);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
 		free(d);
 	}
 	return r;
 }
 
-/* Removal, also the roll-forward of an interrupted one: idempotent. */
+/* Where a removal moves the package's file of op i until its commit: in the
+ * kept folder, out of the guest's sight, so that a failure before the commit
+ * can put it back. */
+static char *aside_of(const struct txn *t, size_t i)
+{
+	char *rel = wd_xasprintf("%s/%s%zu", WD_KEPT_DIR, TXN_ASIDE_PREFIX, i);
+	char *abs = txn_abs(t, rel);
+	free(rel);
+	return abs;
+}
+
+/* Moves the package's file out of the way (a RESTORE whose target holds the
+ * original already is done). Where the kept folder is on another file
+ * system than the target, the file is deleted instead. */
+static int move_aside(struct txn *t, const struct txn_op *o, size_t i, const char *target,
+		      struct wd_err *err)
+{
+	if (!wd_exists(target) ||
+	    (o->kind == TXN_RESTORE && txn_file_has_sha(target, o->old_sha)))
+		return 0;
+	char *aside = aside_of(t, i);
+	int r = same_fs(target, aside) ? txn_rename(t, target, aside, err)
+				       : txn_unlink(t, target, err);
+	free(aside);
+	return r;
+}
+
+/* Removal, also the roll-forward of an interrupted one: idempotent. The
+ * package's files are moved aside and the kept originals moved back; what
+ * was moved aside is deleted after the commit (txn_remove_cleanup). */
 int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
-	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	char **targets = wd_xcalloc(n + 2, sizeof *targets);
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
@@ -116,16 +162,97 @@ int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		r = txn_unlink(t, tmp, err); /* a partial copy from an earlier try */
 		free(tmp);
 		if (!r)
-			r = ops[i].kind == TXN_RESTORE ? restore_kept(t, &ops[i], targets[i], err)
-						       : txn_unlink(t, targets[i], err);
+			r = move_aside(t, &ops[i], i, targets[i], err);
+		if (!r && ops[i].kind == TXN_RESTORE)
+			r = restore_kept(t, &ops[i], targets[i], true, err);
 	}
+	targets[n] = aside_of(t, 0); /* the kept folder, whose entries moved */
 	if (!r)
-		r = txn_flush_dirs(t, targets, n, err);
-	if (!r)
-		r = drop_kept(t, ops, n, err);
-	for (size_t i = 0; i < n; i++)
+		r = txn_flush_dirs(t, targets, n + 1, err);
+	for (size_t i = 0; i <= n; i++)
 		free(targets[i]);
 	free(targets);
+	return r;
+}
+
+/* Puts back what txn_remove_files did before a failure, in reverse. */
+int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 2, sizeof *targets);
+	int r = 0;
+	for (size_t k = n; !r && k-- > 0;) {
+		if (ops[k].kind != TXN_RESTORE && ops[k].kind != TXN_DELETE)
+			continue;
+		targets[k] = txn_abs(t, ops[k].host);
+		char *aside = aside_of(t, k), *kept = ops[k].kept ? txn_abs(t, ops[k].kept) : NULL;
+		if (kept && !wd_exists(kept) && txn_file_has_sha(targets[k], ops[k].old_sha))
+			r = txn_rename(t, targets[k], kept, err);
+		if (!r && wd_exists(aside))
+			r = txn_rename(t, aside, targets[k], err);
+		free(aside);
+		free(kept);
+	}
+	targets[n] = aside_of(t, 0);
+	if (!r)
+		r = txn_flush_dirs(t, targets, n + 1, err);
+	for (size_t i = 0; i <= n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+/* After a removal's commit: what it moved aside, and kept copies it could
+ * only copy back, go. Not steps: nothing refers to them any more, and what a
+ * crash leaves is swept by the next transaction (txn_sweep_aside). */
+void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
+			continue;
+		char *aside = aside_of(t, i);
+		unlink(aside);
+		free(aside);
+		if (ops[i].kept) {
+			char *k = txn_abs(t, ops[i].kept);
+			unlink(k);
+			free(k);
+		}
+	}
+	struct wd_err e;
+	char *d = txn_abs(t, WD_KEPT_DIR);
+	wd_fsync_dir(d, &e);
+	free(d);
+}
+
+/* Whether every kept copy a removal puts back is there, a plain file with
+ * the recorded bytes: checked before its intent is committed, so that a
+ * removal never starts that cannot finish. */
+int txn_check_kept(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+{
+	int r = 0;
+	for (size_t i = 0; !r && !plan->install && i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		if (o->kind != TXN_RESTORE || !o->kept)
+			continue;
+		char *kept = wd_path_join(v->root, o->kept), *target = wd_path_join(v->root, o->host);
+		struct stat st;
+		char hex[WD_SHA256_HEX];
+		struct wd_err e;
+		bool ok = txn_file_has_sha(target, o->old_sha);
+		if (!ok && (lstat(kept, &st) < 0 || !S_ISREG(st.st_mode)))
+			r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or not a "
+				       "plain file, so removing %s cannot put the original back; "
+				       "nothing was changed (put the original file there to remove "
+				       "it)", kept, o->os2 ? o->os2 : o->host, plan->name);
+		else if (!ok && (wd_sha256_file(kept, hex, &e) || strcmp(hex, o->old_sha)))
+			r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is damaged (its SHA-256 "
+				       "is not the one recorded), so removing %s cannot put the "
+				       "original back; nothing was changed (put the original file "
+				       "there to remove it)", kept,
+				       o->os2 ? o->os2 : o->host, plan->name);
+		free(kept);
+		free(target);
+	}
 	return r;
 }
 
@@ -143,7 +270,7 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		 * transaction wrote (renamed into place whole): a file of other
 		 * content is not its to delete, whatever the recorded rows say. */
 		if (ops[k].kept)
-			r = restore_kept(t, &ops[k], targets[k], err);
+			r = restore_kept(t, &ops[k], targets[k], true, err);
 		else if (txn_file_has_sha(targets[k], ops[k].new_sha))
 			r = txn_unlink(t, targets[k], err);
 		if (!r)

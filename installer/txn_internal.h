@@ -13,8 +13,11 @@
 /* ---- txn_step.c ---- */
 /* The step the crash test stops before (WARPDRV_CRASH_AT; 0: none). */
 int txn_crash_at_env(void);
-/* Counts a step (crashing there if asked) after running queued deletes. */
-void txn_step(struct txn *t);
+/* The step made to fail (WARPDRV_FAIL_AT=N[:ENOSPC|:EIO]; 0: none). */
+void txn_fail_at_env(struct txn *t);
+/* Counts a step (crashing there if asked) after running queued deletes; -1
+ * with errno set where a failure is injected: the step is not to be taken. */
+int txn_step(struct txn *t);
 char *txn_abs(const struct txn *t, const char *rel);
 char *txn_temp_of(const char *host);
 int txn_sys_fail(struct wd_err *err, const char *path, const char *what);
@@ -32,7 +35,14 @@ int txn_commit_step(struct txn *t, struct wd_err *err);
 
 /* ---- txn_files.c ---- */
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
+/* A removal moves the package's file of op i to WD_KEPT_DIR/TXN_ASIDE_PREFIXi
+ * until its commit. */
+#define TXN_ASIDE_PREFIX "removing-"
 int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
+int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
+void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n);
+/* Deletes what removals moved aside where no transaction is pending. */
+void txn_sweep_aside(struct txn *t);
 int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
 int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
 bool txn_can_undo(struct txn *t, const struct txn_op *ops, size_t n);
@@ -41,6 +51,11 @@ bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n);
 /* ---- txn_apply.c ---- */
 /* Records intent id as done and forgets it, in one commit. */
 int txn_record_done(struct txn *t, long long id, struct wd_err *err);
+
+/* ---- txn_lock.c ---- */
+/* txn_begin, recovering or not (recover --abandon takes the lock without). */
+int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool recover,
+		 struct wd_err *err);
 
 /* ---- txn_recover.c ---- */
 int txn_recover(struct txn *t, struct wd_err *err);

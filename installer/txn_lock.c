@@ -54,12 +54,14 @@ static int take_lock(struct txn *t, const char *path, const char *what, struct w
 	return 0;
 }
 
-int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err)
+int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool recover,
+		 struct wd_err *err)
 {
 	memset(t, 0, sizeof *t);
 	t->v = v;
 	t->lock_fd = -1;
 	t->crash_at = txn_crash_at_env();
+	txn_fail_at_env(t);
 	char *dir = NULL, *kept = NULL;
 	bool found;
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
@@ -77,13 +79,20 @@ int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd
 	}
 	if (!r)
 		r = db_open(&t->db, v, true, NULL, err);
-	if (!r)
+	if (!r && recover)
 		r = txn_recover(t, err);
+	if (!r && recover) /* left by a crash after a removal's commit */
+		txn_sweep_aside(t);
 	free(dir);
 	free(kept);
 	if (r)
 		txn_end(t);
 	return r;
+}
+
+int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err)
+{
+	return txn_begin_as(t, v, what, true, err);
 }
 
 void txn_end(struct txn *t)

@@ -3,7 +3,10 @@
  * the volume before anything acts on it). */
 #include "installer/txn_internal.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "common/file.h"
@@ -69,7 +72,10 @@ int txn_recover(struct txn *t, struct wd_err *err)
 	struct txn_op *ops = NULL;
 	if ((r = ops_of(t->v, &p, &ops, err)))
 		goto out;
-	if (p.install && !txn_can_undo(t, ops, p.nops) && txn_can_finish(t, ops, p.nops)) {
+	struct txn_plan check = {.install = p.install, .name = p.name, .ops = ops, .nops = p.nops};
+	if (!p.install && (r = txn_check_kept(t->v, &check, err))) {
+		/* a kept copy gone or damaged since: refuse before moving anything */
+	} else if (p.install && !txn_can_undo(t, ops, p.nops) && txn_can_finish(t, ops, p.nops)) {
 		/* A copy to undo from is gone (removed by hand), but every new
 		 * file was written and flushed: finishing is the way back to a
 		 * consistent volume. */
@@ -80,15 +86,21 @@ int txn_recover(struct txn *t, struct wd_err *err)
 		r = undo(t, &p, ops, err);
 	} else {
 		/* committed intent: finish it */
-		if (!(r = txn_remove_files(t, ops, p.nops, err)))
-			r = txn_record_done(t, p.id, err);
+		if (!(r = txn_remove_files(t, ops, p.nops, err)) &&
+		    !(r = txn_record_done(t, p.id, err)))
+			txn_remove_cleanup(t, ops, p.nops);
 	}
 	t->recovered = !r;
 	txn_free_ops(ops, p.nops);
 out:
-	if (r)
+	if (r) {
 		wd_err_prefix(err, "finishing an interrupted %s of %s", p.install ? "install"
 			      : "removal", p.name);
+		size_t n = strlen(err->msg);
+		snprintf(err->msg + n, sizeof err->msg - n, ". If that file cannot be put right, "
+			 "'warpdrv recover --abandon' forgets the interrupted transaction, leaving "
+			 "the files as they are (docs/recovery.md)");
+	}
 	txnlog_pending_free(&p);
 	return r;
 }
@@ -102,5 +114,104 @@ int txn_pending(struct db *db, bool *pending, struct wd_err *err)
 	bool found;
 	r = txnlog_load(db, &p, &found, err);
 	txnlog_pending_free(&p);
+	return r;
+}
+
+void txn_sweep_aside(struct txn *t)
+{
+	char *d = txn_abs(t, WD_KEPT_DIR);
+	DIR *dir = opendir(d);
+	struct dirent *de;
+	while (dir && (de = readdir(dir)))
+		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
+			char *f = wd_path_join(d, de->d_name);
+			unlink(f);
+			free(f);
+		}
+	if (dir)
+		closedir(dir);
+	free(d);
+}
+
+/* Whether a transaction is pending, read without writing anything: with
+ * none, recover does not even take the lock (or make the state folder). */
+static int any_pending(const struct volume *v, bool *pending, struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	*pending = false;
+	int r = db_open(&db, v, false, &have, err);
+	if (!r && have)
+		r = txnlog_any(&db, pending, err);
+	db_close(&db);
+	return r;
+}
+
+int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err)
+{
+	bool pending;
+	*recovered = false;
+	int r = any_pending(v, &pending, err);
+	if (r || !pending)
+		return r;
+	struct txn t;
+	r = txn_begin(&t, v, "recover", err);
+	if (r)
+		return r;
+	*recovered = t.recovered;
+	txn_end(&t);
+	return 0;
+}
+
+/* A removal's files moved aside go back where their place is empty: what
+ * the database still says is installed stays on the volume. */
+static size_t put_aside_back(struct txn *t, const struct txnlog_pending *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; !p->install && i < p->nops; i++) {
+		char *rel = wd_xasprintf("%s/%s%zu", WD_KEPT_DIR, TXN_ASIDE_PREFIX, i);
+		char *aside = txn_abs(t, rel), *target = NULL;
+		struct wd_err e;
+		if (wd_exists(aside) && !resolve(t->v, p->ops[i].host, &target, &e)) {
+			char *abs = txn_abs(t, target);
+			if (!wd_exists(abs) && !txn_rename(t, aside, abs, &e))
+				n++;
+			free(abs);
+		}
+		free(target);
+		free(aside);
+		free(rel);
+	}
+	return n;
+}
+
+int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *err)
+{
+	memset(a, 0, sizeof *a);
+	bool pending;
+	int r = any_pending(v, &pending, err);
+	if (r || !pending)
+		return r;
+	struct txn t;
+	r = txn_begin_as(&t, v, "recover --abandon", false, err);
+	if (r)
+		return r;
+	struct txnlog_pending p;
+	if ((r = txnlog_load(&t.db, &p, &a->found, err)) || !a->found) {
+		txn_end(&t);
+		return r;
+	}
+	a->install = p.install;
+	a->name = wd_xstrdup(p.name);
+	a->put_back = put_aside_back(&t, &p);
+	if (!(r = db_begin(&t.db, err))) {
+		if ((r = txnlog_abandoned(&t.db, p.id, p.install, p.name, err)) ||
+		    (r = txn_commit_step(&t, err)))
+			db_rollback(&t.db);
+	}
+	if (!r)
+		txn_sweep_aside(&t);
+	txnlog_pending_free(&p);
+	txn_end(&t);
 	return r;
 }

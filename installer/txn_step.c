@@ -1,6 +1,7 @@
 /* The durable steps of a transaction: each write, flush, rename, unlink,
  * mkdir and database commit is counted, and the crash test can stop the
- * process just before any of them (WARPDRV_CRASH_AT=N). */
+ * process just before any of them (WARPDRV_CRASH_AT=N) or make that one step
+ * fail as a full or failing disk would (WARPDRV_FAIL_AT=N, N:ENOSPC or N:EIO). */
 #define _GNU_SOURCE /* sync_file_range, where there is one */
 #include "installer/txn_internal.h"
 
@@ -23,31 +24,45 @@ int txn_crash_at_env(void)
 	return c ? atoi(c) : 0;
 }
 
+void txn_fail_at_env(struct txn *t)
+{
+	const char *c = wd_test_hook("WARPDRV_FAIL_AT");
+	t->fail_at = c ? atoi(c) : 0;
+	const char *how = c ? strchr(c, ':') : NULL;
+	t->fail_errno = how && !strcmp(how + 1, "EIO") ? EIO : ENOSPC;
+}
+
 /* Counts a step without running the deletes queued before it (see
- * txn_unlink); a crash injected here still finds them done. */
-static void count_step(struct txn *t)
+ * txn_unlink); a crash injected here still finds them done. An injected
+ * failure returns -1 with errno set, the step not taken. */
+static int count_step(struct txn *t)
 {
 	if (++t->steps == t->crash_at) {
 		struct wd_err e;
 		unlink_batch_run(&e);
 		_exit(TXN_CRASH_EXIT);
 	}
+	if (t->steps == t->fail_at) {
+		errno = t->fail_errno;
+		return -1;
+	}
 	/* Each step changes the volume: the folder listings kept for resolving
 	 * paths, and the last whole flush, no longer describe it. */
 	volume_forget_folders();
 	t->fs_unsynced = true;
+	return 0;
 }
 
 /* Deletes queued by txn_unlink happen before any other step. The helpers
  * that return an error run them first (run_unlinks) and report a failure;
  * here a failure stays with the batch, and the next helper, the commit at the
  * latest, reports it. */
-void txn_step(struct txn *t)
+int txn_step(struct txn *t)
 {
 	struct wd_err e;
 	if (unlink_batch_pending())
 		unlink_batch_run(&e);
-	count_step(t);
+	return count_step(t);
 }
 
 static int run_unlinks(struct wd_err *err)
@@ -85,7 +100,8 @@ int txn_write_file(struct txn *t, const char *path, const void *data, size_t len
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	txn_step(t);
+	if (txn_step(t) < 0)
+		return txn_sys_fail(err, path, "write");
 	int fd = wd_open_plain(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
 	if (fd < 0)
 		return fd;
@@ -135,7 +151,8 @@ static int sync_fs_step(struct txn *t, struct wd_err *err)
 {
 	if (!t->fs_unsynced)
 		return 0;
-	txn_step(t);
+	if (txn_step(t) < 0)
+		return txn_sys_fail(err, t->v->root, "flush");
 	int r = wd_sync_fs(t->v->root, err);
 	if (!r)
 		t->fs_unsynced = false;
@@ -152,7 +169,8 @@ int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
 		return txn_sys_fail(err, path, "open");
 	if (on_whole_fs(t, &st))
 		return sync_fs_step(t, err);
-	txn_step(t);
+	if (txn_step(t) < 0)
+		return txn_sys_fail(err, path, "flush");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return txn_sys_fail(err, path, "open");
@@ -172,7 +190,8 @@ int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	txn_step(t);
+	if (txn_step(t) < 0)
+		return txn_sys_fail(err, to, "write");
 	r = wd_copy_file(from, to, err);
 	return r ? r : txn_flush_file(t, to, err);
 }
@@ -182,8 +201,7 @@ int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *e
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	txn_step(t);
-	if (rename(from, to) < 0)
+	if (txn_step(t) < 0 || rename(from, to) < 0)
 		return txn_sys_fail(err, to, "rename into place");
 	return 0;
 }
@@ -207,15 +225,15 @@ int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
 	if (!wd_exists(path))
 		return 0;
 	if (!is_kept_copy(t, path)) {
-		count_step(t);
+		if (count_step(t) < 0)
+			return txn_sys_fail(err, path, "delete");
 		unlink_batch_add(path);
 		return 0;
 	}
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	txn_step(t);
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (txn_step(t) < 0 || (unlink(path) < 0 && errno != ENOENT))
 		return txn_sys_fail(err, path, "delete");
 	return 0;
 }
@@ -248,8 +266,7 @@ int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 			r = sync_fs_step(t, err);
 			continue;
 		}
-		txn_step(t);
-		r = wd_fsync_dir(d, err);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
 	}
 	for (size_t k = 0; k < nd; k++)
 		free(done[k]);
@@ -262,6 +279,7 @@ int txn_commit_step(struct txn *t, struct wd_err *err)
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	txn_step(t);
+	if (txn_step(t) < 0)
+		return txn_sys_fail(err, t->db.path, "commit");
 	return db_commit(&t->db, err);
 }

@@ -55,6 +55,13 @@ int activation_note_date(struct db *db, int day, struct wd_err *err)
 	return db_meta_set(db, ACTIVATION_LAST_SEEN, s, err);
 }
 
+int activation_note_today(struct db *db, struct wd_err *err)
+{
+	int today;
+	int r = wd_today(&today, err);
+	return r ? r : activation_note_date(db, today, err);
+}
+
 int activation_load(struct db *db, const struct keyring *kr, struct activation *a,
 		    struct wd_err *err)
 {

@@ -66,6 +66,10 @@ int activation_last_seen(struct db *db, int *day, struct wd_err *err);
 /* Raises the latest date seen to day (never lowers it). For every command
  * that writes to the volume, and for the date of a newer repository index. */
 int activation_note_date(struct db *db, int day, struct wd_err *err);
+/* activation_note_date with today (WARPDRV_NOW where the test hooks are
+ * built in): inside the transaction of every command that writes to the
+ * volume, so that a clock set back afterwards is caught. */
+int activation_note_today(struct db *db, struct wd_err *err);
 
 /* The gate for install and setup: may a package that needs `entitlement`,
  * released on `released`, install on this volume today? Loads the activation

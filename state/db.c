@@ -38,6 +38,11 @@ int db_begin(struct db *db, struct wd_err *err)
 	return db_exec(db, "BEGIN IMMEDIATE", err);
 }
 
+int db_begin_read(struct db *db, struct wd_err *err)
+{
+	return db->h ? db_exec(db, "BEGIN DEFERRED", err) : 0;
+}
+
 int db_commit(struct db *db, struct wd_err *err)
 {
 	return db_exec(db, "COMMIT", err);

@@ -32,6 +32,10 @@ int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err 
 int db_fail(struct db *db, struct wd_err *err, const char *what);
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
 int db_begin(struct db *db, struct wd_err *err);
+/* A read transaction (BEGIN DEFERRED): every read until db_rollback sees one
+ * state of the database, whatever another process commits meanwhile (it
+ * waits). A database that is not open: nothing to do. */
+int db_begin_read(struct db *db, struct wd_err *err);
 int db_commit(struct db *db, struct wd_err *err);
 void db_rollback(struct db *db);
 /* A small key-value table for single facts (the latest date seen, say). */

@@ -174,6 +174,16 @@ int txnlog_undone(struct db *db, long long id, const char *name, struct wd_err *
 	return r ? r : txnlog_forget(db, id, err);
 }
 
+int txnlog_abandoned(struct db *db, long long id, bool install, const char *name,
+		     struct wd_err *err)
+{
+	int r = exec_id(db, install ? "INSERT INTO history (at, action, package, version) VALUES "
+				      "(datetime('now'), 'abandon install', ?2, '-')"
+				    : "INSERT INTO history (at, action, package, version) VALUES "
+				      "(datetime('now'), 'abandon remove', ?2, '-')", id, name, err);
+	return r ? r : txnlog_forget(db, id, err);
+}
+
 int txnlog_forget(struct db *db, long long id, struct wd_err *err)
 {
 	return exec_id(db, "DELETE FROM txn WHERE id = ?1", id, NULL, err);

@@ -77,6 +77,11 @@ int txnlog_done(struct db *db, long long id, struct wd_err *err);
 /* Inside a transaction the caller began: records the undoing of install id
  * in the history and forgets it. */
 int txnlog_undone(struct db *db, long long id, const char *name, struct wd_err *err);
+/* Inside a transaction the caller began: records in the history that
+ * transaction id (an install or a removal of name) was abandoned, neither
+ * finished nor undone, and forgets it. */
+int txnlog_abandoned(struct db *db, long long id, bool install, const char *name,
+		     struct wd_err *err);
 /* Forgets intent id (its own statement). */
 int txnlog_forget(struct db *db, long long id, struct wd_err *err);
 

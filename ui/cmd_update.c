@@ -94,7 +94,7 @@ static int commit(struct db *db, const struct repo_list *l, struct outcome *o,
 	}
 	int r = db_begin(db, err);
 	if (!r && !(r = catalog_remember(db, &fresh, err)) &&
-	    !(r = store_write(store_path, e, n, err)))
+	    !(r = activation_note_today(db, err)) && !(r = store_write(store_path, e, n, err)))
 		r = db_commit(db, err);
 	if (r)
 		db_rollback(db);

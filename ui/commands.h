@@ -28,6 +28,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_recover(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);

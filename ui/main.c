@@ -44,6 +44,10 @@ static const struct wd_cmd commands[] = {
 	{"install", cmd_install, "PKG|FILE.wdp...", "install packages on the volume", NULL},
 	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
 	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
+	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",
+	 "Every command that writes does this first; --abandon forgets an interrupted\n"
+	 "transaction that cannot be finished (a file it needs was removed by hand),\n"
+	 "leaving every file as it is (docs/recovery.md tells what it keeps and loses).\n"},
 	/* the subscription */
 	{"activate", cmd_activate, "KEY | --file F", "activate a subscription key (- for stdin)",
 	 "Checks the key against the trusted licence keys and stores it on the volume;\n"

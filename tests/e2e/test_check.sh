@@ -100,23 +100,41 @@ t_file_missing_and_lowercase_folders() {
 	copy arcaos-d-pcnet
 	rm "$V/mptn/protocol/afos2.sys" "$V/os2/boot/apm.add"
 	check_json
-	assert_rc 0
-	has file-missing CONFIG.SYS 3 warning
-	has file-missing CONFIG.SYS 26 warning
+	assert_rc 1
+	has file-missing CONFIG.SYS 3 error
+	has file-missing CONFIG.SYS 26 error
 	assert_json 'len(d["findings"]) == 2'
 	wd --root "$V" check
 	assert_out "D:\\MPTN\\PROTOCOL\\AFOS2.SYS, which is not on the volume"
+}
+
+# Each statement that loads a file naming one not on the volume is an error:
+# the guest stops at boot (or loses what RUN=/CALL= starts) looking for it.
+t_every_loading_statement_with_a_missing_file_is_an_error() {
+	copy warp452-pcnet
+	cs_line 'DEVICE=C:\OS2\BOOT\TESTCFG.SYS' 'DEVICE=C:\NONE\X.SYS' 'PSD=NONE.PSD' \
+		'BASEDEV=NONE.ADD' 'IFS=C:\NONE\NONE.IFS' 'RUN=C:\NONE\NONE.EXE' 'CALL=C:\NONE\CMD.EXE'
+	check_json
+	assert_rc 1
+	for line in 20 21 22 23 24 25; do
+		has file-missing CONFIG.SYS $line error
+	done
+	assert_json 'len(d["findings"]) == 6'
+	wd --root "$V" check
+	assert_rc 1
+	assert_out "CONFIG.SYS line 21: error:"
+	assert_out "PSD= loads NONE.PSD, which is not on the volume"
 }
 
 t_other_drive_is_not_checked() {
 	copy warp452-pcnet
 	cs_line 'DEVICE=C:\OS2\BOOT\TESTCFG.SYS' 'DEVICE=E:\TOOLS\X.SYS' 'IFS=Q.IFS'
 	check_json
-	has file-missing CONFIG.SYS 21 warning
+	has file-missing CONFIG.SYS 21 error
 	assert_json 'len(d["findings"]) == 1'
 	# With the boot drive said to be E:, the E: line is looked for too.
 	check_json --boot-drive E:
-	has file-missing CONFIG.SYS 20 warning
+	has file-missing CONFIG.SYS 20 error
 }
 
 t_psd_with_path() {
@@ -308,8 +326,11 @@ t_protman_reads_another_drive() {
 	has protocol-ini-elsewhere CONFIG.SYS 11 warning
 	has protocol-ini-unused 'IBMCOM\PROTOCOL.INI' 0 warning
 	# Said to be this volume's drive, its PROTOCOL.INI is read and judged.
+	# (the fixture has no I:\IBMCOM\MACS\E1000.OS2: a missing file is an error)
 	wd --root "$V" --boot-drive I: --json check
-	assert_rc 0
+	assert_rc 1
+	has file-missing CONFIG.SYS 12 error
+	assert_json "len(d['findings']) == 1"
 	assert_json "not any(f['code'].startswith('protocol-ini') for f in d['findings'])"
 }
 

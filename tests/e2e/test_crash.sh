@@ -49,6 +49,55 @@ crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 	echo "$* : $((n - 1)) steps, $saw_before recovered to before, $saw_after to after"
 }
 
+# The kept copies warpdrv holds on a volume, by name.
+kept_list() { # VOLUME
+	[ ! -d "$1/var/lib/warpdrv/kept" ] || (cd "$1/var/lib/warpdrv/kept" && find . -type f | sort)
+}
+
+# What a failed run left pending in the database (0: nothing to recover).
+pending() { # VOLUME
+	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM txn").fetchone()[0])' \
+		"$1/var/lib/warpdrv/warpdrv.db"
+}
+
+# Makes step 1, 2, ... of `warpdrv ARGS` fail in turn (WARPDRV_FAIL_AT=N,
+# ENOSPC, and N:EIO where EIO is given), on a copy of FROM, until a run
+# completes. A failure is not a crash: right after the failing command, before
+# any next run, the volume must be BEFORE byte for byte, the database must
+# list PKGS_BEFORE with nothing pending, and the message must say so.
+fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
+	local from=$1 before=$2 pb=$3 after=$4 how=$5
+	shift 5
+	local n=1 kept0
+	kept0=$(kept_list "$from")
+	while :; do
+		rm -rf "$T/c"
+		cp -a "$from" "$T/c"
+		RC=0
+		WARPDRV_FAIL_AT=$n:$how "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/fail.err" || RC=$?
+		[ "$RC" -eq 0 ] && break
+		[ "$RC" -eq 1 ] || fail "step $n: exit $RC, not 1: $(cat "$T/fail.err")"
+		want="No space left on device"
+		[ "$how" = ENOSPC ] || want="Input/output error"
+		grep -qF "$want" "$T/fail.err" || fail "step $n: the message does not name the error: $(cat "$T/fail.err")"
+		grep -qF "nothing was changed" "$T/fail.err" || fail "step $n: the message does not say nothing was changed: $(cat "$T/fail.err")"
+		[ "$(pending "$T/c")" = 0 ] || fail "step $n: a transaction was left pending: $(cat "$T/fail.err")"
+		[ "$(user_snapshot "$T/c")" = "$before" ] || {
+			(cd "$T/c" && find . -path ./var -prune -o -type f -print | sort) >&2
+			fail "step $n: the volume is not as it was right after the failure: $(cat "$T/fail.err")"
+		}
+		[ "$(kept_list "$T/c")" = "$kept0" ] ||
+			fail "step $n: the kept folder is not as it was"
+		[ "$(installed "$T/c")" = "$pb" ] || fail "step $n: the database does not list '$pb'"
+		wd --root "$T/c" verify
+		assert_rc 0
+		n=$((n + 1))
+	done
+	[ "$(user_snapshot "$T/c")" = "$after" ] || fail "the run without a failure is not 'after'"
+	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
+	echo "$* ($how): $((n - 1)) steps failed, each put back at once"
+}
+
 t_install_and_remove_survive_a_crash_at_every_step() {
 	make_good_package
 	make_volume "$T/v0"
@@ -65,6 +114,12 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	removed=$(user_snapshot "$T/v2")
 	crash_every_step "$T/v1" "$after" "testpkg" "$removed" "" remove testpkg | tee -a "$T/summary"
 	grep -q "install.*steps" "$T/summary" && grep -q "remove.*steps" "$T/summary"
+	# the same steps failing (a full disk, an I/O error) instead of stopping
+	for how in ENOSPC EIO; do
+		fail_every_step "$T/v0" "$before" "" "$after" $how install "$T/good.wdp" | tee -a "$T/summary"
+		fail_every_step "$T/v1" "$after" "testpkg" "$removed" $how remove testpkg | tee -a "$T/summary"
+	done
+	grep -q "install.*(EIO): [0-9]* steps" "$T/summary" && grep -q "remove.*(ENOSPC): [0-9]* steps" "$T/summary"
 	# the counts, for whoever wants to know how many steps were covered
 	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
 }
@@ -91,6 +146,9 @@ t_setup_survives_a_crash_at_every_step() {
 	crash_every_step "$T/s0" "$before" "" "$after" "acpi-psd mmlem" --pci "$pci" setup --yes |
 		tee "$T/summary"
 	grep -q "setup --yes : [0-9]* steps" "$T/summary"
+	# (EIO takes the same paths; the install and remove above try both)
+	fail_every_step "$T/s0" "$before" "" "$after" ENOSPC --pci "$pci" setup --yes | tee -a "$T/summary"
+	grep -q "setup --yes (ENOSPC): [0-9]* steps" "$T/summary"
 	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
