@@ -1,8 +1,13 @@
 /* Device names from the PCI ID database (pci.ids), read in one pass that looks
  * only at the vendors present, and built-in names for VirtualBox's devices. */
 #include <ctype.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "common/file.h"
@@ -89,6 +94,29 @@ static void scan(struct pci_list *l, const char *p, const char *end)
 	}
 }
 
+#define IDS_MAX (64u << 20)
+
+/* Scans a plain file of the database in place (mapped: the 1.3 MB file is
+ * not copied); false when it is not one, for wd_read_file to read or refuse
+ * with its message. */
+static bool scan_mapped(struct pci_list *l, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	void *m = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= IDS_MAX)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return false;
+	scan(l, m, (const char *)m + st.st_size);
+	munmap(m, (size_t)st.st_size);
+	return true;
+}
+
 int pci_name_devices(struct pci_list *l, const char *ids_path, struct wd_err *err)
 {
 	static const char *places[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
@@ -97,9 +125,9 @@ int pci_name_devices(struct pci_list *l, const char *ids_path, struct wd_err *er
 	for (int i = 0; !path && places[i]; i++)
 		if (wd_exists(places[i]))
 			path = places[i];
-	if (path) {
+	if (path && !scan_mapped(l, path)) {
 		struct wd_buf b = {0};
-		int r = wd_read_file(path, 64u << 20, &b, err);
+		int r = wd_read_file(path, IDS_MAX, &b, err);
 		if (r) {
 			wd_buf_free(&b);
 			return ids_path ? wd_err_prefix(err, "--pci-ids") : 0;
