@@ -36,16 +36,31 @@ make_tree() {
 	done
 }
 
-# Median of RUNS wall times in microseconds of the command given (timed by
-# the shell itself: no process is started to read the clock).
-median_us() {
-	local i s e
+# The wall time in microseconds of the command given, timed by the shell
+# itself (no process is started to read the clock).
+time_us() {
+	local s e
+	s=$EPOCHREALTIME
+	"$@" >/dev/null
+	e=$EPOCHREALTIME
+	echo $((${e/./} - ${s/./}))
+}
+
+# The two commands in turn, RUNS times each, so that both meet the same load
+# on a shared machine; prints the median of each ("W L").
+medians_us() {
+	local i
 	for ((i = 0; i < RUNS; i++)); do
-		s=$EPOCHREALTIME
-		"$@" >/dev/null
-		e=$EPOCHREALTIME
-		echo $(((${e/./} - ${s/./})))
-	done | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+		echo "w $(time_us "${wd_cmd[@]}")"
+		echo "l $(time_us "${lspci_cmd[@]}")"
+	done | awk '{t[$1, ++n[$1]] = $2}
+	function median(k,   i, j, v, c) {
+		c = n[k]
+		for (i = 1; i <= c; i++) v[i] = t[k, i]
+		for (i = 2; i <= c; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+		return v[int((c + 1) / 2)]
+	}
+	END { print median("w"), median("l") }'
 }
 
 if [ "${BENCH_PCI:-}" = host ]; then
@@ -66,8 +81,7 @@ else
 fi
 "${wd_cmd[@]}" >/dev/null
 "${lspci_cmd[@]}" >/dev/null
-w=$(median_us "${wd_cmd[@]}")
-l=$(median_us "${lspci_cmd[@]}")
+read -r w l < <(medians_us)
 echo "devices: $what"
 echo "warpdrv detect: ${w} us (median of $RUNS)"
 echo "lspci -n:       ${l} us (median of $RUNS)"
