@@ -22,12 +22,13 @@ static int hex_digit(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* The path of a file:// URL (file:///p or file://localhost/p) with its %XX
- * escapes decoded; NULL for another host, a bad escape or an escaped NUL. */
+/* The path of a file:// URL (file:///p, or the host localhost or 127.0.0.1
+ * as libcurl allows) with its %XX escapes decoded; NULL for another host, a
+ * bad escape or an escaped NUL. */
 static char *url_path(const char *url)
 {
 	const char *p = url + 7; /* after "file://" */
-	if (!strncasecmp(p, "localhost/", 10))
+	if (!strncasecmp(p, "localhost/", 10) || !strncmp(p, "127.0.0.1/", 10))
 		p += 9;
 	if (*p != '/')
 		return NULL;

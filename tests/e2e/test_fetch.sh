@@ -33,7 +33,8 @@ t_detect_with_drivers_named_loads_no_libcurl() {
 t_a_file_url_with_escapes_is_read_without_libcurl() {
 	mkdir -p "$T/my repo"
 	cp "$B"/repo/* "$T/my repo/"
-	for u in "$T/my repo" "file://$T/my%20repo" "file://localhost$T/my%20repo/"; do
+	for u in "$T/my repo" "file://$T/my%20repo" "file://localhost$T/my%20repo/" \
+		"file://127.0.0.1$T/my%20rep%6F"; do
 		LD_DEBUG=libs wd --json --repo "$u" info pcntnd
 		assert_rc 0
 		assert_json "d['name'] == 'pcntnd'"
@@ -54,6 +55,36 @@ t_bad_file_urls_fail_naming_the_url() {
 		assert_rc 1
 		assert_err ": not a local file URL (expected file:///absolute/path"
 	done
+}
+
+# A package in a file:// repository longer or shorter than its index says:
+# refused (exit 3) as a download would be, nothing installed.
+t_a_local_package_of_the_wrong_size_is_refused() {
+	make_key
+	make_recipe
+	mkdir -p "$T/r"
+	wda pack "$T/recipe" --key "$T/k/repo/test.key" --out "$T/r/"
+	assert_rc 0
+	wda index "$T/r" --key "$T/k/repo/test.key" --serial 1
+	assert_rc 0
+	make_volume "$T/v"
+	local before size
+	before=$(snapshot "$T/v")
+	size=$(stat -c %s "$T/r/testpkg-1.0.wdp")
+	cp "$T/r/testpkg-1.0.wdp" "$T/good"
+	printf x >>"$T/r/testpkg-1.0.wdp"
+	wd --root "$T/v" --keys "$T/k" --repo "$T/r" --yes install testpkg
+	assert_rc 3
+	assert_err "testpkg-1.0.wdp: longer than the $size bytes expected; cut off and refused"
+	head -c 100 "$T/good" >"$T/r/testpkg-1.0.wdp"
+	wd --root "$T/v" --keys "$T/k" --repo "$T/r" --yes install testpkg
+	assert_rc 3
+	assert_err "testpkg-1.0.wdp: 100 bytes; the index says $size"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused package changed the volume"
+	cp "$T/good" "$T/r/testpkg-1.0.wdp"
+	wd --root "$T/v" --keys "$T/k" --repo "file://$T/r" --yes install testpkg
+	assert_rc 0
+	assert_same_file "$T/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
 }
 
 t_no_libcurl_fails_a_download_only_and_changes_nothing() {
