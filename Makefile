@@ -13,6 +13,9 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libcurl openssl sqlite3 zlib
+# Linked: all but libcurl, which catalog/fetch_curl.c loads (dlopen) when the
+# first http(s) transfer starts; its headers still come from pkg-config.
+LINK_PKGS := openssl sqlite3 zlib
 
 ifeq ($(SANITIZE),1)
 O ?= build/san
@@ -25,7 +28,7 @@ endif
 # Recursive on purpose: pkg-config only runs once something is compiled, so
 # `make deps` works on a machine that lacks the libraries.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS))
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 # The test hooks (common/hooks.h: WARPDRV_NOW, crash injection, lock wait) are
