@@ -55,8 +55,6 @@ static int transfer(const struct fetch_net *net, const char *url, const struct f
 	if (auth && strncasecmp(url, "https://", 8))
 		return wd_err_set(err, WD_EUSAGE, "%s: a subscription key is sent over https:// "
 				  "only; use an https URL for this repository", url);
-	if (!strncasecmp(url, "file://", 7))
-		return fetch_local(url, s, err);
 	return fetch_curl(net, url, auth, s, err);
 }
 

@@ -1,10 +1,10 @@
 /* Downloads, one URL at a time: into memory or onto the end of a partial
  * file (resumed with a Range request), never more bytes than the caller
- * declares. http(s) goes through libcurl, loaded on the first such transfer
- * (catalog/fetch_curl.c), with a connect time-out, a low-speed limit and a
- * total deadline so that a dead, stalled or dripping server is abandoned;
- * certificates are always checked, --cacert names a private CA. file:// is
- * read directly (catalog/fetch_local.c). Behaviour in docs/repository.md. */
+ * declares. Every URL (file://, http, https) goes through libcurl, loaded on
+ * the first transfer (catalog/fetch_curl.c), with a connect time-out, a
+ * low-speed limit and a total deadline so that a dead, stalled or dripping
+ * server is abandoned; certificates are always checked, --cacert names a
+ * private CA. Behaviour in docs/repository.md. */
 #ifndef WD_FETCH_H
 #define WD_FETCH_H
 

@@ -173,9 +173,9 @@ static int set_options(CURL *h, const struct fetch_net *net, const char *url,
 	cu->easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
 	cu->easy_setopt(h, CURLOPT_FAILONERROR, 1L);
 	cu->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	/* file:// never comes here (fetch_local.c); a redirect never leaves
-	 * https when a key is sent. */
-	if (cu->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+	/* A redirect never leads to file://, and never leaves https when a key
+	 * is sent. */
+	if (cu->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "file,http,https") != CURLE_OK ||
 	    cu->easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, auth ? "https" : "http,https") !=
 		    CURLE_OK)
 		return wd_err_set(err, WD_EFAIL, "%s: the libcurl loaded is older than 7.85 "

@@ -1,7 +1,8 @@
-/* What the two transfer backends behind catalog/fetch.h share: where a
- * transfer's bytes go. fetch_curl.c moves http(s) through libcurl, loaded on
- * the first such transfer; fetch_local.c reads file:// URLs itself, so a
- * local repository (the bundled one) never loads libcurl. */
+/* What the transfer code behind catalog/fetch.h shares: where a transfer's
+ * bytes go. fetch_curl.c moves every URL (file://, http, https) through
+ * libcurl, loaded on the first transfer; the bundled repository is the
+ * program's own data and is read in place (catalog/repo.c), so a command
+ * that needs no transfer never loads libcurl. */
 #ifndef WD_FETCH_SINK_H
 #define WD_FETCH_SINK_H
 
@@ -35,6 +36,5 @@ int fetch_sink_error(const struct fetch_sink *s, const char *url, struct wd_err 
 
 int fetch_curl(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 	       struct fetch_sink *s, struct wd_err *err);
-int fetch_local(const char *url, struct fetch_sink *s, struct wd_err *err);
 
 #endif

@@ -70,10 +70,25 @@ int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr
 	return r;
 }
 
-int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+int catalog_add_bundled(struct catalog *c, const char *dir, const struct keyring *kr,
 			struct wd_err *err)
 {
-	return catalog_add_url(c, url, kr, INDEX_NO_EXPIRY, err);
+	char *path = wd_path_join(dir, INDEX_NAME);
+	struct wd_buf b = {0};
+	struct repo_index idx;
+	int r = wd_read_file(path, INDEX_MAX_BYTES, &b, err);
+	if (!r)
+		r = index_read(b.p, b.len, kr, INDEX_NO_EXPIRY, path, &idx, err);
+	if (!r) {
+		char *u = repo_url(dir);
+		struct repo *rp = add_repo(c, u);
+		rp->dir = wd_xstrdup(dir);
+		rp->idx = idx;
+		free(u);
+	}
+	wd_buf_free(&b);
+	free(path);
+	return r;
 }
 
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
@@ -106,6 +121,7 @@ void catalog_free(struct catalog *c)
 		struct repo *rp = &c->repos[i];
 		free(rp->url);
 		free(rp->name);
+		free(rp->dir);
 		for (size_t k = 0; k < rp->nmirrors; k++)
 			free(rp->mirrors[k]);
 		free(rp->mirrors);
@@ -277,6 +293,14 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 	if (auth && !auth->user)
 		return wd_err_set(err, WD_ELICENSE, "%s is a subscription repository: activate a "
 				  "subscription key first ('warpdrv activate KEY')", from->url);
+	if (from->dir) { /* the bundled repository: the program's own files */
+		char *own = wd_path_join(from->dir, e->file);
+		int r = wd_read_file(own, PACKAGE_MAX_BYTES, b, err);
+		if (!r)
+			r = check_bytes(own, b->p, b->len, e, err);
+		free(own);
+		return r;
+	}
 	char *path = c->cache_dir && !is_local(from->url) ? wd_path_join(c->cache_dir, e->file)
 							   : NULL;
 	if (path && cached(path, e, b)) {

@@ -25,6 +25,7 @@ struct repo {
 	char **mirrors;  /* tried after url, in order */
 	size_t nmirrors;
 	bool subscription;
+	char *dir;       /* the bundled repository's folder: read in place, no transfer */
 	const struct catalog *cat;
 	struct repo_index idx;
 };
@@ -43,9 +44,11 @@ void catalog_init(struct catalog *c, const struct fetch_net *net);
 /* Fetches and checks (signature, expiry) the index at url and adds it. */
 int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
 		    struct wd_err *err);
-/* The bundled repository: catalog_add_url, its signature checked but never
- * its expiry (docs/repository.md, "The bundled repository"). */
-int catalog_add_bundled(struct catalog *c, const char *url, const struct keyring *kr,
+/* The bundled repository, the folder beside the program: the program's own
+ * data, read in place like its keys (no transfer, so no libcurl), its
+ * signature checked but never its expiry (docs/repository.md, "The bundled
+ * repository"). */
+int catalog_add_bundled(struct catalog *c, const char *dir, const struct keyring *kr,
 			struct wd_err *err);
 /* Adds a repository whose index is already checked; takes idx over. */
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,

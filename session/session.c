@@ -130,11 +130,8 @@ int session_catalog(const struct session *s, const struct keyring *kr, struct ca
 	}
 	if (!r && s->root)
 		r = add_stored_all(s, kr, today, cat, err);
-	if (!r && s->bundled_repo) {
-		char *u = repo_url(s->bundled_repo);
-		r = catalog_add_bundled(cat, u, kr, err);
-		free(u);
-	}
+	if (!r && s->bundled_repo)
+		r = catalog_add_bundled(cat, s->bundled_repo, kr, err);
 	if (r)
 		catalog_free(cat);
 	return r;

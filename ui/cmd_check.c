@@ -32,10 +32,8 @@ static void known_load(struct wd_ctx *ctx, const struct volume *v, struct known 
 		free(bundled);
 		return;
 	}
-	char *u = repo_url(bundled);
+	int r = catalog_add_bundled(&k->cat, bundled, &k->kr, &e);
 	free(bundled);
-	int r = catalog_add_url(&k->cat, u, &k->kr, today, &e);
-	free(u);
 	for (size_t i = 0; !r && i < k->cat.n; i++) {
 		const struct repo *rp = &k->cat.repos[i];
 		k->pkgs = wd_xrealloc(k->pkgs, (k->n + rp->idx.npkgs + 1) * sizeof *k->pkgs);
