@@ -21,6 +21,7 @@ struct package {
 	struct wd_buf manifest;   /* the signed text, signature line included */
 	char signer[WD_FPR_HEX];
 	struct wd_buf *data;      /* data[i] holds the bytes of m.files[i] */
+	bool downgrade_ok;        /* named as PKG=VERSION: may replace a newer version */
 };
 
 /* Reads and checks a whole package in memory: signature by a trusted key,

@@ -1,5 +1,7 @@
 #include "catalog/repo.h"
 
+#include "catalog/version.h"
+
 #include "license/activation.h"
 
 #include <errno.h>
@@ -131,6 +133,21 @@ const struct index_entry *catalog_find(const struct catalog *c, const char *name
 			return e;
 		}
 	}
+	return NULL;
+}
+
+const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,
+					       const char *version, const struct repo **from)
+{
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->repos[i].idx.npkgs; k++) {
+			const struct index_entry *e = &c->repos[i].idx.pkgs[k];
+			if (strcmp(e->name, name) || version_cmp(e->version, version))
+				continue;
+			if (from)
+				*from = &c->repos[i];
+			return e;
+		}
 	return NULL;
 }
 

@@ -57,6 +57,10 @@ void catalog_free(struct catalog *c);
 /* The first entry named name; *from (if not NULL) is its repository. */
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from);
+/* The entry named name at version (the same release by catalog/version.h's
+ * order) in the first repository that has it; *from as catalog_find. */
+const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,
+					       const char *version, const struct repo **from);
 /* Fetches a package, checks its size and SHA-256 against the index, then
  * reads it (package_read). A remote package goes through the cache folder
  * when the catalog has one: a complete file there with the right hash is

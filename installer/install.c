@@ -127,7 +127,8 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 			continue;
 		}
 		if (!(r = txn_apply(&t, &plan, err)))
-			event(cb, PKG_INSTALLED, plan.name, plan.version, NULL, pkgs[i].m.nfiles);
+			event(cb, plan.upgrade_from ? PKG_UPGRADED : PKG_INSTALLED, plan.name,
+			      plan.version, plan.upgrade_from, pkgs[i].m.nfiles);
 		txn_plan_free(&plan);
 	}
 	txn_end(&t);

@@ -24,6 +24,7 @@ enum pkg_event {
 	PKG_INSTALLED,   /* name version installed, nfiles files */
 	PKG_REPLACED,    /* name version removed, replaced by `by` */
 	PKG_REMOVED,     /* name version removed */
+	PKG_UPGRADED,    /* name upgraded (or downgraded) to version, nfiles files */
 };
 
 struct pkg_cb {

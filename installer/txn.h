@@ -47,7 +47,13 @@
 #define TXN_CRASH_EXIT 99
 #define WD_KEPT_DIR WD_STATE_DIR "/kept"
 
-enum txn_op_kind { TXN_MKDIR, TXN_PUT, TXN_DELETE, TXN_RESTORE };
+/* An upgrade (txn_plan_upgrade) is an install whose ops also say what
+ * happens to the old version's files: REPLACE rewrites one the new version
+ * has too (kept is the copy to undo from, dropped before the commit; the
+ * file row keeps the original it had replaced), RETIRE takes away one the
+ * new version lacks (deleted, or the original in kept put back; its undo
+ * copy lies at txn_undo_copy(host)). */
+enum txn_op_kind { TXN_MKDIR, TXN_PUT, TXN_DELETE, TXN_RESTORE, TXN_REPLACE, TXN_RETIRE };
 
 struct txn_op {
 	enum txn_op_kind kind;
@@ -70,6 +76,7 @@ struct txn_plan {
 	const struct package **pkgs; /* install of several (txn_plan_merge) */
 	size_t npkgs;
 	char *name, *version;
+	char *upgrade_from;        /* an upgrade of one package: the installed version */
 	struct txn_op *ops;
 	size_t nops;
 	/* The generation the commit records (generation_plan sets it; 0:
@@ -113,6 +120,12 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 /* Plans the removal of an installed package (WD_EFAIL if it is not installed). */
 int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 		    struct txn_plan *plan, struct wd_err *err);
+/* Plans replacing the installed version of p's package by p, in one
+ * transaction: the old version's files p has too are rewritten, the others
+ * retired (a file it had replaced from the OS is put back), p's new files
+ * added. The same checks as txn_plan_install for the new paths. */
+int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, struct wd_err *err);
 void txn_plan_free(struct txn_plan *plan);
 /* The installed version of a package (malloc'd), or NULL; db may be unopened. */
 int txn_installed_version(struct db *db, const char *name, char **version,

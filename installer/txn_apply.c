@@ -32,7 +32,7 @@ static void intent_op(const struct txn_plan *plan, const struct txn_op *o, bool 
 	l->size = (long long)o->len;
 	l->config = o->config;
 	const struct package *owner = o->owner ? o->owner : plan->pkg;
-	if (pkgs && o->kind == TXN_PUT && !o->config && owner)
+	if (pkgs && o->kind != TXN_MKDIR && !o->config && owner)
 		l->package = (char *)owner->m.name;
 }
 

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/file.h"
+#include "catalog/version.h"
 #include "common/hash.h"
 #include "state/installed.h"
 
@@ -29,6 +31,7 @@ void txn_plan_free(struct txn_plan *plan)
 	free(plan->gen_summary);
 	free(plan->name);
 	free(plan->version);
+	free(plan->upgrade_from);
 	memset(plan, 0, sizeof *plan);
 }
 
@@ -172,20 +175,109 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 	*nothing = false;
 	char *have = NULL;
 	int r = txn_installed_version(db, p->m.name, &have, err);
-	if (!r && have && !strcmp(have, p->m.version))
+	int cmp = have ? version_cmp(p->m.version, have) : 1;
+	if (!r && have && (!strcmp(have, p->m.version) || !cmp))
 		*nothing = true;
-	else if (!r && have)
-		r = wd_err_set(err, WD_EFAIL, "%s %s is installed; remove it before installing %s",
-			       p->m.name, have, p->m.version);
+	else if (!r && have && cmp < 0 && !p->downgrade_ok)
+		r = wd_err_set(err, WD_EFAIL, "%s %s is installed and %s is older: a downgrade must "
+			       "be asked for by version ('warpdrv install %s=%s')", p->m.name, have,
+			       p->m.version, p->m.name, p->m.version);
+	bool upgrade = have && !*nothing;
 	free(have);
 	if (r || *nothing)
 		return r;
+	if (upgrade)
+		return txn_plan_upgrade(v, db, p, plan, err);
 	plan->install = true;
 	plan->pkg = p;
 	plan->name = wd_xstrdup(p->m.name);
 	plan->version = wd_xstrdup(p->m.version);
 	for (size_t i = 0; !r && i < p->m.nfiles; i++)
 		r = plan_put(v, db, p, i, plan, err);
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}
+
+/* The old version's file at the same OS/2 path as dest, or NULL. */
+static struct installed_file *old_file(struct installed_file *f, size_t n, const char *dest)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(f[i].path, dest))
+			return &f[i];
+	return NULL;
+}
+
+/* A new version's file over the old version's: the file as it is now is
+ * copied to undo from; the file row keeps the original it had replaced. */
+static int plan_replace(const struct volume *v, const struct package *p, size_t i,
+			const struct installed_file *f, struct txn_plan *plan, struct wd_err *err)
+{
+	struct txn_op *o = add_op(plan, TXN_REPLACE);
+	o->owner = p;
+	o->os2 = wd_xstrdup(p->m.files[i].dest);
+	o->host = wd_xstrdup(f->host);
+	o->data = p->data[i].p;
+	o->len = p->data[i].len;
+	memcpy(o->new_sha, p->m.files[i].sha256, WD_SHA256_HEX);
+	char *abs = wd_path_join(v->root, f->host);
+	int r = 0;
+	if (wd_exists(abs)) {
+		o->kept = txn_undo_copy(f->host);
+		r = wd_sha256_file(abs, o->old_sha, err);
+	}
+	free(abs);
+	return r;
+}
+
+/* An old version's file the new one lacks: deleted, or its original put back. */
+static int plan_retire(const struct volume *v, const struct installed_file *f,
+		       struct txn_plan *plan, struct wd_err *err)
+{
+	struct txn_op *o = add_op(plan, TXN_RETIRE);
+	o->os2 = wd_xstrdup(f->path);
+	o->host = wd_xstrdup(f->host);
+	o->kept = f->kept ? wd_xstrdup(f->kept) : NULL;
+	memcpy(o->old_sha, f->kept_sha, WD_SHA256_HEX);
+	memcpy(o->new_sha, f->sha, WD_SHA256_HEX);
+	char *abs = wd_path_join(v->root, f->host);
+	int r = wd_exists(abs) ? wd_sha256_file(abs, o->new_sha, err) : 0;
+	free(abs);
+	return r;
+}
+
+int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, struct wd_err *err)
+{
+	memset(plan, 0, sizeof *plan);
+	struct installed_file *f = NULL;
+	size_t n = 0;
+	int r = installed_version(db, p->m.name, &plan->upgrade_from, err);
+	if (!r && !plan->upgrade_from)
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed, so it cannot be upgraded",
+			       p->m.name);
+	if (!r)
+		r = installed_files(db, p->m.name, &f, &n, err);
+	if (r) {
+		txn_plan_free(plan);
+		return r;
+	}
+	plan->install = true;
+	plan->pkg = p;
+	plan->name = wd_xstrdup(p->m.name);
+	plan->version = wd_xstrdup(p->m.version);
+	bool *kept_on = wd_xcalloc(n + 1, sizeof *kept_on);
+	for (size_t i = 0; !r && i < p->m.nfiles; i++) {
+		struct installed_file *old = old_file(f, n, p->m.files[i].dest);
+		if (old)
+			kept_on[old - f] = true;
+		r = old ? plan_replace(v, p, i, old, plan, err) : plan_put(v, db, p, i, plan, err);
+	}
+	for (size_t k = 0; !r && k < n; k++)
+		if (!kept_on[k])
+			r = plan_retire(v, &f[k], plan, err);
+	free(kept_on);
+	installed_files_free(f, n);
 	if (r)
 		txn_plan_free(plan);
 	return r;

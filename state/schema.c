@@ -79,5 +79,7 @@ const char *const db_schema_steps[] = {
 	" seq INTEGER NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
 	" released TEXT NOT NULL, kind TEXT NOT NULL, entitlement TEXT,"
 	" summary TEXT NOT NULL, manifest TEXT NOT NULL, PRIMARY KEY (txn, seq));",
+	/* 8: held packages (state/holds.h): `upgrade` passes them by */
+	"CREATE TABLE hold (name TEXT PRIMARY KEY, at TEXT NOT NULL);",
 	NULL,
 };

@@ -7,7 +7,8 @@
 
 #include "common/buf.h"
 
-static const char *const kind_names[] = {"mkdir", "put", "delete", "restore"};
+static const char *const kind_names[] = {"mkdir", "put", "delete", "restore", "replace",
+					    "retire"};
 
 #define STATE_PREFIX WD_STATE_DIR
 
@@ -137,15 +138,27 @@ static const char *const done_remove[] = {
 	NULL,
 };
 
+/* An upgrade's history row says so; the package row is updated in place
+ * (a delete would take its file rows with it); a rewritten file keeps the
+ * original it had replaced. */
 static const char *const done_install[] = {
+	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
+	"CASE WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
+	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO package (name, version, released, kind, entitlement, summary, manifest, "
 	"installed) SELECT name, version, released, kind, entitlement, summary, manifest, "
-	"datetime('now') FROM txn_package WHERE txn = ?1 ORDER BY seq",
+	"datetime('now') FROM txn_package WHERE txn = ?1 ORDER BY seq "
+	"ON CONFLICT (name) DO UPDATE SET version = excluded.version, released = "
+	"excluded.released, kind = excluded.kind, entitlement = excluded.entitlement, "
+	"summary = excluded.summary, manifest = excluded.manifest, installed = excluded.installed",
+	"DELETE FROM file WHERE path IN (SELECT upper(path) FROM txn_op WHERE txn = ?1 AND "
+	"kind = 'retire')",
+	"UPDATE file SET package = o.package, host = o.host, size = o.size, sha256 = "
+	"o.new_sha256 FROM txn_op o WHERE o.txn = ?1 AND o.kind = 'replace' AND "
+	"file.path = upper(o.path)",
 	"INSERT INTO file (path, package, host, size, sha256, kept, kept_sha256) SELECT "
 	"upper(path), package, host, size, new_sha256, kept, old_sha256 FROM txn_op "
 	"WHERE txn = ?1 AND kind = 'put' AND config = 0 AND package IS NOT NULL ORDER BY seq",
-	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'install', "
-	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO generation (n, at, command, summary) SELECT gen_n, datetime('now'), "
 	"gen_command, gen_summary FROM txn WHERE id = ?1 AND gen_n IS NOT NULL",
 	NULL,
@@ -321,7 +334,7 @@ static int check_path(struct db *db, long long id, long long seq, const char *na
 
 static int kind_of(const char *s, size_t n)
 {
-	for (int i = 0; s && i < 4; i++)
+	for (int i = 0; s && i < (int)(sizeof kind_names / sizeof *kind_names); i++)
 		if (n == strlen(kind_names[i]) && !memcmp(s, kind_names[i], n))
 			return i;
 	return -1;

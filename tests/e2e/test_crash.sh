@@ -7,11 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-# The installed packages the database lists after a recovering run.
+# The installed packages the database lists after a recovering run (with
+# WITH_VERSIONS=1, as name=version).
 installed() { # VOLUME
 	wd --root "$1" --json list --installed
 	assert_rc 0
-	python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out"
+	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out" "${WITH_VERSIONS:-0}"
 }
 
 # Crashes `warpdrv ARGS` at step 1, 2, ... on a copy of FROM until a run
@@ -67,6 +68,38 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	grep -q "install.*steps" "$T/summary" && grep -q "remove.*steps" "$T/summary"
 	# the counts, for whoever wants to know how many steps were covered
 	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
+}
+
+# An upgrade rewrites one file of the old version (TEST.OS2), retires two
+# (NEW.ADD deleted; KEEP.SYS, which had replaced the OS's, gives the
+# original back) and adds one (OTHER.SYS), in one transaction: stopped
+# anywhere, the volume holds 1.0 with its files or 1.1 with its files.
+t_upgrade_survives_a_crash_at_every_step() {
+	make_good_package
+	make_volume "$T/v0"
+	wd --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	before=$(user_snapshot "$T/v0")
+	mkdir -p "$T/r11" "$T/new"
+	sed -e 's/^version 1.0/version 1.1/' -e '/KEEP.SYS/d' -e 's/NEW.ADD \\OS2\\BOOT\\NEW.ADD/OTHER.SYS \\OS2\\OTHER.SYS/' \
+		"$T/recipe/MANIFEST" >"$T/r11/MANIFEST"
+	grep -q 'OTHER.SYS' "$T/r11/MANIFEST" || fail "the 1.1 recipe was not made"
+	printf 'test driver 1.1\n' >"$T/r11/TEST.OS2"
+	printf 'other driver\n' >"$T/r11/OTHER.SYS"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/new/testpkg-1.1.wdp"
+	assert_rc 0
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+	cp -a "$T/v0" "$T/v1"
+	wd --root "$T/v1" --keys "$T/k" --repo "$T/new" upgrade --yes
+	assert_rc 0
+	after=$(user_snapshot "$T/v1")
+	grep -q "the KEEP.SYS the OS shipped" "$T/v1/OS2/KEEP.SYS" || fail "the original KEEP.SYS is not back"
+	[ ! -e "$T/v1/OS2/BOOT/NEW.ADD" ] || fail "NEW.ADD stayed"
+	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$after" "testpkg=1.1" \
+		--repo "$T/new" upgrade --yes | tee "$T/summary"
+	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
 # The main job: setup installs two packages and rewrites CONFIG.SYS and

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Upgrades: a newer version of an installed package replaces the old one's
+# files in one transaction; downgrades are asked for by version; held
+# packages stay; `owns` names the package a file came from.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+
+# $T/repo with testpkg 1.0 (make_recipe), $T/new with 1.1: TEST.OS2 and
+# KEEP.SYS rewritten, NEW.ADD gone, OTHER.SYS added.
+make_two_versions() {
+	make_key
+	make_recipe "$T/r10"
+	mkdir -p "$T/repo" "$T/r11" "$T/new"
+	wda pack "$T/r10" --key "$T/k/repo/test.key" --out "$T/repo/testpkg-1.0.wdp"
+	assert_rc 0
+	cat >"$T/r11/MANIFEST" <<'M'
+format 1
+name testpkg
+version 1.1
+released 2024-06-01
+summary A package for the tests
+kind psd
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+file KEEP.SYS \OS2\KEEP.SYS
+file OTHER.SYS \OS2\OTHER.SYS
+M
+	printf 'test driver 1.1\n' >"$T/r11/TEST.OS2"
+	printf 'the package KEEP.SYS 1.1\n' >"$T/r11/KEEP.SYS"
+	printf 'other driver\n' >"$T/r11/OTHER.SYS"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/new/testpkg-1.1.wdp"
+	assert_rc 0
+}
+
+# A volume with testpkg 1.0 installed from $T/repo; $T/new offers 1.1.
+installed_10() {
+	make_two_versions
+	make_volume "$T/v"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/v" --keys "$T/k" --repo "$T/repo" install testpkg
+	assert_rc 0
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# The older repository first: upgrade looks for the newest in every one.
+up() { wd --root "$T/v" --keys "$T/k" --repo "$T/repo" --repo "$T/new" "$@"; }
+
+t_upgrade_replaces_the_old_files_with_the_new_in_one_transaction() {
+	installed_10
+	up upgrade --dry-run
+	assert_rc 0
+	assert_out "Upgrade testpkg 1.0 -> 1.1:"
+	assert_out "delete the old version's"
+	up upgrade
+	assert_rc 2
+	assert_err "no terminal to ask on"
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.1"
+	assert_same_file "$T/v/IBMCOM/MACS/TEST.OS2" "$T/r11/TEST.OS2"
+	assert_same_file "$T/v/OS2/KEEP.SYS" "$T/r11/KEEP.SYS"
+	assert_same_file "$T/v/OS2/OTHER.SYS" "$T/r11/OTHER.SYS"
+	[ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "the old version's NEW.ADD is still there"
+	[ -z "$(find "$T/v/var/lib/warpdrv/kept" -name 'u-*')" ] || fail "an undo copy was left"
+	wd --root "$T/v" --json list --installed
+	assert_json 'd["installed"][0]["version"] == "1.1"'
+	wd --root "$T/v" history
+	assert_out "upgrade"
+	wd --root "$T/v" verify
+	assert_rc 0
+	# the file KEEP.SYS replaced from the OS is still put back on removal
+	wd --root "$T/v" remove testpkg
+	assert_rc 0
+	assert_out "Removed testpkg 1.1"
+	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
+	[ ! -e "$T/v/OS2/OTHER.SYS" ] || fail "OTHER.SYS stayed after removal"
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Nothing to upgrade."
+}
+
+t_install_of_a_newer_version_is_an_upgrade_and_a_downgrade_needs_the_version() {
+	installed_10
+	wd --root "$T/v" --keys "$T/k" --repo "$T/new" install testpkg
+	assert_rc 0
+	assert_out "Upgraded testpkg 1.0 -> 1.1"
+	snap=$(snapshot "$T/v")
+	up install "$T/repo/testpkg-1.0.wdp"
+	assert_rc 1
+	assert_err "testpkg 1.1 is installed and 1.0 is older: a downgrade must be asked for by version ('warpdrv install testpkg=1.0')"
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "a refused downgrade changed the volume"
+	up install testpkg=1.0
+	assert_rc 0
+	assert_out "Upgraded testpkg 1.1 -> 1.0"
+	assert_same_file "$T/v/OS2/BOOT/NEW.ADD" "$T/r10/NEW.ADD"
+	[ ! -e "$T/v/OS2/OTHER.SYS" ] || fail "1.1's OTHER.SYS stayed after the downgrade"
+	up install testpkg=9.9
+	assert_rc 1
+	assert_err "no package testpkg at version 9.9"
+}
+
+t_a_held_package_is_not_upgraded() {
+	installed_10
+	wd --root "$T/v" hold testpkg
+	assert_rc 0
+	snap=$(snapshot "$T/v")
+	up upgrade --yes
+	assert_rc 0
+	assert_out "testpkg 1.0 is held: 1.1 is not installed"
+	assert_out "Nothing to upgrade."
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "upgrading a held package changed the volume"
+	up --json upgrade --yes
+	assert_rc 0
+	assert_json 'd["packages"][0]["held"] and d["packages"][0]["upgrade_to"] is None'
+	wd --root "$T/v" hold nosuch
+	assert_rc 1
+	assert_err "nosuch is not installed"
+	wd --root "$T/v" unhold testpkg
+	assert_rc 0
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.1"
+}
+
+t_upgrade_of_a_package_not_installed_is_refused() {
+	installed_10
+	snap=$(snapshot "$T/v")
+	up upgrade nosuch --yes
+	assert_rc 1
+	assert_err "nosuch is not installed, so it cannot be upgraded"
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "the refusal changed the volume"
+}
+
+t_owns_names_the_package_a_file_came_from() {
+	installed_10
+	wd --root "$T/v" owns 'C:\IBMCOM\MACS\TEST.OS2'
+	assert_rc 0
+	assert_out '\IBMCOM\MACS\TEST.OS2 belongs to testpkg 1.0.'
+	wd --root "$T/v" owns "$T/v/OS2/KEEP.SYS"
+	assert_rc 0
+	assert_out "belongs to testpkg 1.0"
+	wd --root "$T/v" --json owns '\os2\boot\new.add'
+	assert_rc 0
+	assert_json 'd["package"] == "testpkg" and d["version"] == "1.0"'
+	wd --root "$T/v" owns 'C:\IBMCOM\MACS\E1000.OS2'
+	assert_rc 1
+	assert_err "no installed package put this file on the volume"
+	wd --root "$T/v" owns /elsewhere/file
+	assert_rc 2
+}
+
+run_tests
