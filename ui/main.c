@@ -34,7 +34,12 @@ static const struct wd_cmd commands[] = {
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
 	 "stay installed.\n"},
 	/* packages */
-	{"list", cmd_list, "[--installed]", "the packages on offer, or those installed", NULL},
+	{"list", cmd_list, "[--installed|--upgradable]",
+	 "the packages on offer, or those installed, or those with a newer version",
+	 "Each package once, at the newest version any repository offers, with the\n"
+	 "version installed on the volume (--root) and where a newer one comes from;\n"
+	 "held packages say so. --installed: what the volume has. --upgradable: the\n"
+	 "installed packages a newer version of which is on offer.\n"},
 	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
 	{"install", cmd_install, "PKG|PKG=VERSION|FILE.wdp...", "install packages on the volume",
 	 "An installed package at another version is upgraded in place, in one transaction;\n"

@@ -150,4 +150,84 @@ t_owns_names_the_package_a_file_came_from() {
 	assert_rc 2
 }
 
+t_list_tells_the_installed_and_the_newest_version_and_where_from() {
+	installed_10
+	up list
+	assert_rc 0
+	assert_out "[installed 1.0; 1.1 from file://$T/new"
+	up --json list
+	assert_json '[(p["version"], p["installed"], p["upgradable"], p["repository"]) for p in d["packages"] if p["name"] == "testpkg"] == [("1.1", "1.0", True, "file://'"$T"'/new")]'
+	up list --upgradable
+	assert_rc 0
+	assert_out "testpkg"
+	assert_no_out "mmlem"
+	wd --root "$T/v" hold testpkg
+	up list
+	assert_out "; held]"
+	wd --root "$T/v" list --installed
+	assert_out "[held]"
+	wd --root "$T/v" --json list --installed
+	assert_json 'd["installed"][0]["held"] is True'
+	wd --root "$T/v" unhold testpkg
+	up upgrade --yes
+	assert_rc 0
+	up list
+	assert_out "[installed]"
+	up --json list --upgradable
+	assert_rc 0
+	assert_json 'd["packages"] == []'
+	wd list --upgradable
+	assert_rc 2
+}
+
+# A recipe of testpkg VERSION released DATE that needs 'drivers', packed
+# into repository folder DIR and indexed.
+entitled_version() { # DIR VERSION DATE
+	mkdir -p "$1" "$T/rec-$2"
+	cat >"$T/rec-$2/MANIFEST" <<M
+format 1
+name testpkg
+version $2
+released $3
+summary A package for the tests
+kind psd
+entitlement drivers
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+M
+	printf 'test driver %s\n' "$2" >"$T/rec-$2/TEST.OS2"
+	wda pack "$T/rec-$2" --key "$T/k/repo/test.key" --out "$1/testpkg-$2.wdp"
+	assert_rc 0
+	wda index "$1" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+t_an_expired_subscription_keeps_what_it_paid_for_and_says_what_a_renewal_adds() {
+	make_key
+	make_volume "$T/v"
+	entitled_version "$T/a" 1.0 2024-01-01
+	entitled_version "$T/b" 1.2 2024-03-01
+	entitled_version "$T/c" 1.3 2024-06-01
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 --entitlements drivers \
+		--issued 2024-01-01 --expires 2024-03-31
+	assert_rc 0
+	wd --root "$T/v" activate "$OUT"
+	assert_rc 0
+	e() { wd --root "$T/v" --keys "$T/k" --repo "$T/a" --repo "$T/b" --repo "$T/c" "$@"; }
+	e install testpkg
+	assert_rc 0
+	e upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.2"
+	assert_out "testpkg: 1.3 is not offered: testpkg 1.3 needs the 'drivers' entitlement and was released 2024-06-01, after the subscription expired on 2024-03-31: renew it to install this release"
+	grep -q "test driver 1.2" "$T/v/IBMCOM/MACS/TEST.OS2" || fail "1.2 is not installed"
+	snap=$(snapshot "$T/v")
+	e upgrade --yes
+	assert_rc 0
+	assert_out "Nothing to upgrade."
+	assert_out "renew it to install this release"
+	e --json upgrade --yes
+	assert_json 'd["packages"][0]["not_offered"] == "1.3" and d["packages"][0]["upgrade_to"] is None'
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "nothing to upgrade changed the volume"
+}
+
 run_tests
