@@ -12,6 +12,7 @@
 #include "catalog/repo.h"
 #include "common/err.h"
 #include "installer/install.h"
+#include "installer/setup.h"
 #include "os2/volume.h"
 #include "state/db.h"
 #include "trust/keys.h"
@@ -44,5 +45,14 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n,
  * transaction, every check made again under the lock. */
 int upgrade_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
 		     size_t n, const struct pkg_cb *cb, struct wd_err *err);
+
+/* installer/upgrade_boot.c: for each NIC package of pkgs, the edits of s's
+ * CONFIG.SYS and PROTOCOL.INI models its new version needs (its driver file
+ * on the DEVICE= lines that load the old one, its DriverName in the section
+ * they answer to); then the packages to install are pkgs, the models are
+ * rendered and the postcondition checked. setup_file_changed tells whether
+ * a file changes; setup_apply writes it all in one transaction. */
+int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
+		      struct wd_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "installer/upgrade.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -105,12 +106,55 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
 }
 
+static bool any_nic(const struct upgrade_run *u)
+{
+	for (size_t i = 0; i < u->npkgs; i++)
+		if (u->pkgs[i].m.kind == PKG_KIND_NIC)
+			return true;
+	return false;
+}
+
+/* A NIC driver whose new version changes what CONFIG.SYS or PROTOCOL.INI
+ * must say: the packages and both files in one transaction, a generation
+ * (installer/setup.h). *done false: the files stay as they are. */
+static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
+{
+	struct wd_ctx *ctx = u->ctx;
+	struct setup s = {.command = "upgrade"};
+	*done = false;
+	int r = pkg_state_read(ctx, &s.v, &s.db, &s.have_db, err);
+	if (!r && !(r = setup_open(&s, err)))
+		r = upgrade_boot_plan(&s, u->pkgs, u->npkgs, err);
+	if (r || (!setup_file_changed(&s, F_CONFIG) && !setup_file_changed(&s, F_PROTOCOL))) {
+		setup_free(&s);
+		return r;
+	}
+	*done = true;
+	struct wd_buf diff = {0};
+	setup_diff(&s, &diff);
+	if (!ctx->json)
+		fwrite(diff.p, 1, diff.len, stdout);
+	wd_buf_free(&diff);
+	if (!ctx->dry_run && !(r = confirm(ctx, err)) && !(r = setup_apply(&s, err))) {
+		for (size_t i = 0; i < u->npkgs; i++)
+			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
+				 u->pkgs[i].m.nfiles);
+		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
+		       "rollback' puts them back).\n", s.generation);
+	}
+	setup_free(&s);
+	return r;
+}
+
 static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
+	bool done = false;
 	int r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, &cb, err);
-	if (!r && !ctx->dry_run && u->npkgs && !(r = confirm(ctx, err)))
+	if (!r && u->npkgs && any_nic(u))
+		r = with_boot_files(u, &done, err);
+	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(ctx, err)))
 		r = upgrade_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);

@@ -230,4 +230,116 @@ t_an_expired_subscription_keeps_what_it_paid_for_and_says_what_a_renewal_adds() 
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "nothing to upgrade changed the volume"
 }
 
+# nginx serving $T/www on a free loopback port ($PORT); stopped when the test ends.
+start_nginx() {
+	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
+	PORT=$(python3 "$SRC/tests/http/free_port.py")
+	mkdir -p "$T/nginx/logs" "$T/www"
+	user=""
+	[ "$(id -u)" != 0 ] || user="user root;"
+	cat >"$T/nginx/nginx.conf" <<EOF
+$user
+daemon off;
+worker_processes 1;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/logs/error.log;
+events { worker_connections 64; }
+http {
+	access_log $T/nginx/logs/access.log;
+	client_body_temp_path $T/nginx/tmp;
+	proxy_temp_path $T/nginx/tmp;
+	fastcgi_temp_path $T/nginx/tmp;
+	uwsgi_temp_path $T/nginx/tmp;
+	scgi_temp_path $T/nginx/tmp;
+	server { listen 127.0.0.1:$PORT; root $T/www; location / { } }
+}
+EOF
+	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
+	NGINX=$!
+	trap 'kill $NGINX 2>/dev/null || true' EXIT
+	for _ in $(seq 100); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$PORT" 2>/dev/null && break
+		sleep 0.05
+	done
+}
+
+# mmlem VERSION as a recipe in $T/mmlem-VERSION, packed into $T/www/NAME.
+# With a DRIVER stem, the driver file, NIF and DriverName are renamed.
+mmlem_version() { # NAME VERSION [DRIVER]
+	local d="$T/mmlem-$2" stem=${3:-MMLEM}
+	mkdir -p "$T/www/$1"
+	cp -R "$SRC/drivers/mmlem" "$d"
+	sed -i -e "s/^version .*/version $2/" -e 's/^released .*/released 2026-06-01/' \
+		-e "s/MMLEM/$stem/g" "$d/MANIFEST"
+	printf 'MMLEM %s stand-in driver\n' "$2" >"$d/MMLEM.OS2"
+	sed "s/MMLEM/$stem/g" "$SRC/drivers/mmlem/MMLEM.NIF" >"$d/$stem.NIF.new"
+	rm "$d/MMLEM.NIF"
+	mv "$d/$stem.NIF.new" "$d/$stem.NIF"
+	[ "$stem" = MMLEM ] || mv "$d/MMLEM.OS2" "$d/$stem.OS2"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/www/$1/"
+	assert_rc 0
+	wda index "$T/www/$1" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# A configured guest: eComStation on an 82540EM, set up with MMLEM 2.06 in
+# CONFIG.SYS and PROTOCOL.INI, upgraded to 2.07 over HTTP from nginx; then
+# to a 2.08 whose driver is MMLEMX.OS2 (DriverName MMLEMX$): the DEVICE= line
+# and the section change in the same generation, and rollback restores both.
+t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/g" activate "$OUT"
+	assert_rc 0
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	wd --root "$T/g" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "setup did not configure MMLEM"
+	cp "$T/g/CONFIG.SYS" "$T/cs.206"
+	cp "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	start_nginx
+	mmlem_version r207 2.07
+	g() { wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/$1/" "${@:2}"; }
+	g r207 upgrade --dry-run
+	assert_rc 0
+	assert_out "Upgrade mmlem 2.06 -> 2.07:"
+	g r207 upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.07"
+	grep -q "GET /r207/mmlem-2.07.wdp" "$T/nginx/logs/access.log" || fail "nginx did not serve 2.07"
+	grep -q "MMLEM 2.07 stand-in" "$T/g/IBMCOM/MACS/MMLEM.OS2" || fail "MMLEM.OS2 is not 2.07's"
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	wd --root "$T/g" check
+	assert_rc 0
+	# 2.08 renames the driver: both files change, in one generation
+	mmlem_version r208 2.08 MMLEMX
+	g r208 upgrade --dry-run
+	assert_rc 0
+	assert_out "+DEVICE="
+	assert_out 'MMLEMX.OS2'
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	g r208 upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.08"
+	assert_out "generation"
+	grep -q 'DEVICE=.*\\IBMCOM\\MACS\\MMLEMX.OS2'$'\r''$' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS does not load MMLEMX.OS2 with CR LF"
+	! grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still loads MMLEM.OS2"
+	grep -qi 'DriverName *= *MMLEMX\$'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "the section's DriverName is not MMLEMX\$"
+	grep -q '^\[MMLEMX_nif\]'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "the section is not MMLEMX_nif"
+	grep -q 'MMLEMX_nif = MMLEMX.NIF'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "[IBMLXCFG] does not name MMLEMX.NIF"
+	! grep -q 'MMLEM_nif\|MMLEM\.NIF' "$T/g/IBMCOM/PROTOCOL.INI" || fail "PROTOCOL.INI still names the old section or NIF"
+	[ -e "$T/g/IBMCOM/MACS/MMLEMX.OS2" ] && [ ! -e "$T/g/IBMCOM/MACS/MMLEM.OS2" ] || fail "the driver files were not swapped"
+	wd --root "$T/g" check
+	assert_rc 0
+	wd --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+}
+
 run_tests
