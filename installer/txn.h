@@ -77,6 +77,8 @@ struct txn_plan {
 	size_t npkgs;
 	char *name, *version;
 	char *upgrade_from;        /* an upgrade of one package: the installed version */
+	char **removes, **removes_version; /* the installed packages it replaces, removed */
+	size_t nremoves;           /* by the same commit */
 	struct txn_op *ops;
 	size_t nops;
 	/* The generation the commit records (generation_plan sets it; 0:
@@ -120,10 +122,11 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 /* Plans the removal of an installed package (WD_EFAIL if it is not installed). */
 int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 		    struct txn_plan *plan, struct wd_err *err);
-/* Plans replacing the installed version of p's package by p, in one
- * transaction: the old version's files p has too are rewritten, the others
- * retired (a file it had replaced from the OS is put back), p's new files
- * added. The same checks as txn_plan_install for the new paths. */
+/* Plans replacing the installed version of p's package (if any) and the
+ * installed packages p replaces by p, in one transaction: their files p has
+ * too are rewritten, the others retired (a file they had replaced from the
+ * OS is put back), p's new files added; the commit removes the replaced
+ * packages. The same checks as txn_plan_install for the new paths. */
 int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
 		     struct txn_plan *plan, struct wd_err *err);
 void txn_plan_free(struct txn_plan *plan);

@@ -56,7 +56,8 @@ static int record_intent(struct txn *t, const struct txn_plan *plan, long long *
 	for (size_t k = 0; k < npkgs; k++)
 		intent_pkg(pkgs[k], &lp[k]);
 	struct txnlog_intent in = {plan->install, plan->name, plan->version, ops, plan->nops,
-				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary};
+				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary,
+				   plan->removes, plan->nremoves};
 	int r = db_begin(&t->db, err);
 	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
 		db_rollback(&t->db);

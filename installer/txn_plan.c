@@ -32,6 +32,12 @@ void txn_plan_free(struct txn_plan *plan)
 	free(plan->name);
 	free(plan->version);
 	free(plan->upgrade_from);
+	for (size_t i = 0; i < plan->nremoves; i++) {
+		free(plan->removes[i]);
+		free(plan->removes_version[i]);
+	}
+	free(plan->removes);
+	free(plan->removes_version);
 	memset(plan, 0, sizeof *plan);
 }
 
@@ -41,6 +47,15 @@ void txn_plan_init(struct txn_plan *plan, const char *name, const char *version)
 	plan->install = true;
 	plan->name = wd_xstrdup(name);
 	plan->version = wd_xstrdup(version);
+}
+
+static void add_remove(struct txn_plan *plan, const char *name, const char *version)
+{
+	plan->removes = wd_xrealloc(plan->removes, (plan->nremoves + 1) * sizeof *plan->removes);
+	plan->removes_version = wd_xrealloc(plan->removes_version,
+					    (plan->nremoves + 1) * sizeof *plan->removes_version);
+	plan->removes[plan->nremoves] = wd_xstrdup(name);
+	plan->removes_version[plan->nremoves++] = wd_xstrdup(version);
 }
 
 void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
@@ -68,6 +83,8 @@ void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
 		into->pkgs = wd_xrealloc(into->pkgs, (into->npkgs + 1) * sizeof *into->pkgs);
 		into->pkgs[into->npkgs++] = from->pkg;
 	}
+	for (size_t i = 0; i < from->nremoves; i++)
+		add_remove(into, from->removes[i], from->removes_version[i]);
 	free(from->ops);
 	from->ops = NULL;
 	from->nops = 0;
@@ -184,6 +201,12 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 			       p->m.version, p->m.name, p->m.version);
 	bool upgrade = have && !*nothing;
 	free(have);
+	for (size_t i = 0; !r && !*nothing && i < p->m.nreplaces; i++) {
+		char *rv = NULL;
+		r = installed_version(db, p->m.replaces[i], &rv, err);
+		upgrade |= rv != NULL;
+		free(rv);
+	}
 	if (r || *nothing)
 		return r;
 	if (upgrade)
@@ -246,6 +269,26 @@ static int plan_retire(const struct volume *v, const struct installed_file *f,
 	return r;
 }
 
+/* An installed package p replaces: its files join the old ones, and the
+ * commit removes it. */
+static int old_of_replaced(struct db *db, const char *name, struct txn_plan *plan,
+			   struct installed_file **f, size_t *n, struct wd_err *err)
+{
+	char *ver = NULL;
+	struct installed_file *more = NULL;
+	size_t nmore = 0;
+	int r = installed_version(db, name, &ver, err);
+	if (!r && ver && !(r = installed_files(db, name, &more, &nmore, err))) {
+		add_remove(plan, name, ver);
+		*f = wd_xrealloc(*f, (*n + nmore + 1) * sizeof **f);
+		memcpy(*f + *n, more, nmore * sizeof *more);
+		*n += nmore;
+		free(more);
+	}
+	free(ver);
+	return r;
+}
+
 int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
 		     struct txn_plan *plan, struct wd_err *err)
 {
@@ -253,12 +296,15 @@ int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package
 	struct installed_file *f = NULL;
 	size_t n = 0;
 	int r = installed_version(db, p->m.name, &plan->upgrade_from, err);
-	if (!r && !plan->upgrade_from)
+	if (!r && plan->upgrade_from)
+		r = installed_files(db, p->m.name, &f, &n, err);
+	for (size_t i = 0; !r && i < p->m.nreplaces; i++)
+		r = old_of_replaced(db, p->m.replaces[i], plan, &f, &n, err);
+	if (!r && !plan->upgrade_from && !plan->nremoves)
 		r = wd_err_set(err, WD_EFAIL, "%s is not installed, so it cannot be upgraded",
 			       p->m.name);
-	if (!r)
-		r = installed_files(db, p->m.name, &f, &n, err);
 	if (r) {
+		installed_files_free(f, n);
 		txn_plan_free(plan);
 		return r;
 	}

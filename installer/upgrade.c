@@ -166,7 +166,7 @@ static int plan_all(struct volume *v, struct db *db, const struct package *pkgs,
 	return r;
 }
 
-int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n,
+int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool boot_follows,
 		    const struct pkg_cb *cb, struct wd_err *err)
 {
 	struct db db;
@@ -176,6 +176,10 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n,
 		struct txn_plan plan;
 		if ((r = txn_plan_upgrade(v, &db, &pkgs[i], &plan, err)))
 			break;
+		if (!boot_follows && (r = install_check_loaded(v, &plan, "upgrading", err))) {
+			txn_plan_free(&plan);
+			break;
+		}
 		if (cb && cb->plan)
 			cb->plan(cb->ud, &plan);
 		txn_plan_free(&plan);
@@ -199,7 +203,8 @@ int upgrade_packages(struct volume *v, const struct catalog *cat, const struct p
 		db_rollback(&t.db);
 	struct txn_plan plan;
 	if (!r && !(r = plan_all(v, &t.db, pkgs, n, &plan, err))) {
-		if (!(r = txn_apply(&t, &plan, err)))
+		if (!(r = install_check_loaded(v, &plan, "upgrading", err)) &&
+		    !(r = txn_apply(&t, &plan, err)))
 			for (size_t i = 0; cb && cb->event && i < n; i++)
 				cb->event(cb->ud, PKG_UPGRADED, pkgs[i].m.name, pkgs[i].m.version, NULL,
 					  pkgs[i].m.nfiles);

@@ -38,8 +38,10 @@ const struct index_entry *upgrade_newest(const struct catalog *cat, const char *
 					 const struct repo **from);
 
 /* Plans the upgrades of the loaded packages against the volume as it is,
- * writing nothing; each plan goes to cb->plan. */
-int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n,
+ * writing nothing; each plan goes to cb->plan. A plan that deletes a file
+ * CONFIG.SYS loads is refused (install_check_loaded) unless boot_follows:
+ * then the boot files' own plan (upgrade_boot_plan) rewrites those lines. */
+int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool boot_follows,
 		    const struct pkg_cb *cb, struct wd_err *err);
 /* Replaces each package's installed version by pkgs[i], all in one
  * transaction, every check made again under the lock. */

@@ -102,6 +102,24 @@ static int insert_pkgs(struct db *db, const struct txnlog_intent *in, long long 
 	return r;
 }
 
+static int insert_removes(struct db *db, const struct txnlog_intent *in, long long id,
+			  struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = in->nremoves ? db_prepare(db, "INSERT OR IGNORE INTO txn_remove (txn, name) "
+					      "VALUES (?, ?)", &st, err) : 0;
+	for (size_t i = 0; !r && i < in->nremoves; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, in->removes[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			r = db_fail(db, err, "cannot record the transaction");
+		sqlite3_reset(st);
+	}
+	if (in->nremoves && st)
+		sqlite3_finalize(st);
+	return r;
+}
+
 int txnlog_insert(struct db *db, const struct txnlog_intent *in, long long *id,
 		  struct wd_err *err)
 {
@@ -110,6 +128,8 @@ int txnlog_insert(struct db *db, const struct txnlog_intent *in, long long *id,
 		r = insert_ops(db, in, *id, err);
 	if (!r)
 		r = insert_pkgs(db, in, *id, err);
+	if (!r)
+		r = insert_removes(db, in, *id, err);
 	return r;
 }
 
@@ -145,6 +165,9 @@ static const char *const done_install[] = {
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
 	"CASE WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
 	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
+	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'remove', "
+	"name, version FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "
+	"AND name NOT IN (SELECT name FROM txn_package WHERE txn = ?1)",
 	"INSERT INTO package (name, version, released, kind, entitlement, summary, manifest, "
 	"installed) SELECT name, version, released, kind, entitlement, summary, manifest, "
 	"datetime('now') FROM txn_package WHERE txn = ?1 ORDER BY seq "
@@ -156,6 +179,8 @@ static const char *const done_install[] = {
 	"UPDATE file SET package = o.package, host = o.host, size = o.size, sha256 = "
 	"o.new_sha256 FROM txn_op o WHERE o.txn = ?1 AND o.kind = 'replace' AND "
 	"file.path = upper(o.path)",
+	"DELETE FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "
+	"AND name NOT IN (SELECT name FROM txn_package WHERE txn = ?1)",
 	"INSERT INTO file (path, package, host, size, sha256, kept, kept_sha256) SELECT "
 	"upper(path), package, host, size, new_sha256, kept, old_sha256 FROM txn_op "
 	"WHERE txn = ?1 AND kind = 'put' AND config = 0 AND package IS NOT NULL ORDER BY seq",

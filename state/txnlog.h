@@ -66,6 +66,8 @@ struct txnlog_intent {
 	size_t npkgs;
 	long gen_n;                  /* the generation the commit records; 0: none */
 	const char *gen_command, *gen_summary;
+	char *const *removes;        /* installed packages it replaces: removed by the commit */
+	size_t nremoves;
 };
 
 /* Inside a transaction the caller began: records the intent; *id is its row. */

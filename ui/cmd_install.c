@@ -188,6 +188,8 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
 	if (!r)
 		r = install_preplan(&v, pkgs, (size_t)argc, &cb, &err);
+	if (!r)
+		r = install_check_plans(&v, pkgs, (size_t)argc, &err);
 	if (!r && !ctx->dry_run)
 		r = install_packages(&v, &cat, pkgs, (size_t)argc, &cb, &err);
 	if (!r)

@@ -151,9 +151,11 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 	struct wd_ctx *ctx = u->ctx;
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
 	bool done = false;
-	int r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, &cb, err);
+	int r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, any_nic(u), &cb, err);
 	if (!r && u->npkgs && any_nic(u))
 		r = with_boot_files(u, &done, err);
+	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
+		r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, false, NULL, err);
 	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(ctx, err)))
 		r = upgrade_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
 	if (!r && ctx->json) {

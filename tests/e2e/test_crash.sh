@@ -99,6 +99,19 @@ t_upgrade_survives_a_crash_at_every_step() {
 	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$after" "testpkg=1.1" \
 		--repo "$T/new" upgrade --yes | tee "$T/summary"
 	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	# a package that replaces testpkg: one transaction too
+	sed -e 's/^name testpkg/name other/' -e 's/^version 1.1/version 2.0/' "$T/r11/MANIFEST" >"$T/r11/M2"
+	printf 'replaces testpkg\n' >>"$T/r11/M2"
+	mv "$T/r11/M2" "$T/r11/MANIFEST"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/other.wdp"
+	assert_rc 0
+	cp -a "$T/v0" "$T/v2"
+	wd --root "$T/v2" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 0
+	assert_out "Removed testpkg 1.0 (replaced by other)"
+	replaced=$(user_snapshot "$T/v2")
+	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$replaced" "other=2.0" \
+		install "$T/other.wdp" | tee -a "$T/summary"
 	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 

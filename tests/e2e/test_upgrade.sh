@@ -342,4 +342,53 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
 }
 
+# `replaces`: the replaced package goes in the same transaction as the
+# install (test_crash.sh stops it at every step), and not when CONFIG.SYS
+# loads a file of it that the new package does not bring.
+t_a_package_that_replaces_another_installs_in_one_transaction() {
+	make_good_package
+	make_volume "$T/v"
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	mkdir -p "$T/r2"
+	cat >"$T/r2/MANIFEST" <<'M'
+format 1
+name other
+version 2.0
+released 2024-01-01
+summary Takes testpkg's place
+kind psd
+replaces testpkg
+file KEEP.SYS \OS2\KEEP.SYS
+file OTHER.SYS \OS2\OTHER.SYS
+M
+	printf 'other KEEP.SYS\n' >"$T/r2/KEEP.SYS"
+	printf 'other driver\n' >"$T/r2/OTHER.SYS"
+	wda pack "$T/r2" --key "$T/k/repo/test.key" --out "$T/other.wdp"
+	assert_rc 0
+	# CONFIG.SYS loads TEST.OS2, which other does not bring: refused
+	cp -a "$T/v" "$T/loaded"
+	printf 'DEVICE=C:\\IBMCOM\\MACS\\TEST.OS2\r\n' >>"$T/loaded/CONFIG.SYS"
+	snap=$(snapshot "$T/loaded")
+	wd --root "$T/loaded" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 1
+	assert_err "CONFIG.SYS line 3 loads TEST.OS2, which installing other deletes"
+	[ "$(snapshot "$T/loaded")" = "$snap" ] || fail "the refusal changed the volume"
+	wd --root "$T/v" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 0
+	assert_out "Removed testpkg 1.0 (replaced by other)"
+	assert_out "Installed other 2.0"
+	wd --root "$T/v" --json list --installed
+	assert_json '[p["name"] for p in d["installed"]] == ["other"]'
+	[ ! -e "$T/v/IBMCOM/MACS/TEST.OS2" ] && [ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "testpkg's files stayed"
+	wd --root "$T/v" owns '\OS2\KEEP.SYS'
+	assert_out "belongs to other 2.0"
+	wd --root "$T/v" verify
+	assert_rc 0
+	# the OS's KEEP.SYS, kept when testpkg replaced it, comes back on removal
+	wd --root "$T/v" remove other
+	assert_rc 0
+	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
+}
+
 run_tests
