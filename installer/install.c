@@ -90,6 +90,8 @@ int install_check_plans(struct volume *v, const struct package *pkgs, size_t n,
 			continue;
 		r = install_check_loaded(v, &plan, plan.upgrade_from ? "upgrading" : "installing",
 					 err);
+		if (!r)
+			r = txn_plan_space(v, &plan, err);
 		txn_plan_free(&plan);
 	}
 	db_close(&db);

@@ -147,5 +147,10 @@ void txn_plan_merge(struct txn_plan *into, struct txn_plan *from);
 int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *host,
 		    const char *gen_dir, const void *data, size_t len, struct wd_err *err);
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err);
+/* Is there room on the volume (statvfs) for what applying plan writes: the
+ * new files (beside their targets), the copies to undo from (of each file it
+ * overwrites or takes away) and the database's growth? 0, or WD_EFAIL
+ * naming the bytes needed and free. */
+int txn_plan_space(const struct volume *v, const struct txn_plan *plan, struct wd_err *err);
 
 #endif

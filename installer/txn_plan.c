@@ -2,10 +2,13 @@
  * the volume and the database before anything is written. */
 #include "installer/txn_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "common/file.h"
 #include "catalog/version.h"
@@ -386,4 +389,50 @@ int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *h
 	free(abs);
 	free(kept_abs);
 	return r;
+}
+
+/* The size of a file below the root, 0 when it is not there. */
+static unsigned long long size_on_volume(const struct volume *v, const char *host)
+{
+	char *abs = wd_path_join(v->root, host);
+	struct stat st;
+	unsigned long long n = stat(abs, &st) == 0 ? (unsigned long long)st.st_size : 0;
+	free(abs);
+	return n;
+}
+
+/* The database's growth: its journal holds a copy of each page it changes,
+ * and the rows themselves; a generous bound per operation and package. */
+#define DB_GROWTH_BASE (256ull * 1024)
+#define DB_GROWTH_PER_OP 4096ull
+
+int txn_plan_space(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+{
+	unsigned long long files = 0, copies = 0, db = DB_GROWTH_BASE;
+	size_t npkgs = plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
+	for (size_t i = 0; i < npkgs; i++) {
+		const struct package *p = plan->npkgs ? plan->pkgs[i] : plan->pkg;
+		db += p->manifest.len;
+	}
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		db += DB_GROWTH_PER_OP;
+		if (o->kind == TXN_PUT || o->kind == TXN_REPLACE)
+			files += o->len;
+		if (o->kind == TXN_RETIRE || ((o->kind == TXN_PUT || o->kind == TXN_REPLACE) && o->kept))
+			copies += size_on_volume(v, o->host);
+	}
+	unsigned long long need = files + copies + db;
+	struct statvfs sv;
+	if (statvfs(v->root, &sv) < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot tell the free space (%s)", v->root,
+				  strerror(errno));
+	unsigned long long avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (avail >= need)
+		return 0;
+	return wd_err_set(err, WD_EFAIL, "%s: not enough room on the volume for %s %s: it needs "
+			  "%llu bytes (new files %llu, copies to undo from %llu, database %llu) and "
+			  "%llu bytes are free; nothing was changed. Free %llu bytes and try again",
+			  v->root, plan->name, plan->version, need, files, copies, db, avail,
+			  need - avail);
 }

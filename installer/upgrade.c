@@ -176,7 +176,8 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool
 		struct txn_plan plan;
 		if ((r = txn_plan_upgrade(v, &db, &pkgs[i], &plan, err)))
 			break;
-		if (!boot_follows && (r = install_check_loaded(v, &plan, "upgrading", err))) {
+		if ((!boot_follows && (r = install_check_loaded(v, &plan, "upgrading", err))) ||
+		    (r = txn_plan_space(v, &plan, err))) {
 			txn_plan_free(&plan);
 			break;
 		}

@@ -391,4 +391,42 @@ M
 	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
 }
 
+# Space is checked before anything is written: on a 4 MiB tmpfs, 1.0's
+# 1.5 MB file installs; 1.1's would fit alone, but not with the copy of 1.0's
+# to undo from and the database's growth, so the upgrade is refused.
+t_a_full_volume_is_refused_with_nothing_changed() {
+	[ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
+	make_key
+	mkdir -p "$T/mnt" "$T/big10" "$T/big11" "$T/repo" "$T/new"
+	mount -t tmpfs -o size=4m tmpfs "$T/mnt" || skip "cannot mount a tmpfs here"
+	trap 'umount "$T/mnt" 2>/dev/null || true' EXIT
+	make_volume "$T/mnt/v"
+	for v in 1.0 1.1; do
+		d="$T/big${v/./}"
+		printf 'format 1\nname bigpkg\nversion %s\nreleased 2024-01-01\nsummary Big\nkind psd\nfile BIG.SYS \\OS2\\BIG.SYS\n' "$v" >"$d/MANIFEST"
+		head -c 1500000 /dev/urandom >"$d/BIG.SYS"
+	done
+	wda pack "$T/big10" --key "$T/k/repo/test.key" --out "$T/repo/"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	wda pack "$T/big11" --key "$T/k/repo/test.key" --out "$T/new/"
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/repo" install bigpkg
+	assert_rc 0
+	snap=$(snapshot "$T/mnt/v")
+	free=$(df -B1 --output=avail "$T/mnt" | tail -1)
+	[ "$free" -gt 1600000 ] || fail "the test volume is too small: $free bytes free"
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" upgrade --yes
+	assert_rc 1
+	assert_err "not enough room on the volume for bigpkg 1.1: it needs"
+	assert_err "(new files 1500000, copies to undo from 1500000, database"
+	assert_err "bytes are free; nothing was changed"
+	[ "$(snapshot "$T/mnt/v")" = "$snap" ] || fail "the refused upgrade changed the volume"
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" install bigpkg
+	assert_rc 1
+	assert_err "not enough room on the volume for bigpkg 1.1"
+	[ "$(snapshot "$T/mnt/v")" = "$snap" ] || fail "the refused install changed the volume"
+	umount "$T/mnt"
+}
+
 run_tests
