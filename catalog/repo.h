@@ -70,6 +70,14 @@ const struct index_entry *catalog_find_version(const struct catalog *c, const ch
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
 
+/* A package known from e alone, when its index says what setup chooses by
+ * (e->choice): name, version, kind, entitlement, release, pci lines and the
+ * NIC fields, no files. false (p untouched) for an older index. */
+bool catalog_stub(const struct repo *from, const struct index_entry *e, struct package *p);
+/* Reads a stub's package (catalog_fetch) in its place; nothing for a
+ * package that is not one. */
+int catalog_unstub(const struct keyring *kr, struct package *p, struct wd_err *err);
+
 /* Decides whether an index's serial may replace what is held: 0 or an error. */
 typedef int (*repo_serial_check)(void *ud, const char *url, const struct repo_index *idx,
 				 struct wd_err *err);

@@ -429,4 +429,70 @@ t_a_full_volume_is_refused_with_nothing_changed() {
 	umount "$T/mnt"
 }
 
+# resign FILE KEY: the index FILE signed again with KEY after a change to
+# its text, as warpdrv-admin would (test_remote.sh does the same).
+resign() {
+	local fpr
+	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
+	sed -i '/^signature /d' "$1"
+	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
+	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
+	rm "$1.sig"
+}
+
+# $T/www/many: 200 NIC driver packages for devices this guest does not have,
+# and drvbest, the best ranked driver for its 82540EM.
+many_drivers() {
+	mkdir -p "$T/www/many"
+	for i in $(seq -w 0 200); do
+		local name=drv$i dev rank=5
+		dev=$(printf '10ec:%04x' "$((0x8000 + 10#$i))")
+		[ "$i" != 200 ] || { name=drvbest; dev=8086:100e; rank=0; }
+		local d="$T/rec/$name" stem=D${i}
+		mkdir -p "$d"
+		printf 'format 1\nname %s\nversion 1.0\nreleased 2024-01-01\nsummary Test NIC driver %s\nkind nic\npci %s rank %s\ndriver %s.OS2\nnif %s.NIF\ndrivername %s$\nfile %s.OS2 \\IBMCOM\\MACS\\%s.OS2\nfile %s.NIF \\IBMCOM\\MACS\\%s.NIF\n' \
+			"$name" "$i" "$dev" "$rank" "$stem" "$stem" "$stem" "$stem" "$stem" "$stem" "$stem" >"$d/MANIFEST"
+		printf 'stand-in driver %s\n' "$i" >"$d/$stem.OS2"
+		sed -e "s/E1000\\\$/$stem\$/" -e "s/E1000.OS2/$stem.OS2/" -e 's/^\[E1000\]/['"$stem"']/' \
+			"$SRC/drivers/e1000/E1000.NIF" >"$d/$stem.NIF"
+		"$WDA" -q pack "$d" --key "$T/k/repo/test.key" --out "$T/www/many/" >/dev/null
+	done
+	wda index "$T/www/many" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# setup plans from the index: of 201 driver packages on the server, only the
+# one it installs is downloaded. Without the index's choose lines (an older
+# index), each package is read to choose, and setup still works.
+t_setup_downloads_only_the_driver_it_installs() {
+	need_samples
+	make_key
+	start_nginx
+	many_drivers
+	grep -q '^choose drvbest 8086:100e=0$' "$T/www/many/INDEX" || fail "the index lacks drvbest's choose line"
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" detect
+	assert_rc 0
+	assert_out "drvbest"
+	: >"$T/nginx/logs/access.log"
+	wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'D200.OS2' "$T/g/CONFIG.SYS" || fail "setup did not configure drvbest"
+	gets=$(grep -c '\.wdp HTTP' "$T/nginx/logs/access.log" || true)
+	[ "$gets" = 1 ] || fail "setup downloaded $gets packages: $(grep wdp "$T/nginx/logs/access.log" | head -5)"
+	grep -q 'GET /many/drvbest-1.0.wdp' "$T/nginx/logs/access.log" || fail "drvbest was not downloaded"
+	echo "setup against 201 packages: $gets package download(s)"
+	# an older index without the choose and nic lines: each package is read
+	sed -i '/^choose /d; /^nic /d' "$T/www/many/INDEX"
+	resign "$T/www/many/INDEX" "$T/k/repo/test.key"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g2"
+	: >"$T/nginx/logs/access.log"
+	wd --root "$T/g2" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'D200.OS2' "$T/g2/CONFIG.SYS" || fail "setup from an older index did not configure drvbest"
+	gets=$(grep -c '\.wdp HTTP' "$T/nginx/logs/access.log" || true)
+	[ "$gets" -ge 200 ] || fail "an older index read only $gets packages"
+}
+
 run_tests
