@@ -51,7 +51,9 @@ int upgrade_packages(struct volume *v, const struct catalog *cat, const struct p
 /* installer/upgrade_boot.c: for each NIC package of pkgs, the edits of s's
  * CONFIG.SYS and PROTOCOL.INI models its new version needs (its driver file
  * on the DEVICE= lines that load the old one, its DriverName in the section
- * they answer to); then the packages to install are pkgs, the models are
+ * they answer to); for a package with CONFIG.SYS statements the guest loads
+ * (config-need: the ACPI PSD), its new statements and no line loading a file
+ * it no longer has; then the packages to install are pkgs, the models are
  * rendered and the postcondition checked. setup_file_changed tells whether
  * a file changes; setup_apply writes it all in one transaction. */
 int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,

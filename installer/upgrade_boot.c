@@ -1,7 +1,10 @@
 /* What an upgrade of a NIC driver changes in CONFIG.SYS and PROTOCOL.INI:
  * each DEVICE= line that loads the old version's driver file loads the new
  * one's (its folder, drive and switches kept), and the PROTOCOL.INI section
- * that instance answers to takes the new version's DriverName. The edits go
+ * that instance answers to takes the new version's DriverName (and name,
+ * when it was named after the driver). For a package with CONFIG.SYS
+ * statements that the guest loads (the ACPI PSD), the new version's
+ * statements, and no line for a file it no longer has. The edits go
  * to the setup's models; the postcondition (setup_verify) checks the result
  * before anything is written, and setup_apply writes the packages, both
  * files and the generation in one transaction. */
@@ -13,6 +16,7 @@
 #include <strings.h>
 
 #include "common/buf.h"
+#include "installer/acpi_plan.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
 #include "state/installed.h"
@@ -101,6 +105,51 @@ static int edit_for(struct setup *s, const struct boot_model *m, const struct pa
 	return r;
 }
 
+/* Does CONFIG.SYS load a file the old version installed? */
+static bool in_use(const struct setup *s, const struct installed_file *f, size_t nf)
+{
+	for (size_t i = 0; i < config_sys_lines(&s->cs); i++) {
+		struct cs_stmt st;
+		if (!config_sys_stmt(&s->cs, i, &st) || !st.loads || !st.name.p)
+			continue;
+		char *name = wd_xstrndup(st.name.p, st.name.n);
+		bool used = installed_by(f, nf, name);
+		free(name);
+		if (used)
+			return true;
+	}
+	return false;
+}
+
+/* A package with CONFIG.SYS statements (the ACPI PSD) the guest loads: the
+ * new version's statements (acpi_plan), and each line that loads a file of
+ * the old version the new one no longer has goes, as the file does. */
+static int edit_statements(struct setup *s, const struct package *p,
+			   const struct installed_file *f, size_t nf, struct wd_err *err)
+{
+	if (!p->m.nconfig_need || !in_use(s, f, nf))
+		return 0;
+	if (acpi_plan(&p->m, s->v.boot_drive, &s->cs) < 0)
+		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
+				  "cannot be written as one line; nothing was changed", p->m.name,
+				  p->m.version);
+	for (size_t i = config_sys_lines(&s->cs); i-- > 0;) {
+		struct cs_stmt st;
+		if (!config_sys_stmt(&s->cs, i, &st) || !st.loads || !st.name.p)
+			continue;
+		char *name = wd_xstrndup(st.name.p, st.name.n), *dest = NULL;
+		bool gone = installed_by(f, nf, name);
+		for (size_t k = 0; gone && k < p->m.nfiles; k++) {
+			dest = strrchr(p->m.files[k].dest, '\\');
+			gone = strcasecmp(dest ? dest + 1 : p->m.files[k].dest, name) != 0;
+		}
+		free(name);
+		if (gone)
+			config_sys_delete(&s->cs, i);
+	}
+	return 0;
+}
+
 int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 		      struct wd_err *err)
 {
@@ -119,12 +168,14 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 	boot_model_build(&m, &bi);
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
-		if (pkgs[i].m.kind != PKG_KIND_NIC || !pkgs[i].m.driver)
+		bool nic = pkgs[i].m.kind == PKG_KIND_NIC && pkgs[i].m.driver;
+		if (!nic && !pkgs[i].m.nconfig_need)
 			continue;
 		struct installed_file *f = NULL;
 		size_t nf = 0;
 		if (!(r = installed_files(s->have_db ? &s->db : NULL, pkgs[i].m.name, &f, &nf, err)))
-			r = edit_for(s, &m, &pkgs[i], f, nf, err);
+			r = nic ? edit_for(s, &m, &pkgs[i], f, nf, err)
+				: edit_statements(s, &pkgs[i], f, nf, err);
 		installed_files_free(f, nf);
 	}
 	boot_model_free(&m);

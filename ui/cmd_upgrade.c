@@ -106,10 +106,12 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
 }
 
+/* Is any package one whose new version may change the boot files (a NIC
+ * driver, or a package with CONFIG.SYS statements)? */
 static bool any_nic(const struct upgrade_run *u)
 {
 	for (size_t i = 0; i < u->npkgs; i++)
-		if (u->pkgs[i].m.kind == PKG_KIND_NIC)
+		if (u->pkgs[i].m.kind == PKG_KIND_NIC || u->pkgs[i].m.nconfig_need)
 			return true;
 	return false;
 }

@@ -495,4 +495,48 @@ t_setup_downloads_only_the_driver_it_installs() {
 	[ "$gets" -ge 200 ] || fail "an older index read only $gets packages"
 }
 
+# The ACPI PSD's new version needs another statement and no longer has the
+# daemon: CONFIG.SYS gains the one and loses the other in one generation;
+# rollback puts it back.
+t_an_acpi_psd_upgrade_rewrites_its_config_sys_lines() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/g" activate "$OUT"
+	assert_rc 0
+	wd --root "$T/g" configure acpi --yes
+	assert_rc 0
+	grep -q 'ACPIDAEMON.EXE' "$T/g/CONFIG.SYS" || fail "configure acpi did not start the daemon"
+	cp "$T/g/CONFIG.SYS" "$T/cs.before"
+	d="$T/acpi-new"
+	cp -R "$SRC/drivers/acpi-psd" "$d"
+	sed -i -e 's/^version .*/version 3.23.17/' -e 's/^released .*/released 2026-06-01/' \
+		-e '/ACPIDAEMON/d' "$d/MANIFEST"
+	printf 'file ACPIX.SYS \\OS2\\BOOT\\ACPIX.SYS\nconfig-need DEVICE \\OS2\\BOOT\\ACPIX.SYS\n' >>"$d/MANIFEST"
+	rm -f "$d/ACPIDAEMON.EXE"
+	printf 'stand-in ACPIX.SYS\n' >"$d/ACPIX.SYS"
+	mkdir -p "$T/repo"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/repo/"
+	assert_rc 0
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/g" --keys "$T/k" --repo "$T/repo" upgrade acpi-psd --dry-run
+	assert_rc 0
+	assert_out '+DEVICE=C:\OS2\BOOT\ACPIX.SYS'
+	assert_out '-RUN=C:\OS2\ACPIDAEMON.EXE'
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.before"
+	wd --root "$T/g" --keys "$T/k" --repo "$T/repo" upgrade acpi-psd --yes
+	assert_rc 0
+	assert_out "Upgraded acpi-psd to 3.23.17"
+	grep -q 'DEVICE=C:\\OS2\\BOOT\\ACPIX.SYS'$'\r' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS lacks the new statement"
+	! grep -q 'ACPIDAEMON' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still starts the daemon"
+	[ ! -e "$T/g/OS2/ACPIDAEMON.EXE" ] || fail "the daemon stayed"
+	wd --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.before"
+}
+
 run_tests
