@@ -115,6 +115,43 @@ t_upgrade_survives_a_crash_at_every_step() {
 	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
+# An upgrade whose new MMLEM renames the driver rewrites CONFIG.SYS and
+# PROTOCOL.INI with the files, in one transaction: stopped anywhere, the
+# guest boots 2.06 with its lines or 2.07 with the new ones.
+t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/s0" activate "$OUT"
+	assert_rc 0
+	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	assert_rc 0
+	before=$(user_snapshot "$T/s0")
+	d="$T/m207"
+	cp -R "$SRC/drivers/mmlem" "$d"
+	sed -i -e 's/^version .*/version 2.07/' -e 's/MMLEM/MMLEMX/g' "$d/MANIFEST"
+	sed 's/MMLEM/MMLEMX/g' "$d/MMLEM.NIF" >"$d/MMLEMX.NIF"
+	printf 'MMLEMX 2.07 stand-in\n' >"$d/MMLEMX.OS2"
+	rm "$d/MMLEM.NIF" "$d/MMLEM.OS2"
+	mkdir -p "$T/repo"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/repo/"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	cp -a "$T/s0" "$T/s1"
+	wd --root "$T/s1" --keys "$T/k" --repo "$T/repo" upgrade --yes
+	assert_rc 0
+	grep -q 'MMLEMX.OS2' "$T/s1/CONFIG.SYS" || fail "the upgrade did not rewrite CONFIG.SYS"
+	after=$(user_snapshot "$T/s1")
+	WITH_VERSIONS=1 crash_every_step "$T/s0" "$before" "acpi-psd=3.23.16 mmlem=2.06" \
+		"$after" "acpi-psd=3.23.16 mmlem=2.07" --repo "$T/repo" upgrade --yes |
+		tee "$T/summary"
+	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+}
+
 # The main job: setup installs two packages and rewrites CONFIG.SYS and
 # PROTOCOL.INI in one transaction. Stopped at any step, the next run leaves
 # the guest booting the old way or the new way, never a mix.
