@@ -25,7 +25,8 @@ static void entry_choice(struct index_entry *e, const struct pkg_manifest *m)
 	e->choice = true;
 	e->npci = m->npci;
 	e->pci = wd_xcalloc(m->npci + 1, sizeof *e->pci);
-	memcpy(e->pci, m->pci, m->npci * sizeof *e->pci);
+	if (m->npci)
+		memcpy(e->pci, m->pci, m->npci * sizeof *e->pci);
 	e->driver = dup(m->driver);
 	e->nif = dup(m->nif);
 	e->driver_name = dup(m->driver_name);

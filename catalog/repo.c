@@ -171,7 +171,8 @@ bool catalog_stub(const struct repo *from, const struct index_entry *e, struct p
 	m->entitlement = dup_or_null(e->entitlement);
 	m->npci = e->npci;
 	m->pci = wd_xcalloc(e->npci + 1, sizeof *m->pci);
-	memcpy(m->pci, e->pci, e->npci * sizeof *m->pci);
+	if (e->npci)
+		memcpy(m->pci, e->pci, e->npci * sizeof *m->pci);
 	m->driver = dup_or_null(e->driver);
 	m->nif = dup_or_null(e->nif);
 	m->driver_name = dup_or_null(e->driver_name);

@@ -284,7 +284,8 @@ static int old_of_replaced(struct db *db, const char *name, struct txn_plan *pla
 	if (!r && ver && !(r = installed_files(db, name, &more, &nmore, err))) {
 		add_remove(plan, name, ver);
 		*f = wd_xrealloc(*f, (*n + nmore + 1) * sizeof **f);
-		memcpy(*f + *n, more, nmore * sizeof *more);
+		if (nmore)
+			memcpy(*f + *n, more, nmore * sizeof *more);
 		*n += nmore;
 		free(more);
 	}

@@ -78,6 +78,8 @@ static int job_packages(struct job *j, struct wd_err *err)
 			const struct repo *from;
 			if (catalog_find(&j->cat, e->name, &from) != e)
 				continue;
+			if (!j->writes && e->kind != PKG_KIND_NIC)
+				continue; /* detect tells only the NIC drivers */
 			j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
 			if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
 				j->npkgs++;
