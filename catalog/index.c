@@ -89,6 +89,77 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 	return 0;
 }
 
+/* "VVVV:DDDD[+SSSS:TTTT][~RR]=RANK": one device of a "choose" line. */
+static int parse_pci(struct wd_sv v, struct pkg_pci *out)
+{
+	char buf[64];
+	if (v.n >= sizeof buf)
+		return -1;
+	memcpy(buf, v.p, v.n);
+	buf[v.n] = 0;
+	unsigned a, b, c = 0, d = 0, rev = 0;
+	int rank, used = 0;
+	*out = (struct pkg_pci){.revision = -1};
+	if (sscanf(buf, "%4x:%4x%n", &a, &b, &used) != 2)
+		return -1;
+	const char *s = buf + used;
+	if (*s == '+' && sscanf(s, "+%4x:%4x%n", &c, &d, &used) == 2) {
+		out->has_subsys = true;
+		s += used;
+	}
+	if (*s == '~' && sscanf(s, "~%2x%n", &rev, &used) == 1) {
+		out->revision = (int)rev;
+		s += used;
+	}
+	if (sscanf(s, "=%d%n", &rank, &used) != 1 || s[used] || rank < 0 || rank > 1000)
+		return -1;
+	out->vendor = (uint16_t)a;
+	out->device = (uint16_t)b;
+	out->subsys_vendor = (uint16_t)c;
+	out->subsys_device = (uint16_t)d;
+	out->rank = rank;
+	return 0;
+}
+
+/* "choose NAME DEV,DEV...|-" and "nic NAME DRIVER NIF DRIVERNAME IDN|- ISW|-":
+ * about the package of the line just before. */
+static int parse_choice(struct wd_sv *w, int n, int no, const char *where,
+			struct repo_index *idx, struct wd_err *err)
+{
+	bool nic = wd_sv_eq(w[0], "nic");
+	struct index_entry *e = idx->npkgs ? &idx->pkgs[idx->npkgs - 1] : NULL;
+	if (!e || n < 2 || !wd_sv_eq(w[1], e->name))
+		return bad(err, where, no, "%s: must follow the package line of the package it "
+			   "names", nic ? "nic" : "choose");
+	if (!nic) {
+		if (n != 3 || e->choice)
+			return bad(err, where, no, "choose: expected NAME and one list of devices, once");
+		e->choice = true;
+		for (size_t i = 0; !wd_sv_eq(w[2], "-") && i < w[2].n;) {
+			const char *comma = memchr(w[2].p + i, ',', w[2].n - i);
+			size_t end = comma ? (size_t)(comma - w[2].p) : w[2].n;
+			e->pci = wd_xrealloc(e->pci, (e->npci + 1) * sizeof *e->pci);
+			if (parse_pci(wd_sv_make(w[2].p + i, end - i), &e->pci[e->npci++]))
+				return bad(err, where, no, "choose: a device must be VVVV:DDDD[+SSSS:TTTT]"
+					   "[~RR]=RANK");
+			i = end + 1;
+		}
+		return 0;
+	}
+	if (n != 7 || e->driver)
+		return bad(err, where, no, "nic: expected NAME DRIVER NIF DRIVERNAME "
+			   "INSTANCE-DRIVERNAME|- INSTANCE-SWITCH|-, once");
+	for (int i = 2; i < 7; i++)
+		if (!word_ok(w[i], 64, ".$%_-/"))
+			return bad(err, where, no, "nic: malformed field %d", i);
+	e->driver = wd_sv_dup(w[2]);
+	e->nif = wd_sv_dup(w[3]);
+	e->driver_name = wd_sv_dup(w[4]);
+	e->instance_drivername = wd_sv_eq(w[5], "-") ? NULL : wd_sv_dup(w[5]);
+	e->instance_switch = wd_sv_eq(w[6], "-") ? NULL : wd_sv_dup(w[6]);
+	return 0;
+}
+
 static int parse_line(struct wd_sv s, int no, const char *where, struct repo_index *idx,
 		      unsigned *seen, struct wd_err *err)
 {
@@ -122,6 +193,8 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 	}
 	if (wd_sv_eq(w[0], "package"))
 		return parse_package(w, n, rest, no, where, idx, err);
+	if (wd_sv_eq(w[0], "choose") || wd_sv_eq(w[0], "nic"))
+		return parse_choice(w, n, no, where, idx, err);
 	if (wd_sv_eq(w[0], "revoke")) {
 		if (n != 2 || !index_valid_keyid(w[1].p, w[1].n))
 			return bad(err, where, no, "revoke: one key id of letters, digits and ._:-");
@@ -243,6 +316,27 @@ int index_read(const char *text, size_t len, const struct keyring *kr, int today
 	return 0;
 }
 
+static void write_choice(const struct index_entry *e, struct wd_buf *out)
+{
+	if (!e->choice)
+		return;
+	wd_buf_addf(out, "choose %s ", e->name);
+	for (size_t i = 0; i < e->npci; i++) {
+		const struct pkg_pci *p = &e->pci[i];
+		wd_buf_addf(out, "%s%04x:%04x", i ? "," : "", p->vendor, p->device);
+		if (p->has_subsys)
+			wd_buf_addf(out, "+%04x:%04x", p->subsys_vendor, p->subsys_device);
+		if (p->revision >= 0)
+			wd_buf_addf(out, "~%02x", (unsigned)p->revision);
+		wd_buf_addf(out, "=%d", p->rank);
+	}
+	wd_buf_adds(out, e->npci ? "\n" : "-\n");
+	if (e->driver && e->nif && e->driver_name)
+		wd_buf_addf(out, "nic %s %s %s %s %s %s\n", e->name, e->driver, e->nif, e->driver_name,
+			    e->instance_drivername ? e->instance_drivername : "-",
+			    e->instance_switch ? e->instance_switch : "-");
+}
+
 void index_write(const struct repo_index *idx, struct wd_buf *out)
 {
 	char is[WD_DATE_LEN], ex[WD_DATE_LEN];
@@ -257,6 +351,7 @@ void index_write(const struct repo_index *idx, struct wd_buf *out)
 		wd_buf_addf(out, "package %s %s %s %s %s %s %llu %s %s\n", e->name, e->version, rel,
 			    pkg_kind_name(e->kind), e->entitlement ? e->entitlement : "-", e->file,
 			    (unsigned long long)e->size, e->sha256, e->summary);
+		write_choice(e, out);
 	}
 	for (size_t i = 0; i < idx->nrevoked; i++)
 		wd_buf_addf(out, "revoke %s\n", idx->revoked[i]);
@@ -271,6 +366,12 @@ void index_free(struct repo_index *idx)
 		free(e->entitlement);
 		free(e->file);
 		free(e->summary);
+		free(e->pci);
+		free(e->driver);
+		free(e->nif);
+		free(e->driver_name);
+		free(e->instance_drivername);
+		free(e->instance_switch);
 	}
 	free(idx->pkgs);
 	for (size_t i = 0; i < idx->nrevoked; i++)

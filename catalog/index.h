@@ -25,6 +25,13 @@ struct index_entry {
 	uint64_t size;
 	char sha256[WD_SHA256_HEX];
 	char *summary;
+	/* What setup needs to choose the package without reading it (the
+	 * "choose" and "nic" lines, docs/formats.md); choice false: an older
+	 * index that does not say, and the package itself must be read. */
+	bool choice;
+	struct pkg_pci *pci;
+	size_t npci;
+	char *driver, *nif, *driver_name, *instance_drivername, *instance_switch;
 };
 
 struct repo_index {

@@ -14,6 +14,26 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static char *dup(const char *s)
+{
+	return s ? wd_xstrdup(s) : NULL;
+}
+
+/* What setup chooses by, from the manifest (catalog/index.h). */
+static void entry_choice(struct index_entry *e, const struct pkg_manifest *m)
+{
+	e->choice = true;
+	e->npci = m->npci;
+	e->pci = wd_xcalloc(m->npci + 1, sizeof *e->pci);
+	if (m->npci)
+		memcpy(e->pci, m->pci, m->npci * sizeof *e->pci);
+	e->driver = dup(m->driver);
+	e->nif = dup(m->nif);
+	e->driver_name = dup(m->driver_name);
+	e->instance_drivername = dup(m->instance_drivername);
+	e->instance_switch = dup(m->instance_switch);
+}
+
 int index_build(const char *dir, const struct keyring *kr, struct repo_index *idx,
 		struct wd_err *err)
 {
@@ -45,8 +65,10 @@ int index_build(const char *dir, const struct keyring *kr, struct repo_index *id
 			struct index_entry ie = {wd_xstrdup(p.m.name), wd_xstrdup(p.m.version),
 						 p.m.released, p.m.kind,
 						 p.m.entitlement ? wd_xstrdup(p.m.entitlement) : NULL,
-						 wd_xstrdup(names[i]), b.len, "", wd_xstrdup(p.m.summary)};
+						 wd_xstrdup(names[i]), b.len, "", wd_xstrdup(p.m.summary),
+						 false, NULL, 0, NULL, NULL, NULL, NULL, NULL};
 			wd_sha256_hex(b.p, b.len, ie.sha256);
+			entry_choice(&ie, &p.m);
 			idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
 			idx->pkgs[idx->npkgs++] = ie;
 			package_free(&p);

@@ -16,11 +16,19 @@
  * the ceiling on the memory a package costs (docs/formats.md). */
 #define PACKAGE_MAX_UNPACKED (128 * 1024 * 1024)
 
+struct index_entry;
+struct repo;
+
 struct package {
 	struct pkg_manifest m;
 	struct wd_buf manifest;   /* the signed text, signature line included */
 	char signer[WD_FPR_HEX];
 	struct wd_buf *data;      /* data[i] holds the bytes of m.files[i] */
+	bool downgrade_ok;        /* named as PKG=VERSION: may replace a newer version */
+	/* Known only from its index entry (catalog_stub in catalog/repo.h):
+	 * what setup chooses by, no files; catalog_unstub reads it in place. */
+	const struct index_entry *stub;
+	const struct repo *stub_from;
 };
 
 /* Reads and checks a whole package in memory: signature by a trusted key,

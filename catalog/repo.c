@@ -1,5 +1,7 @@
 #include "catalog/repo.h"
 
+#include "catalog/version.h"
+
 #include "license/activation.h"
 
 #include <errno.h>
@@ -148,6 +150,74 @@ const struct index_entry *catalog_find(const struct catalog *c, const char *name
 		}
 	}
 	return NULL;
+}
+
+const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,
+					       const char *version, const struct repo **from)
+{
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->repos[i].idx.npkgs; k++) {
+			const struct index_entry *e = &c->repos[i].idx.pkgs[k];
+			if (strcmp(e->name, name) || version_cmp(e->version, version))
+				continue;
+			if (from)
+				*from = &c->repos[i];
+			return e;
+		}
+	return NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? wd_xstrdup(s) : NULL;
+}
+
+bool catalog_stub(const struct repo *from, const struct index_entry *e, struct package *p)
+{
+	if (!e->choice)
+		return false;
+	memset(p, 0, sizeof *p);
+	struct pkg_manifest *m = &p->m;
+	m->format = 1;
+	m->name = wd_xstrdup(e->name);
+	m->version = wd_xstrdup(e->version);
+	m->released = e->released;
+	m->summary = wd_xstrdup(e->summary);
+	m->kind = e->kind;
+	m->entitlement = dup_or_null(e->entitlement);
+	m->npci = e->npci;
+	m->pci = wd_xcalloc(e->npci + 1, sizeof *m->pci);
+	if (e->npci)
+		memcpy(m->pci, e->pci, e->npci * sizeof *m->pci);
+	m->driver = dup_or_null(e->driver);
+	m->nif = dup_or_null(e->nif);
+	m->driver_name = dup_or_null(e->driver_name);
+	m->instance_drivername = dup_or_null(e->instance_drivername);
+	m->instance_switch = dup_or_null(e->instance_switch);
+	p->stub = e;
+	p->stub_from = from;
+	return true;
+}
+
+int catalog_unstub(const struct keyring *kr, struct package *p, struct wd_err *err)
+{
+	if (!p->stub)
+		return 0;
+	struct package real;
+	int r = catalog_fetch(p->stub_from, p->stub, kr, &real, err);
+	if (r)
+		return r;
+	if (strcmp(real.m.name, p->m.name) || strcmp(real.m.version, p->m.version) ||
+	    real.m.kind != p->m.kind) {
+		r = wd_err_set(err, WD_ETRUST, "%s: the package is %s %s, not the %s %s its index "
+			       "lists", p->stub->file, real.m.name, real.m.version, p->m.name,
+			       p->m.version);
+		package_free(&real);
+		return r;
+	}
+	package_free(p);
+	*p = real;
+	return 0;
 }
 
 /* The failures of one download across its mirrors, for the final message. */

@@ -60,6 +60,10 @@ void catalog_free(struct catalog *c);
 /* The first entry named name; *from (if not NULL) is its repository. */
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from);
+/* The entry named name at version (the same release by catalog/version.h's
+ * order) in the first repository that has it; *from as catalog_find. */
+const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,
+					       const char *version, const struct repo **from);
 /* Fetches a package, checks its size and SHA-256 against the index, then
  * reads it (package_read). A remote package goes through the cache folder
  * when the catalog has one: a complete file there with the right hash is
@@ -68,6 +72,14 @@ const struct index_entry *catalog_find(const struct catalog *c, const char *name
  * mirror; when all fail, the error lists each. */
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
+
+/* A package known from e alone, when its index says what setup chooses by
+ * (e->choice): name, version, kind, entitlement, release, pci lines and the
+ * NIC fields, no files. false (p untouched) for an older index. */
+bool catalog_stub(const struct repo *from, const struct index_entry *e, struct package *p);
+/* Reads a stub's package (catalog_fetch) in its place; nothing for a
+ * package that is not one. */
+int catalog_unstub(const struct keyring *kr, struct package *p, struct wd_err *err);
 
 /* Decides whether an index's serial may replace what is held: 0 or an error. */
 typedef int (*repo_serial_check)(void *ud, const char *url, const struct repo_index *idx,

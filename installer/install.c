@@ -75,23 +75,36 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 	return r;
 }
 
-/* Removes the installed packages p replaces, each in its own transaction. */
-static int remove_replaced(struct txn *t, const struct package *p, const struct pkg_cb *cb,
-			   struct wd_err *err)
+/* Tells the installed packages an applied plan removed (`replaces`). */
+static void tell_replaced(const struct pkg_cb *cb, const struct txn_plan *plan,
+			  const char *by)
 {
-	for (size_t i = 0; i < p->m.nreplaces; i++) {
+	for (size_t i = 0; i < plan->nremoves; i++)
+		event(cb, PKG_REPLACED, plan->removes[i], plan->removes_version[i], by, 0);
+}
+
+int install_check_plans(struct volume *v, const struct package *pkgs, size_t n,
+			struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	int r = db_open(&db, v, false, &have, err);
+	if (!r && have) /* one state of the database, as for install_preplan */
+		r = db_begin_read(&db, err);
+	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
-		struct wd_err e2;
-		if (txn_plan_remove(t->v, &t->db, p->m.replaces[i], &plan, &e2))
-			continue; /* not installed */
-		int r = txn_apply(t, &plan, err);
+		bool nothing;
+		if ((r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err)) || nothing)
+			continue;
+		r = install_check_loaded(v, &plan, plan.upgrade_from ? "upgrading" : "installing",
+					 err);
 		if (!r)
-			event(cb, PKG_REPLACED, plan.name, plan.version, p->m.name, 0);
+			r = txn_plan_space(v, &plan, err);
 		txn_plan_free(&plan);
-		if (r)
-			return r;
 	}
-	return 0;
+	db_rollback(&db);
+	db_close(&db);
+	return r;
 }
 
 /* "install a b c", for the lock file: who holds the volume. */
@@ -125,15 +138,19 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		bool nothing;
-		if ((r = remove_replaced(&t, &pkgs[i], cb, err)) ||
-		    (r = txn_plan_install(v, &t.db, &pkgs[i], &plan, &nothing, err)))
+		if ((r = txn_plan_install(v, &t.db, &pkgs[i], &plan, &nothing, err)))
 			break;
 		if (nothing) {
 			event(cb, PKG_ALREADY, pkgs[i].m.name, pkgs[i].m.version, NULL, 0);
 			continue;
 		}
-		if (!(r = txn_apply(&t, &plan, err)))
-			event(cb, PKG_INSTALLED, plan.name, plan.version, NULL, pkgs[i].m.nfiles);
+		/* the old files it takes away, as remove would: not one CONFIG.SYS loads */
+		r = install_check_loaded(v, &plan, plan.upgrade_from ? "upgrading" : "installing", err);
+		if (!r && !(r = txn_apply(&t, &plan, err))) {
+			tell_replaced(cb, &plan, plan.name);
+			event(cb, plan.upgrade_from ? PKG_UPGRADED : PKG_INSTALLED, plan.name,
+			      plan.version, plan.upgrade_from, pkgs[i].m.nfiles);
+		}
 		txn_plan_free(&plan);
 	}
 	txn_end(&t);
@@ -143,7 +160,8 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 /* Refuses to delete a file CONFIG.SYS loads (a driver setup configured):
  * the guest would stop at boot looking for it. A file the package had
  * replaced is put back, and stays loadable. */
-static int still_loaded(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+int install_check_loaded(const struct volume *v, const struct txn_plan *plan, const char *verb,
+			 struct wd_err *err)
 {
 	struct wd_buf b = {0};
 	int r = volfile_config_sys(v, &b, err);
@@ -155,18 +173,21 @@ static int still_loaded(const struct volume *v, const struct txn_plan *plan, str
 	config_sys_parse(&cs, b.p ? b.p : "", b.len);
 	for (size_t i = 0; !r && i < plan->nops; i++) {
 		const struct txn_op *o = &plan->ops[i];
-		if (o->kind != TXN_DELETE || !o->os2)
+		if ((o->kind != TXN_DELETE && (o->kind != TXN_RETIRE || o->kept)) || !o->os2)
 			continue;
 		const char *base = strrchr(o->os2, '\\');
 		base = base ? base + 1 : o->os2;
 		for (long k = 0; !r && (k = config_sys_find(&cs, (size_t)k, NULL, base)) >= 0; k++) {
 			struct cs_stmt st;
 			if (config_sys_stmt(&cs, (size_t)k, &st) && st.loads)
-				r = wd_err_set(err, WD_EFAIL, "CONFIG.SYS line %ld loads %s, which removing %s "
+				r = wd_err_set(err, WD_EFAIL, "CONFIG.SYS line %ld loads %s, which %s %s "
 					       "deletes: the guest would not find it at boot. Configure "
 					       "another driver first (warpdrv configure nic --driver NAME) "
-					       "or roll the change back (warpdrv rollback), then remove %s",
-					       k + 1, base, plan->name, plan->name);
+					       "or roll the change back (warpdrv rollback), then %s %s%s",
+					       k + 1, base, verb, plan->name,
+					       strcmp(verb, "removing") ? "try" : "remove",
+					       strcmp(verb, "removing") ? verb : plan->name,
+					       strcmp(verb, "removing") ? " again" : "");
 		}
 	}
 	config_sys_free(&cs);
@@ -203,8 +224,8 @@ int remove_preplan(struct volume *v, char *const *names, size_t n, const struct 
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		if (!(r = txn_plan_remove(v, &db, names[i], &plan, err))) {
-			if (!(r = still_loaded(v, &plan, err)) && !(r = txn_check_kept(v, &plan, err)) &&
-			    cb && cb->plan)
+			if (!(r = install_check_loaded(v, &plan, "removing", err)) &&
+			    !(r = txn_check_kept(v, &plan, err)) && cb && cb->plan)
 				cb->plan(cb->ud, &plan);
 			txn_plan_free(&plan);
 		}

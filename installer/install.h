@@ -24,6 +24,7 @@ enum pkg_event {
 	PKG_INSTALLED,   /* name version installed, nfiles files */
 	PKG_REPLACED,    /* name version removed, replaced by `by` */
 	PKG_REMOVED,     /* name version removed */
+	PKG_UPGRADED,    /* name upgraded (or downgraded) to version, nfiles files */
 };
 
 struct pkg_cb {
@@ -50,6 +51,16 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 int install_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
 		     size_t n, const struct pkg_cb *cb, struct wd_err *err);
 
+/* Refuses a plan that deletes a file CONFIG.SYS loads (a driver setup
+ * configured): the guest would stop at boot looking for it. A file whose
+ * original is put back stays loadable. verb: "removing", "upgrading". */
+int install_check_loaded(const struct volume *v, const struct txn_plan *plan, const char *verb,
+			 struct wd_err *err);
+/* Before the lock: for each package, the plan against the volume as it is
+ * (writing nothing) and install_check_loaded on the files it takes away
+ * (an older version's, a replaced package's). */
+int install_check_plans(struct volume *v, const struct package *pkgs, size_t n,
+			struct wd_err *err);
 /* Plans the removals without writing (a volume without a database has
  * nothing installed), refusing a file CONFIG.SYS loads; each plan goes to
  * cb->plan when set. */

@@ -155,8 +155,24 @@ static int pick(const struct nic_plan_in *in, const struct pci_dev *d, struct ni
 	return r;
 }
 
+static int choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
+		  struct wd_err *err);
+
+/* The chosen package read whole, so that only it is downloaded. */
 int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
 	       struct wd_err *err)
+{
+	int r = choose(in, d, it, err);
+	if (r == 1 && in->load) {
+		int lr = in->load(in->load_arg, it->pkg, err);
+		if (lr)
+			return lr;
+	}
+	return r;
+}
+
+static int choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
+		  struct wd_err *err)
 {
 	const struct package **cand = wd_xcalloc(in->npkgs + 1, sizeof *cand);
 	int *ranks = wd_xcalloc(in->npkgs + 1, sizeof *ranks);

@@ -32,6 +32,10 @@ struct nic_plan_in {
 	const struct pi_location *loc;    /* where PROTMAN reads PROTOCOL.INI */
 	const struct vol_nif *nifs;       /* the NIFs on the volume */
 	size_t nnifs;
+	/* Reads the package chosen, when pkgs are known from the index alone
+	 * (catalog_stub); NULL: they were read whole. */
+	int (*load)(void *arg, const struct package *p, struct wd_err *err);
+	void *load_arg;
 };
 
 struct nic_item {

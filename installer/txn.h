@@ -50,7 +50,13 @@
 #define TXN_CRASH_EXIT 99
 #define WD_KEPT_DIR WD_STATE_DIR "/kept"
 
-enum txn_op_kind { TXN_MKDIR, TXN_PUT, TXN_DELETE, TXN_RESTORE };
+/* An upgrade (txn_plan_upgrade) is an install whose ops also say what
+ * happens to the old version's files: REPLACE rewrites one the new version
+ * has too (kept is the copy to undo from, dropped before the commit; the
+ * file row keeps the original it had replaced), RETIRE takes away one the
+ * new version lacks (deleted, or the original in kept put back; its undo
+ * copy lies at txn_undo_copy(host)). */
+enum txn_op_kind { TXN_MKDIR, TXN_PUT, TXN_DELETE, TXN_RESTORE, TXN_REPLACE, TXN_RETIRE };
 
 struct txn_op {
 	enum txn_op_kind kind;
@@ -73,6 +79,9 @@ struct txn_plan {
 	const struct package **pkgs; /* install of several (txn_plan_merge) */
 	size_t npkgs;
 	char *name, *version;
+	char *upgrade_from;        /* an upgrade of one package: the installed version */
+	char **removes, **removes_version; /* the installed packages it replaces, removed */
+	size_t nremoves;           /* by the same commit */
 	struct txn_op *ops;
 	size_t nops;
 	/* The generation the commit records (generation_plan sets it; 0:
@@ -133,6 +142,13 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 /* Plans the removal of an installed package (WD_EFAIL if it is not installed). */
 int txn_plan_remove(const struct volume *v, struct db *db, const char *name,
 		    struct txn_plan *plan, struct wd_err *err);
+/* Plans replacing the installed version of p's package (if any) and the
+ * installed packages p replaces by p, in one transaction: their files p has
+ * too are rewritten, the others retired (a file they had replaced from the
+ * OS is put back), p's new files added; the commit removes the replaced
+ * packages. The same checks as txn_plan_install for the new paths. */
+int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, struct wd_err *err);
 void txn_plan_free(struct txn_plan *plan);
 /* The installed version of a package (malloc'd), or NULL; db may be unopened. */
 int txn_installed_version(struct db *db, const char *name, char **version,
@@ -158,5 +174,10 @@ int txn_check_kept(const struct volume *v, const struct txn_plan *plan, struct w
  * intent (a full disk, an I/O error) is undone before it returns, and the
  * message says so; only a crash leaves the work to the next run. */
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err);
+/* Is there room on the volume (statvfs) for what applying plan writes: the
+ * new files (beside their targets), the copies to undo from (of each file it
+ * overwrites or takes away) and the database's growth? 0, or WD_EFAIL
+ * naming the bytes needed and free. */
+int txn_plan_space(const struct volume *v, const struct txn_plan *plan, struct wd_err *err);
 
 #endif

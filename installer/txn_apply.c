@@ -34,7 +34,7 @@ static void intent_op(const struct txn_plan *plan, const struct txn_op *o, bool 
 	l->size = (long long)o->len;
 	l->config = o->config;
 	const struct package *owner = o->owner ? o->owner : plan->pkg;
-	if (pkgs && o->kind == TXN_PUT && !o->config && owner)
+	if (pkgs && o->kind != TXN_MKDIR && !o->config && owner)
 		l->package = (char *)owner->m.name;
 }
 
@@ -58,7 +58,8 @@ static int record_intent(struct txn *t, const struct txn_plan *plan, long long *
 	for (size_t k = 0; k < npkgs; k++)
 		intent_pkg(pkgs[k], &lp[k]);
 	struct txnlog_intent in = {plan->install, plan->name, plan->version, ops, plan->nops,
-				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary};
+				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary,
+				   plan->removes, plan->nremoves};
 	int r = db_begin(&t->db, err);
 	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
 		db_rollback(&t->db);

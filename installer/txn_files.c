@@ -13,6 +13,85 @@
 #include "common/file.h"
 #include "common/hash.h"
 
+static bool writes(const struct txn_op *o)
+{
+	return o->kind == TXN_PUT || o->kind == TXN_REPLACE;
+}
+
+char *txn_undo_copy(const char *host)
+{
+	char hex[WD_SHA256_HEX];
+	wd_sha256_hex(host, strlen(host), hex);
+	return wd_xasprintf("%s/u-%s", WD_KEPT_DIR, hex);
+}
+
+/* A RETIRE's copy to undo from, made before anything is renamed. */
+static int copy_retired(struct txn *t, const struct txn_op *o, char **copied,
+			struct wd_err *err)
+{
+	char *from = txn_abs(t, o->host), *rel = txn_undo_copy(o->host);
+	*copied = txn_abs(t, rel);
+	free(rel);
+	int r = wd_exists(from) ? txn_copy_flushed(t, from, *copied, err) : 0;
+	free(from);
+	return r;
+}
+
+static int restore_kept(struct txn *t, const struct txn_op *o, const char *target, bool move,
+			struct wd_err *err);
+
+/* After the renames: each RETIRE's file deleted, or its original put back. */
+static int retire_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
+{
+	char **targets = wd_xcalloc(n + 1, sizeof *targets);
+	int r = 0;
+	for (size_t i = 0; !r && i < n; i++)
+		if (ops[i].kind == TXN_RETIRE) {
+			targets[i] = txn_abs(t, ops[i].host);
+			/* copied, not moved: an undo until the commit needs it */
+			r = ops[i].kept ? restore_kept(t, &ops[i], targets[i], false, err)
+					: txn_unlink(t, targets[i], err);
+		}
+	if (!r)
+		r = txn_flush_dirs(t, targets, n, err);
+	for (size_t i = 0; i < n; i++)
+		free(targets[i]);
+	free(targets);
+	return r;
+}
+
+/* The upgrade's copies to undo from, then the originals its retired files
+ * gave back: once the first is gone, recovery finishes instead of undoing. */
+static int drop_undo_copies(struct txn *t, const struct txn_op *ops, size_t n, bool originals,
+			    struct wd_err *err)
+{
+	int r = 0;
+	bool any = false;
+	for (int pass = 0; pass < (originals ? 2 : 1); pass++)
+		for (size_t i = 0; !r && i < n; i++) {
+			char *rel = NULL;
+			if (pass == 0 && ops[i].kind == TXN_REPLACE && ops[i].kept)
+				rel = wd_xstrdup(ops[i].kept);
+			else if (pass == 0 && ops[i].kind == TXN_RETIRE)
+				rel = txn_undo_copy(ops[i].host);
+			else if (pass == 1 && ops[i].kind == TXN_RETIRE && ops[i].kept)
+				rel = wd_xstrdup(ops[i].kept);
+			if (!rel)
+				continue;
+			char *k = txn_abs(t, rel);
+			r = txn_unlink(t, k, err);
+			free(k);
+			free(rel);
+			any = true;
+		}
+	if (!r && any) {
+		char *d = txn_abs(t, WD_KEPT_DIR);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
+		free(d);
+	}
+	return r;
+}
+
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
 	char **tmps = wd_xcalloc(2 * n + 1, sizeof *tmps), **targets = tmps + n;
@@ -27,11 +106,13 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	/* copies of the foreign files first, so that anything renamed over
 	 * later can always be put back */
 	for (size_t i = 0; !r && i < n; i++)
-		if (ops[i].kind == TXN_PUT && ops[i].kept) {
+		if (writes(&ops[i]) && ops[i].kept) {
 			char *from = txn_abs(t, ops[i].host), *to = txn_abs(t, ops[i].kept);
 			r = txn_copy_flushed(t, from, to, err);
 			free(from);
 			tmps[i] = to;
+		} else if (ops[i].kind == TXN_RETIRE) {
+			r = copy_retired(t, &ops[i], &tmps[i], err);
 		}
 	if (!r)
 		r = txn_flush_dirs(t, tmps, n, err);
@@ -40,7 +121,7 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 		tmps[i] = NULL;
 	}
 	for (size_t i = 0; !r && i < n; i++)
-		if (ops[i].kind == TXN_PUT) {
+		if (writes(&ops[i])) {
 			targets[i] = txn_abs(t, ops[i].host);
 			tmps[i] = txn_temp_of(targets[i]);
 			r = txn_write_file(t, tmps[i], ops[i].data, ops[i].len, err);
@@ -57,6 +138,10 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 			r = txn_rename(t, tmps[i], targets[i], err);
 	if (!r)
 		r = txn_flush_dirs(t, targets, n, err);
+	if (!r)
+		r = retire_files(t, ops, n, err);
+	if (!r)
+		r = drop_undo_copies(t, ops, n, true, err);
 	for (size_t i = 0; i < 2 * n; i++)
 		free(tmps[i]);
 	free(tmps);
@@ -106,7 +191,7 @@ static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct w
 	int r = 0;
 	bool any = false;
 	for (size_t i = 0; !r && i < n; i++)
-		if (ops[i].kept) {
+		if (ops[i].kept && ops[i].kind != TXN_RETIRE && ops[i].kind != TXN_REPLACE) {
 			char *k = txn_abs(t, ops[i].kept);
 			r = txn_unlink(t, k, err);
 			free(k);
@@ -256,13 +341,35 @@ int txn_check_kept(const struct volume *v, const struct txn_plan *plan, struct w
 	return r;
 }
 
+/* Puts a retired file back from its undo copy, unless it is in place. */
+static int unretire(struct txn *t, const struct txn_op *o, const char *target,
+		    struct wd_err *err)
+{
+	char *rel = txn_undo_copy(o->host), *copy = txn_abs(t, rel), *tmp = txn_temp_of(target);
+	int r = 0;
+	if (!txn_file_has_sha(target, o->new_sha) && txn_file_has_sha(copy, o->new_sha) &&
+	    !(r = txn_copy_flushed(t, copy, tmp, err)))
+		r = txn_rename(t, tmp, target, err);
+	if (!r) /* a partial copy of the original, or of this one */
+		r = txn_unlink(t, tmp, err);
+	free(rel);
+	free(copy);
+	free(tmp);
+	return r;
+}
+
 /* Undoes an install that did not reach its commit. */
 int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
 	char **targets = wd_xcalloc(n + 1, sizeof *targets);
 	int r = 0;
 	for (size_t k = n; !r && k-- > 0;) {
-		if (ops[k].kind != TXN_PUT)
+		if (ops[k].kind == TXN_RETIRE) {
+			targets[k] = txn_abs(t, ops[k].host);
+			r = unretire(t, &ops[k], targets[k], err);
+			continue;
+		}
+		if (!writes(&ops[k]))
 			continue;
 		targets[k] = txn_abs(t, ops[k].host);
 		char *tmp = txn_temp_of(targets[k]);
@@ -281,6 +388,8 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		r = txn_flush_dirs(t, targets, n, err);
 	if (!r)
 		r = drop_kept(t, ops, n, err);
+	if (!r)
+		r = drop_undo_copies(t, ops, n, false, err);
 	for (size_t k = n; !r && k-- > 0;)
 		if (ops[k].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[k].host);
@@ -294,13 +403,34 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 	return r;
 }
 
+/* A retired file is in place or in its undo copy, and the original it gave
+ * back (if any) is still kept. */
+static bool retired_undoable(struct txn *t, const struct txn_op *o)
+{
+	char *target = txn_abs(t, o->host), *rel = txn_undo_copy(o->host), *copy = txn_abs(t, rel);
+	bool ok = txn_file_has_sha(target, o->new_sha) || txn_file_has_sha(copy, o->new_sha);
+	free(target);
+	free(rel);
+	free(copy);
+	if (ok && o->kept) {
+		char *kept = txn_abs(t, o->kept);
+		ok = txn_file_has_sha(kept, o->old_sha);
+		free(kept);
+	}
+	return ok;
+}
+
 /* Can an interrupted install be undone: is every file it replaced either
  * still as it was or kept in a copy? */
 bool txn_can_undo(struct txn *t, const struct txn_op *ops, size_t n)
 {
 	bool ok = true;
 	for (size_t i = 0; ok && i < n; i++) {
-		if (ops[i].kind != TXN_PUT || !ops[i].kept)
+		if (ops[i].kind == TXN_RETIRE) {
+			ok = retired_undoable(t, &ops[i]);
+			continue;
+		}
+		if (!writes(&ops[i]) || !ops[i].kept)
 			continue;
 		char *target = txn_abs(t, ops[i].host), *kept = txn_abs(t, ops[i].kept);
 		ok = txn_file_has_sha(target, ops[i].old_sha) || txn_file_has_sha(kept, ops[i].old_sha);
@@ -316,7 +446,7 @@ bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n)
 {
 	bool ok = true;
 	for (size_t i = 0; ok && i < n; i++) {
-		if (ops[i].kind != TXN_PUT)
+		if (!writes(&ops[i]))
 			continue;
 		char *target = txn_abs(t, ops[i].host), *tmp = txn_temp_of(target);
 		ok = txn_file_has_sha(target, ops[i].new_sha) || txn_file_has_sha(tmp, ops[i].new_sha);
@@ -331,7 +461,7 @@ int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct
 	char **targets = wd_xcalloc(n + 1, sizeof *targets);
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
-		if (ops[i].kind != TXN_PUT)
+		if (!writes(&ops[i]))
 			continue;
 		targets[i] = txn_abs(t, ops[i].host);
 		if (!txn_file_has_sha(targets[i], ops[i].new_sha)) {
@@ -342,6 +472,10 @@ int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct
 	}
 	if (!r)
 		r = txn_flush_dirs(t, targets, n, err);
+	if (!r)
+		r = retire_files(t, ops, n, err);
+	if (!r)
+		r = drop_undo_copies(t, ops, n, true, err);
 	for (size_t i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);

@@ -34,6 +34,8 @@ int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err);
 int txn_commit_step(struct txn *t, struct wd_err *err);
 
 /* ---- txn_files.c ---- */
+/* Where a RETIRE's file is copied to undo from (relative to the root). */
+char *txn_undo_copy(const char *host);
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err);
 /* A removal moves the package's file of op i to WD_KEPT_DIR/TXN_ASIDE_PREFIXi
  * until its commit. */

@@ -2,11 +2,16 @@
  * the volume and the database before anything is written. */
 #include "installer/txn_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "common/file.h"
+#include "catalog/version.h"
 #include "common/hash.h"
 #include "state/installed.h"
 
@@ -29,6 +34,13 @@ void txn_plan_free(struct txn_plan *plan)
 	free(plan->gen_summary);
 	free(plan->name);
 	free(plan->version);
+	free(plan->upgrade_from);
+	for (size_t i = 0; i < plan->nremoves; i++) {
+		free(plan->removes[i]);
+		free(plan->removes_version[i]);
+	}
+	free(plan->removes);
+	free(plan->removes_version);
 	memset(plan, 0, sizeof *plan);
 }
 
@@ -38,6 +50,15 @@ void txn_plan_init(struct txn_plan *plan, const char *name, const char *version)
 	plan->install = true;
 	plan->name = wd_xstrdup(name);
 	plan->version = wd_xstrdup(version);
+}
+
+static void add_remove(struct txn_plan *plan, const char *name, const char *version)
+{
+	plan->removes = wd_xrealloc(plan->removes, (plan->nremoves + 1) * sizeof *plan->removes);
+	plan->removes_version = wd_xrealloc(plan->removes_version,
+					    (plan->nremoves + 1) * sizeof *plan->removes_version);
+	plan->removes[plan->nremoves] = wd_xstrdup(name);
+	plan->removes_version[plan->nremoves++] = wd_xstrdup(version);
 }
 
 void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
@@ -65,6 +86,8 @@ void txn_plan_merge(struct txn_plan *into, struct txn_plan *from)
 		into->pkgs = wd_xrealloc(into->pkgs, (into->npkgs + 1) * sizeof *into->pkgs);
 		into->pkgs[into->npkgs++] = from->pkg;
 	}
+	for (size_t i = 0; i < from->nremoves; i++)
+		add_remove(into, from->removes[i], from->removes_version[i]);
 	free(from->ops);
 	from->ops = NULL;
 	from->nops = 0;
@@ -172,20 +195,139 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 	*nothing = false;
 	char *have = NULL;
 	int r = txn_installed_version(db, p->m.name, &have, err);
-	if (!r && have && !strcmp(have, p->m.version))
+	int cmp = have ? version_cmp(p->m.version, have) : 1;
+	if (!r && have && (!strcmp(have, p->m.version) || !cmp))
 		*nothing = true;
-	else if (!r && have)
-		r = wd_err_set(err, WD_EFAIL, "%s %s is installed; remove it before installing %s",
-			       p->m.name, have, p->m.version);
+	else if (!r && have && cmp < 0 && !p->downgrade_ok)
+		r = wd_err_set(err, WD_EFAIL, "%s %s is installed and %s is older: a downgrade must "
+			       "be asked for by version ('warpdrv install %s=%s')", p->m.name, have,
+			       p->m.version, p->m.name, p->m.version);
+	bool upgrade = have && !*nothing;
 	free(have);
+	for (size_t i = 0; !r && !*nothing && i < p->m.nreplaces; i++) {
+		char *rv = NULL;
+		r = installed_version(db, p->m.replaces[i], &rv, err);
+		upgrade |= rv != NULL;
+		free(rv);
+	}
 	if (r || *nothing)
 		return r;
+	if (upgrade)
+		return txn_plan_upgrade(v, db, p, plan, err);
 	plan->install = true;
 	plan->pkg = p;
 	plan->name = wd_xstrdup(p->m.name);
 	plan->version = wd_xstrdup(p->m.version);
 	for (size_t i = 0; !r && i < p->m.nfiles; i++)
 		r = plan_put(v, db, p, i, plan, err);
+	if (r)
+		txn_plan_free(plan);
+	return r;
+}
+
+/* The old version's file at the same OS/2 path as dest, or NULL. */
+static struct installed_file *old_file(struct installed_file *f, size_t n, const char *dest)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(f[i].path, dest))
+			return &f[i];
+	return NULL;
+}
+
+/* A new version's file over the old version's: the file as it is now is
+ * copied to undo from; the file row keeps the original it had replaced. */
+static int plan_replace(const struct volume *v, const struct package *p, size_t i,
+			const struct installed_file *f, struct txn_plan *plan, struct wd_err *err)
+{
+	struct txn_op *o = add_op(plan, TXN_REPLACE);
+	o->owner = p;
+	o->os2 = wd_xstrdup(p->m.files[i].dest);
+	o->host = wd_xstrdup(f->host);
+	o->data = p->data[i].p;
+	o->len = p->data[i].len;
+	memcpy(o->new_sha, p->m.files[i].sha256, WD_SHA256_HEX);
+	char *abs = wd_path_join(v->root, f->host);
+	int r = 0;
+	if (wd_exists(abs)) {
+		o->kept = txn_undo_copy(f->host);
+		r = wd_sha256_file(abs, o->old_sha, err);
+	}
+	free(abs);
+	return r;
+}
+
+/* An old version's file the new one lacks: deleted, or its original put back. */
+static int plan_retire(const struct volume *v, const struct installed_file *f,
+		       struct txn_plan *plan, struct wd_err *err)
+{
+	struct txn_op *o = add_op(plan, TXN_RETIRE);
+	o->os2 = wd_xstrdup(f->path);
+	o->host = wd_xstrdup(f->host);
+	o->kept = f->kept ? wd_xstrdup(f->kept) : NULL;
+	memcpy(o->old_sha, f->kept_sha, WD_SHA256_HEX);
+	memcpy(o->new_sha, f->sha, WD_SHA256_HEX);
+	char *abs = wd_path_join(v->root, f->host);
+	int r = wd_exists(abs) ? wd_sha256_file(abs, o->new_sha, err) : 0;
+	free(abs);
+	return r;
+}
+
+/* An installed package p replaces: its files join the old ones, and the
+ * commit removes it. */
+static int old_of_replaced(struct db *db, const char *name, struct txn_plan *plan,
+			   struct installed_file **f, size_t *n, struct wd_err *err)
+{
+	char *ver = NULL;
+	struct installed_file *more = NULL;
+	size_t nmore = 0;
+	int r = installed_version(db, name, &ver, err);
+	if (!r && ver && !(r = installed_files(db, name, &more, &nmore, err))) {
+		add_remove(plan, name, ver);
+		*f = wd_xrealloc(*f, (*n + nmore + 1) * sizeof **f);
+		if (nmore)
+			memcpy(*f + *n, more, nmore * sizeof *more);
+		*n += nmore;
+		free(more);
+	}
+	free(ver);
+	return r;
+}
+
+int txn_plan_upgrade(const struct volume *v, struct db *db, const struct package *p,
+		     struct txn_plan *plan, struct wd_err *err)
+{
+	memset(plan, 0, sizeof *plan);
+	struct installed_file *f = NULL;
+	size_t n = 0;
+	int r = installed_version(db, p->m.name, &plan->upgrade_from, err);
+	if (!r && plan->upgrade_from)
+		r = installed_files(db, p->m.name, &f, &n, err);
+	for (size_t i = 0; !r && i < p->m.nreplaces; i++)
+		r = old_of_replaced(db, p->m.replaces[i], plan, &f, &n, err);
+	if (!r && !plan->upgrade_from && !plan->nremoves)
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed, so it cannot be upgraded",
+			       p->m.name);
+	if (r) {
+		installed_files_free(f, n);
+		txn_plan_free(plan);
+		return r;
+	}
+	plan->install = true;
+	plan->pkg = p;
+	plan->name = wd_xstrdup(p->m.name);
+	plan->version = wd_xstrdup(p->m.version);
+	bool *kept_on = wd_xcalloc(n + 1, sizeof *kept_on);
+	for (size_t i = 0; !r && i < p->m.nfiles; i++) {
+		struct installed_file *old = old_file(f, n, p->m.files[i].dest);
+		if (old)
+			kept_on[old - f] = true;
+		r = old ? plan_replace(v, p, i, old, plan, err) : plan_put(v, db, p, i, plan, err);
+	}
+	for (size_t k = 0; !r && k < n; k++)
+		if (!kept_on[k])
+			r = plan_retire(v, &f[k], plan, err);
+	free(kept_on);
+	installed_files_free(f, n);
 	if (r)
 		txn_plan_free(plan);
 	return r;
@@ -248,4 +390,50 @@ int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *h
 	free(abs);
 	free(kept_abs);
 	return r;
+}
+
+/* The size of a file below the root, 0 when it is not there. */
+static unsigned long long size_on_volume(const struct volume *v, const char *host)
+{
+	char *abs = wd_path_join(v->root, host);
+	struct stat st;
+	unsigned long long n = stat(abs, &st) == 0 ? (unsigned long long)st.st_size : 0;
+	free(abs);
+	return n;
+}
+
+/* The database's growth: its journal holds a copy of each page it changes,
+ * and the rows themselves; a generous bound per operation and package. */
+#define DB_GROWTH_BASE (256ull * 1024)
+#define DB_GROWTH_PER_OP 4096ull
+
+int txn_plan_space(const struct volume *v, const struct txn_plan *plan, struct wd_err *err)
+{
+	unsigned long long files = 0, copies = 0, db = DB_GROWTH_BASE;
+	size_t npkgs = plan->npkgs ? plan->npkgs : plan->pkg ? 1 : 0;
+	for (size_t i = 0; i < npkgs; i++) {
+		const struct package *p = plan->npkgs ? plan->pkgs[i] : plan->pkg;
+		db += p->manifest.len;
+	}
+	for (size_t i = 0; i < plan->nops; i++) {
+		const struct txn_op *o = &plan->ops[i];
+		db += DB_GROWTH_PER_OP;
+		if (o->kind == TXN_PUT || o->kind == TXN_REPLACE)
+			files += o->len;
+		if (o->kind == TXN_RETIRE || ((o->kind == TXN_PUT || o->kind == TXN_REPLACE) && o->kept))
+			copies += size_on_volume(v, o->host);
+	}
+	unsigned long long need = files + copies + db;
+	struct statvfs sv;
+	if (statvfs(v->root, &sv) < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot tell the free space (%s)", v->root,
+				  strerror(errno));
+	unsigned long long avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (avail >= need)
+		return 0;
+	return wd_err_set(err, WD_EFAIL, "%s: not enough room on the volume for %s %s: it needs "
+			  "%llu bytes (new files %llu, copies to undo from %llu, database %llu) and "
+			  "%llu bytes are free; nothing was changed. Free %llu bytes and try again",
+			  v->root, plan->name, plan->version, need, files, copies, db, avail,
+			  need - avail);
 }

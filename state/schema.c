@@ -79,5 +79,11 @@ const char *const db_schema_steps[] = {
 	" seq INTEGER NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
 	" released TEXT NOT NULL, kind TEXT NOT NULL, entitlement TEXT,"
 	" summary TEXT NOT NULL, manifest TEXT NOT NULL, PRIMARY KEY (txn, seq));",
+	/* 8: held packages (state/holds.h): `upgrade` passes them by */
+	"CREATE TABLE hold (name TEXT PRIMARY KEY, at TEXT NOT NULL);",
+	/* 9: the installed packages an install takes the place of (`replaces`),
+	 * removed by the same commit (state/txnlog.h) */
+	"CREATE TABLE txn_remove (txn INTEGER NOT NULL REFERENCES txn (id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, PRIMARY KEY (txn, name));",
 	NULL,
 };

@@ -7,7 +7,8 @@
 
 #include "common/buf.h"
 
-static const char *const kind_names[] = {"mkdir", "put", "delete", "restore"};
+static const char *const kind_names[] = {"mkdir", "put", "delete", "restore", "replace",
+					    "retire"};
 
 #define STATE_PREFIX WD_STATE_DIR
 
@@ -101,6 +102,24 @@ static int insert_pkgs(struct db *db, const struct txnlog_intent *in, long long 
 	return r;
 }
 
+static int insert_removes(struct db *db, const struct txnlog_intent *in, long long id,
+			  struct wd_err *err)
+{
+	sqlite3_stmt *st;
+	int r = in->nremoves ? db_prepare(db, "INSERT OR IGNORE INTO txn_remove (txn, name) "
+					      "VALUES (?, ?)", &st, err) : 0;
+	for (size_t i = 0; !r && i < in->nremoves; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, in->removes[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			r = db_fail(db, err, "cannot record the transaction");
+		sqlite3_reset(st);
+	}
+	if (in->nremoves && st)
+		sqlite3_finalize(st);
+	return r;
+}
+
 int txnlog_insert(struct db *db, const struct txnlog_intent *in, long long *id,
 		  struct wd_err *err)
 {
@@ -109,6 +128,8 @@ int txnlog_insert(struct db *db, const struct txnlog_intent *in, long long *id,
 		r = insert_ops(db, in, *id, err);
 	if (!r)
 		r = insert_pkgs(db, in, *id, err);
+	if (!r)
+		r = insert_removes(db, in, *id, err);
 	return r;
 }
 
@@ -137,15 +158,32 @@ static const char *const done_remove[] = {
 	NULL,
 };
 
+/* An upgrade's history row says so; the package row is updated in place
+ * (a delete would take its file rows with it); a rewritten file keeps the
+ * original it had replaced. */
 static const char *const done_install[] = {
+	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
+	"CASE WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
+	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
+	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'remove', "
+	"name, version FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "
+	"AND name NOT IN (SELECT name FROM txn_package WHERE txn = ?1)",
 	"INSERT INTO package (name, version, released, kind, entitlement, summary, manifest, "
 	"installed) SELECT name, version, released, kind, entitlement, summary, manifest, "
-	"datetime('now') FROM txn_package WHERE txn = ?1 ORDER BY seq",
+	"datetime('now') FROM txn_package WHERE txn = ?1 ORDER BY seq "
+	"ON CONFLICT (name) DO UPDATE SET version = excluded.version, released = "
+	"excluded.released, kind = excluded.kind, entitlement = excluded.entitlement, "
+	"summary = excluded.summary, manifest = excluded.manifest, installed = excluded.installed",
+	"DELETE FROM file WHERE path IN (SELECT upper(path) FROM txn_op WHERE txn = ?1 AND "
+	"kind = 'retire')",
+	"UPDATE file SET package = o.package, host = o.host, size = o.size, sha256 = "
+	"o.new_sha256 FROM txn_op o WHERE o.txn = ?1 AND o.kind = 'replace' AND "
+	"file.path = upper(o.path)",
+	"DELETE FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "
+	"AND name NOT IN (SELECT name FROM txn_package WHERE txn = ?1)",
 	"INSERT INTO file (path, package, host, size, sha256, kept, kept_sha256) SELECT "
 	"upper(path), package, host, size, new_sha256, kept, old_sha256 FROM txn_op "
 	"WHERE txn = ?1 AND kind = 'put' AND config = 0 AND package IS NOT NULL ORDER BY seq",
-	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'install', "
-	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO generation (n, at, command, summary) SELECT gen_n, datetime('now'), "
 	"gen_command, gen_summary FROM txn WHERE id = ?1 AND gen_n IS NOT NULL",
 	NULL,
@@ -331,7 +369,7 @@ static int check_path(struct db *db, long long id, long long seq, const char *na
 
 static int kind_of(const char *s, size_t n)
 {
-	for (int i = 0; s && i < 4; i++)
+	for (int i = 0; s && i < (int)(sizeof kind_names / sizeof *kind_names); i++)
 		if (n == strlen(kind_names[i]) && !memcmp(s, kind_names[i], n))
 			return i;
 	return -1;

@@ -32,14 +32,15 @@
 #include "state/db.h"
 
 /* In the order of installer/txn.h's enum txn_op_kind. */
-enum txnlog_kind { TXNLOG_MKDIR, TXNLOG_PUT, TXNLOG_DELETE, TXNLOG_RESTORE };
+enum txnlog_kind { TXNLOG_MKDIR, TXNLOG_PUT, TXNLOG_DELETE, TXNLOG_RESTORE, TXNLOG_REPLACE,
+		   TXNLOG_RETIRE };
 
 /* The rows format this build writes (txn.rows_format). */
 #define TXNLOG_ROWS_FORMAT 1
 
 struct txnlog_op {
 	enum txnlog_kind kind;
-	char *path;                  /* PUT of a package file: its OS/2 path (the file row) */
+	char *path;                  /* PUT, REPLACE, RETIRE of a package file: its OS/2 path */
 	char *host;                  /* the target, relative to the volume's root */
 	char *kept;                  /* the kept or generation copy, or NULL */
 	char old_sha[WD_SHA256_HEX]; /* of the kept copy ("" without one) */
@@ -65,6 +66,8 @@ struct txnlog_intent {
 	size_t npkgs;
 	long gen_n;                  /* the generation the commit records; 0: none */
 	const char *gen_command, *gen_summary;
+	char *const *removes;        /* installed packages it replaces: removed by the commit */
+	size_t nremoves;
 };
 
 /* Inside a transaction the caller began: records the intent; *id is its row. */

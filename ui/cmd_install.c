@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "installer/install.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -14,6 +15,8 @@ static const char *op_verb(const struct txn_op *o)
 	case TXN_MKDIR: return "create folder";
 	case TXN_PUT: return o->kept ? "replace (original kept)" : "add";
 	case TXN_DELETE: return "delete";
+	case TXN_REPLACE: return "replace the old version's";
+	case TXN_RETIRE: return o->kept ? "delete; put back the original" : "delete the old version's";
 	default: return "put back the original";
 	}
 }
@@ -22,9 +25,12 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 {
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "action", plan->install ? "install" : "remove");
+		json_str(&ctx->j, "action", plan->upgrade_from ? "upgrade" : plan->install ? "install"
+										: "remove");
 		json_str(&ctx->j, "name", plan->name);
 		json_str(&ctx->j, "version", plan->version);
+		if (plan->upgrade_from)
+			json_str(&ctx->j, "from", plan->upgrade_from);
 		json_arr_begin(&ctx->j, "steps");
 		for (size_t i = 0; i < plan->nops; i++) {
 			json_obj_begin(&ctx->j, NULL);
@@ -37,7 +43,11 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		json_obj_end(&ctx->j);
 		return;
 	}
-	ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", plan->name, plan->version);
+	if (plan->upgrade_from)
+		ui_say(ctx, "Upgrade %s %s -> %s:\n", plan->name, plan->upgrade_from, plan->version);
+	else
+		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", plan->name,
+		       plan->version);
 	for (size_t i = 0; i < plan->nops; i++)
 		ui_say(ctx, "  %-24s %s\n", op_verb(&plan->ops[i]),
 		       plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host);
@@ -87,10 +97,15 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		return;
 	case PKG_INSTALLED:
 	case PKG_REMOVED:
+	case PKG_UPGRADED:
 		break;
 	}
 	if (!ctx->json) {
-		if (ev == PKG_INSTALLED)
+		if (ev == PKG_UPGRADED && by)
+			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", name, by, version, nfiles);
+		else if (ev == PKG_UPGRADED)
+			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+		else if (ev == PKG_INSTALLED)
 			ui_say(ctx, "Installed %s %s (%zu files).\n", name, version, nfiles);
 		else
 			ui_say(ctx, "Removed %s %s.\n", name, version);
@@ -100,7 +115,9 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	json_obj_begin(&ctx->j, NULL);
 	json_str(&ctx->j, "name", name);
 	json_str(&ctx->j, "version", version);
-	if (ev == PKG_INSTALLED)
+	if (ev == PKG_UPGRADED && by)
+		json_str(&ctx->j, "from", by);
+	if (ev == PKG_INSTALLED || ev == PKG_UPGRADED)
 		json_int(&ctx->j, "files", (long long)nfiles);
 	json_obj_end(&ctx->j);
 }
@@ -116,6 +133,25 @@ struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list
 {
 	*rd = (struct render){.ctx = ctx, .list = list, .dry_run = ctx->dry_run};
 	return (struct pkg_cb){.event = on_event, .plan = ctx->dry_run ? on_plan : NULL, .ud = rd};
+}
+
+/* PKG=VERSION: that version from the catalog, which may replace a newer one. */
+static int load_arg(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
+		    const char *arg, struct package *p, struct wd_err *err)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || strchr(arg, '/'))
+		return pkg_load(ctx, kr, cat, arg, p, err);
+	char *name = wd_xstrndup(arg, (size_t)(eq - arg));
+	const struct repo *from;
+	const struct index_entry *e = catalog_find_version(cat, name, eq + 1, &from);
+	int r = e ? catalog_fetch(from, e, kr, p, err)
+		  : wd_err_set(err, WD_EFAIL, "no package %s at version %s in the repositories "
+			       "('warpdrv list' shows what is on offer)", name, eq + 1);
+	if (!r)
+		p->downgrade_ok = true;
+	free(name);
+	return r;
 }
 
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
@@ -139,7 +175,7 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (!(r = pkg_keyring(ctx, &v, &kr, &err)) && !(r = pkg_catalog(ctx, &kr, &cat, &err)))
 		r = pkg_use_cache(ctx, &v, &cat, &err);
 	for (; !r && loaded < argc; loaded++)
-		if ((r = pkg_load(ctx, &kr, &cat, argv[loaded], &pkgs[loaded], &err)))
+		if ((r = load_arg(ctx, &kr, &cat, argv[loaded], &pkgs[loaded], &err)))
 			break;
 	struct db db = {0};
 	bool have;
@@ -152,6 +188,8 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
 	if (!r)
 		r = install_preplan(&v, pkgs, (size_t)argc, &cb, &err);
+	if (!r)
+		r = install_check_plans(&v, pkgs, (size_t)argc, &err);
 	if (!r && !ctx->dry_run)
 		r = install_packages(&v, &cat, pkgs, (size_t)argc, &cb, &err);
 	if (!r)

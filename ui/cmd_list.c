@@ -1,11 +1,24 @@
-/* warpdrv list [--installed]: the packages the repositories offer, or those
- * installed on the volume. */
+/* warpdrv list [--installed|--upgradable]: the packages the repositories
+ * offer (each at its newest version, with where it comes from and what is
+ * installed), those installed on the volume, or those a newer version of
+ * which is on offer. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/version.h"
+#include "installer/upgrade.h"
+#include "state/holds.h"
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+
+static bool is_held(struct db *db, const char *name)
+{
+	struct wd_err e;
+	bool held = false;
+	return !hold_get(db, name, &held, &e) && held;
+}
 
 static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 {
@@ -32,9 +45,11 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 			json_str(&ctx->j, "entitlement", p[i].entitlement);
 			json_str(&ctx->j, "summary", p[i].summary);
 			json_str(&ctx->j, "installed", p[i].installed);
+			json_bool(&ctx->j, "held", is_held(&db, p[i].name));
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%-10s %-9s %s\n", p[i].name, p[i].version, p[i].summary);
+			ui_say(ctx, "%-10s %-9s %s%s\n", p[i].name, p[i].version, p[i].summary,
+			       is_held(&db, p[i].name) ? " [held]" : "");
 		}
 	}
 	installed_packages_free(p, n);
@@ -60,7 +75,68 @@ static char *installed_version_of(struct db *db, const char *name)
 	return v;
 }
 
-static int list_available(struct wd_ctx *ctx, struct wd_err *err)
+/* The first entry of each name across the repositories: where its newest
+ * version is listed instead. */
+static bool first_of_name(const struct catalog *cat, size_t ri, size_t ki)
+{
+	const char *name = cat->repos[ri].idx.pkgs[ki].name;
+	for (size_t i = 0; i <= ri; i++)
+		for (size_t k = 0; k < (i == ri ? ki : cat->repos[i].idx.npkgs); k++)
+			if (!strcmp(cat->repos[i].idx.pkgs[k].name, name))
+				return false;
+	return true;
+}
+
+static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const struct repo *from,
+		       const char *inst, bool upgradable, bool held)
+{
+	char rel[11];
+	pkg_date(e->released, rel);
+	if (ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "name", e->name);
+		json_str(&ctx->j, "version", e->version);
+		json_str(&ctx->j, "released", rel);
+		json_str(&ctx->j, "kind", pkg_kind_name(e->kind));
+		json_str(&ctx->j, "entitlement", e->entitlement);
+		json_str(&ctx->j, "summary", e->summary);
+		json_str(&ctx->j, "repository", from->url);
+		json_str(&ctx->j, "installed", inst);
+		json_bool(&ctx->j, "upgradable", upgradable);
+		json_bool(&ctx->j, "held", held);
+		json_obj_end(&ctx->j);
+		return;
+	}
+	char note[300] = "";
+	if (inst && upgradable)
+		snprintf(note, sizeof note, " [installed %s; %s from %s%s]", inst, e->version,
+			 from->name ? from->name : from->url, held ? "; held" : "");
+	else if (inst)
+		snprintf(note, sizeof note, " [installed%s]", held ? "; held" : "");
+	ui_say(ctx, "%-10s %-9s %-4s %-9s %s%s\n", e->name, e->version, pkg_kind_name(e->kind),
+	       e->entitlement ? e->entitlement : "free", e->summary, note);
+}
+
+/* Each package once: its newest version, where from, and what is installed. */
+static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct db *db,
+			 bool only_upgradable)
+{
+	for (size_t i = 0; i < cat->n; i++)
+		for (size_t k = 0; k < cat->repos[i].idx.npkgs; k++) {
+			if (!first_of_name(cat, i, k))
+				continue;
+			const struct repo *from = NULL;
+			const struct index_entry *e =
+				upgrade_newest(cat, cat->repos[i].idx.pkgs[k].name, &from);
+			char *inst = installed_version_of(db, e->name);
+			bool up = inst && version_cmp(e->version, inst) > 0;
+			if (!only_upgradable || up)
+				show_entry(ctx, e, from, inst, up, inst && is_held(db, e->name));
+			free(inst);
+		}
+}
+
+static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct wd_err *err)
 {
 	struct volume v = {0};
 	struct db db = {0};
@@ -78,31 +154,8 @@ static int list_available(struct wd_ctx *ctx, struct wd_err *err)
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
 	}
-	for (size_t i = 0; !r && i < cat.n; i++)
-		for (size_t k = 0; k < cat.repos[i].idx.npkgs; k++) {
-			const struct index_entry *e = &cat.repos[i].idx.pkgs[k];
-			if (catalog_find(&cat, e->name, NULL) != e)
-				continue; /* shadowed by an earlier repository */
-			char rel[11], *inst = installed_version_of(&db, e->name);
-			pkg_date(e->released, rel);
-			if (ctx->json) {
-				json_obj_begin(&ctx->j, NULL);
-				json_str(&ctx->j, "name", e->name);
-				json_str(&ctx->j, "version", e->version);
-				json_str(&ctx->j, "released", rel);
-				json_str(&ctx->j, "kind", pkg_kind_name(e->kind));
-				json_str(&ctx->j, "entitlement", e->entitlement);
-				json_str(&ctx->j, "summary", e->summary);
-				json_str(&ctx->j, "repository", cat.repos[i].url);
-				json_str(&ctx->j, "installed", inst);
-				json_obj_end(&ctx->j);
-			} else {
-				ui_say(ctx, "%-10s %-9s %-4s %-9s %s%s\n", e->name, e->version,
-				       pkg_kind_name(e->kind), e->entitlement ? e->entitlement : "free",
-				       e->summary, inst ? " [installed]" : "");
-			}
-			free(inst);
-		}
+	if (!r)
+		list_entries(ctx, &cat, &db, only_upgradable);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);
@@ -117,14 +170,20 @@ static int list_available(struct wd_ctx *ctx, struct wd_err *err)
 
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool installed = false;
+	bool installed = false, upgradable = false;
 	for (int i = 0; i < argc; i++) {
 		if (ui_flag(argv, i, "--installed"))
 			installed = true;
+		else if (ui_flag(argv, i, "--upgradable"))
+			upgradable = true;
 		else
 			return ui_usage(ctx, "list: unexpected argument '%s'", argv[i]);
 	}
 	struct wd_err err = {0};
-	int r = installed ? list_installed(ctx, &err) : list_available(ctx, &err);
+	if (installed && upgradable)
+		return ui_usage(ctx, "list: --installed and --upgradable do not go together");
+	if (upgradable && !ctx->root)
+		return ui_usage(ctx, "list --upgradable: name the volume (--root DIR)");
+	int r = installed ? list_installed(ctx, &err) : list_available(ctx, upgradable, &err);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -56,7 +56,9 @@ static int job_open(struct job *j, struct wd_err *err)
 
 
 /* Every NIC and PSD package of the repositories (the first repository that
- * has a name wins), with its manifest and files checked. */
+ * has a name wins), with its manifest and files checked; a NIC driver whose
+ * index says what it drives is known from the index alone until it is
+ * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
 {
 	int r = j->kr.n ? 0 : pkg_keyring(j->ctx, &j->s.v, &j->kr, err);
@@ -76,7 +78,13 @@ static int job_packages(struct job *j, struct wd_err *err)
 			const struct repo *from;
 			if (catalog_find(&j->cat, e->name, &from) != e)
 				continue;
+			if (!j->writes && e->kind != PKG_KIND_NIC)
+				continue; /* detect tells only the NIC drivers */
 			j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
+			if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
+				j->npkgs++;
+				continue;
+			}
 			r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err);
 			if (!r)
 				j->npkgs++;
@@ -109,6 +117,13 @@ static int gate(void *arg, const struct package *p, struct wd_err *why)
 
 
 
+/* The chosen driver read whole (a stub until then). */
+static int job_load(void *arg, const struct package *p, struct wd_err *err)
+{
+	struct job *j = arg;
+	return catalog_unstub(&j->kr, (struct package *)p, err);
+}
+
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
 		    struct wd_err *err)
 {
@@ -121,7 +136,8 @@ static int plan_nic(struct job *j, const char *driver, const char *slot, const c
 		if (j->pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j->pkgs[i];
 	struct nic_plan_in in = {.pkgs = nics, .npkgs = n, .may = gate, .may_arg = j,
-				 .driver = driver, .slot = slot, .section = section};
+				 .driver = driver, .slot = slot, .section = section,
+				 .load = j->writes ? job_load : NULL, .load_arg = j};
 	r = setup_plan_nic(&j->s, &in, err);
 	free(nics);
 	return r;

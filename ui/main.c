@@ -39,9 +39,30 @@ static const struct wd_cmd commands[] = {
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
 	 "stay installed.\n"},
 	/* packages */
-	{"list", cmd_list, "[--installed]", "the packages on offer, or those installed", NULL},
+	{"list", cmd_list, "[--installed|--upgradable]",
+	 "the packages on offer, or those installed, or those with a newer version",
+	 "Each package once, at the newest version any repository offers, with the\n"
+	 "version installed on the volume (--root) and where a newer one comes from;\n"
+	 "held packages say so. --installed: what the volume has. --upgradable: the\n"
+	 "installed packages a newer version of which is on offer.\n"},
 	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
-	{"install", cmd_install, "PKG|FILE.wdp...", "install packages on the volume", NULL},
+	{"install", cmd_install, "PKG|PKG=VERSION|FILE.wdp...", "install packages on the volume",
+	 "An installed package at another version is upgraded in place, in one transaction;\n"
+	 "an older version (a downgrade) must be named as PKG=VERSION.\n"},
+	{"upgrade", cmd_upgrade, "[PKG...]", "upgrade installed packages to the newest allowed",
+	 "For each installed package (or each named), the newest version any repository\n"
+	 "offers that the subscription allows: a package that needs an entitlement only\n"
+	 "in versions released on or before the key's expiry (what a renewal would add is\n"
+	 "said). One transaction replaces the old files with the new; files a package\n"
+	 "replaced from the OS stay kept. Shows the plan and asks (--yes does not ask;\n"
+	 "with no terminal and no --yes it refuses); --dry-run writes nothing. Held\n"
+	 "packages stay. Nothing to upgrade is exit 0.\n"},
+	{"hold", cmd_hold, "PKG...", "keep installed packages at their version (upgrade skips them)",
+	 NULL},
+	{"unhold", cmd_unhold, "PKG...", "let held packages upgrade again", NULL},
+	{"owns", cmd_owns, "FILE", "which installed package put FILE on the volume",
+	 "FILE is an OS/2 path (C:\\IBMCOM\\MACS\\MMLEM.OS2 or \\IBMCOM\\MACS\\MMLEM.OS2) or a\n"
+	 "host path below the volume's root. Exit 1 when no package installed it.\n"},
 	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
 	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
 	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",

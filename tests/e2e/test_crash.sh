@@ -7,11 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-# The installed packages the database lists after a recovering run.
+# The installed packages the database lists after a recovering run (with
+# WITH_VERSIONS=1, as name=version).
 installed() { # VOLUME
 	wd --root "$1" --json list --installed
 	assert_rc 0
-	python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out"
+	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out" "${WITH_VERSIONS:-0}"
 }
 
 # Crashes `warpdrv ARGS` at step 1, 2, ... on a copy of FROM until a run
@@ -122,6 +123,88 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	grep -q "install.*(EIO): [0-9]* steps" "$T/summary" && grep -q "remove.*(ENOSPC): [0-9]* steps" "$T/summary"
 	# the counts, for whoever wants to know how many steps were covered
 	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
+}
+
+# An upgrade rewrites one file of the old version (TEST.OS2), retires two
+# (NEW.ADD deleted; KEEP.SYS, which had replaced the OS's, gives the
+# original back) and adds one (OTHER.SYS), in one transaction: stopped
+# anywhere, the volume holds 1.0 with its files or 1.1 with its files.
+t_upgrade_survives_a_crash_at_every_step() {
+	make_good_package
+	make_volume "$T/v0"
+	wd --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	before=$(user_snapshot "$T/v0")
+	mkdir -p "$T/r11" "$T/new"
+	sed -e 's/^version 1.0/version 1.1/' -e '/KEEP.SYS/d' -e 's/NEW.ADD \\OS2\\BOOT\\NEW.ADD/OTHER.SYS \\OS2\\OTHER.SYS/' \
+		"$T/recipe/MANIFEST" >"$T/r11/MANIFEST"
+	grep -q 'OTHER.SYS' "$T/r11/MANIFEST" || fail "the 1.1 recipe was not made"
+	printf 'test driver 1.1\n' >"$T/r11/TEST.OS2"
+	printf 'other driver\n' >"$T/r11/OTHER.SYS"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/new/testpkg-1.1.wdp"
+	assert_rc 0
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+	cp -a "$T/v0" "$T/v1"
+	wd --root "$T/v1" --keys "$T/k" --repo "$T/new" upgrade --yes
+	assert_rc 0
+	after=$(user_snapshot "$T/v1")
+	grep -q "the KEEP.SYS the OS shipped" "$T/v1/OS2/KEEP.SYS" || fail "the original KEEP.SYS is not back"
+	[ ! -e "$T/v1/OS2/BOOT/NEW.ADD" ] || fail "NEW.ADD stayed"
+	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$after" "testpkg=1.1" \
+		--repo "$T/new" upgrade --yes | tee "$T/summary"
+	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	# a package that replaces testpkg: one transaction too
+	sed -e 's/^name testpkg/name other/' -e 's/^version 1.1/version 2.0/' "$T/r11/MANIFEST" >"$T/r11/M2"
+	printf 'replaces testpkg\n' >>"$T/r11/M2"
+	mv "$T/r11/M2" "$T/r11/MANIFEST"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/other.wdp"
+	assert_rc 0
+	cp -a "$T/v0" "$T/v2"
+	wd --root "$T/v2" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 0
+	assert_out "Removed testpkg 1.0 (replaced by other)"
+	replaced=$(user_snapshot "$T/v2")
+	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$replaced" "other=2.0" \
+		install "$T/other.wdp" | tee -a "$T/summary"
+	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+}
+
+# An upgrade whose new MMLEM renames the driver rewrites CONFIG.SYS and
+# PROTOCOL.INI with the files, in one transaction: stopped anywhere, the
+# guest boots 2.06 with its lines or 2.07 with the new ones.
+t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/s0" activate "$OUT"
+	assert_rc 0
+	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	assert_rc 0
+	before=$(user_snapshot "$T/s0")
+	d="$T/m207"
+	cp -R "$SRC/drivers/mmlem" "$d"
+	sed -i -e 's/^version .*/version 2.07/' -e 's/MMLEM/MMLEMX/g' "$d/MANIFEST"
+	sed 's/MMLEM/MMLEMX/g' "$d/MMLEM.NIF" >"$d/MMLEMX.NIF"
+	printf 'MMLEMX 2.07 stand-in\n' >"$d/MMLEMX.OS2"
+	rm "$d/MMLEM.NIF" "$d/MMLEM.OS2"
+	mkdir -p "$T/repo"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/repo/"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	cp -a "$T/s0" "$T/s1"
+	wd --root "$T/s1" --keys "$T/k" --repo "$T/repo" upgrade --yes
+	assert_rc 0
+	grep -q 'MMLEMX.OS2' "$T/s1/CONFIG.SYS" || fail "the upgrade did not rewrite CONFIG.SYS"
+	after=$(user_snapshot "$T/s1")
+	WITH_VERSIONS=1 crash_every_step "$T/s0" "$before" "acpi-psd=3.23.16 mmlem=2.06" \
+		"$after" "acpi-psd=3.23.16 mmlem=2.07" --repo "$T/repo" upgrade --yes |
+		tee "$T/summary"
+	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
 }
 
 # The main job: setup installs two packages and rewrites CONFIG.SYS and

@@ -70,7 +70,7 @@ static void check_sha(const char *s)
 
 static void check_op(const struct txnlog_op *o)
 {
-	if (o->kind > TXNLOG_RESTORE)
+	if (o->kind > TXNLOG_RETIRE)
 		abort();
 	check_path(o->host);
 	if (!strncasecmp(o->host, WD_STATE_DIR, strlen(WD_STATE_DIR)) &&

@@ -246,7 +246,8 @@ static void test_index_signed_round_trip_and_revocations(void **state)
 	idx.pkgs = wd_xcalloc(1, sizeof *idx.pkgs);
 	idx.pkgs[0] = (struct index_entry){wd_xstrdup("e1000"), wd_xstrdup("4.02"), 11848,
 					   PKG_KIND_NIC, NULL, wd_xstrdup("e1000-4.02.wdp"), 1077,
-					   "", wd_xstrdup("IBM/Intel PRO/1000 driver")};
+					   "", wd_xstrdup("IBM/Intel PRO/1000 driver"), false, NULL,
+					   0, NULL, NULL, NULL, NULL, NULL};
 	memset(idx.pkgs[0].sha256, 'a', 64);
 	idx.npkgs = 1;
 	idx.revoked = wd_xcalloc(1, sizeof *idx.revoked);
@@ -274,12 +275,59 @@ static void test_index_signed_round_trip_and_revocations(void **state)
 	wd_buf_free(&b);
 }
 
+/* The lines setup chooses by: written from the entry, read back the same;
+ * one that does not follow its package line is refused. */
+static void test_index_choose_and_nic_lines(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+		"package mmlem 2.06 2023-05-01 nic drivers mmlem-2.06.wdp 10 "
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa MultiMac\n"
+		"choose mmlem 8086:100e=1,8086:100f+15ad:0750~02=3\n"
+		"nic mmlem MMLEM.OS2 MMLEM.NIF MMLEM$ MMLEM%d$ /A%d\n"
+		"package old 1.0 2023-05-01 psd - old-1.0.wdp 10 "
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa An older entry\n";
+	struct repo_index idx;
+	struct wd_err e;
+	assert_int_equal(index_parse(text, sizeof text - 1, "I", &idx, &e), 0);
+	const struct index_entry *m = index_find(&idx, "mmlem");
+	assert_true(m->choice);
+	assert_int_equal(m->npci, 2);
+	assert_int_equal(m->pci[0].device, 0x100e);
+	assert_int_equal(m->pci[0].rank, 1);
+	assert_false(m->pci[0].has_subsys);
+	assert_int_equal(m->pci[0].revision, -1);
+	assert_true(m->pci[1].has_subsys);
+	assert_int_equal(m->pci[1].subsys_vendor, 0x15ad);
+	assert_int_equal(m->pci[1].subsys_device, 0x0750);
+	assert_int_equal(m->pci[1].revision, 2);
+	assert_int_equal(m->pci[1].rank, 3);
+	assert_string_equal(m->driver_name, "MMLEM$");
+	assert_string_equal(m->instance_switch, "/A%d");
+	assert_false(index_find(&idx, "old")->choice);
+	struct wd_buf b = {0};
+	index_write(&idx, &b);
+	wd_buf_cstr(&b);
+	assert_non_null(strstr(b.p, "choose mmlem 8086:100e=1,8086:100f+15ad:0750~02=3\n"
+				    "nic mmlem MMLEM.OS2 MMLEM.NIF MMLEM$ MMLEM%d$ /A%d\n"));
+	assert_null(strstr(b.p, "choose old"));
+	wd_buf_free(&b);
+	index_free(&idx);
+	static const char stray[] = "format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+				    "choose mmlem 8086:100e=1\n";
+	assert_int_equal(index_parse(stray, sizeof stray - 1, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "I line 5: choose: must follow the package line"));
+	index_free(&idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_manifest_gives_the_planner_its_data),
 		cmocka_unit_test(test_manifest_refuses_malformed_fields),
 		cmocka_unit_test(test_safe_names),
+		cmocka_unit_test(test_index_choose_and_nic_lines),
 		cmocka_unit_test(test_tar_and_gzip_round_trip),
 		cmocka_unit_test_setup_teardown(test_package_pack_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_signed_round_trip_and_revocations, setup,

@@ -68,7 +68,8 @@ static long long record_setup(struct db *db)
 	       "var/lib/warpdrv/generations/4/CONFIG.SYS", NULL);
 	ops[3].config = true;
 	struct txnlog_pkg pkg = {"testpkg", "1.0", "psd", NULL, "A package", 19723, "format 1\n", 9};
-	struct txnlog_intent in = {true, "setup", "-", ops, 4, &pkg, 1, 4, "setup", "E1000 -> MMLEM"};
+	struct txnlog_intent in = {true, "setup", "-", ops, 4, &pkg, 1, 4, "setup", "E1000 -> MMLEM",
+				   NULL, 0};
 	struct wd_err e;
 	long long id;
 	assert_int_equal(db_begin(db, &e), 0);
@@ -151,7 +152,7 @@ static void test_a_removal_commits_and_an_undone_install_is_history(void **state
 
 	struct txnlog_op op;
 	set_op(&op, TXNLOG_DELETE, "\\OS2\\BOOT\\NEW.ADD", "OS2/BOOT/NEW.ADD", NULL, NULL);
-	struct txnlog_intent rm = {false, "testpkg", "1.0", &op, 1, NULL, 0, 0, NULL, NULL};
+	struct txnlog_intent rm = {false, "testpkg", "1.0", &op, 1, NULL, 0, 0, NULL, NULL, NULL, 0};
 	assert_int_equal(db_begin(db, &e), 0);
 	assert_int_equal(txnlog_insert(db, &rm, &id, &e), 0);
 	assert_int_equal(txnlog_done(db, id, &e), 0);

@@ -1,0 +1,62 @@
+/* Upgrades: for each installed package, the newest version in any
+ * repository that the subscription allows (a package that needs an
+ * entitlement only in versions released on or before the key's expiry), and
+ * the transaction that replaces the old version's files with the new.
+ * Nothing here prints: the choices are data for ui/cmd_upgrade.c. */
+#ifndef WD_UPGRADE_H
+#define WD_UPGRADE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/repo.h"
+#include "common/err.h"
+#include "installer/install.h"
+#include "installer/setup.h"
+#include "os2/volume.h"
+#include "state/db.h"
+#include "trust/keys.h"
+
+struct upgrade_choice {
+	char *name, *installed;            /* the installed package and version */
+	bool held;                         /* `warpdrv hold`: not upgraded */
+	const struct index_entry *to;      /* the newest allowed, newer than installed; or NULL */
+	const struct repo *to_from;
+	const struct index_entry *newest;  /* the newest of all, when it is not allowed; or NULL */
+	char *why_not;                     /* why newest is not offered (the gate's message) */
+};
+
+/* The choice for each named installed package (names NULL: every installed
+ * package). A named package that is not installed is an error naming it. */
+int upgrade_choose(struct db *db, const struct keyring *kr, const struct catalog *cat,
+		   char *const *names, size_t n, struct upgrade_choice **out, size_t *nout,
+		   struct wd_err *err);
+void upgrade_choices_free(struct upgrade_choice *c, size_t n);
+
+/* The newest version named name in any repository of cat, or NULL. */
+const struct index_entry *upgrade_newest(const struct catalog *cat, const char *name,
+					 const struct repo **from);
+
+/* Plans the upgrades of the loaded packages against the volume as it is,
+ * writing nothing; each plan goes to cb->plan. A plan that deletes a file
+ * CONFIG.SYS loads is refused (install_check_loaded) unless boot_follows:
+ * then the boot files' own plan (upgrade_boot_plan) rewrites those lines. */
+int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool boot_follows,
+		    const struct pkg_cb *cb, struct wd_err *err);
+/* Replaces each package's installed version by pkgs[i], all in one
+ * transaction, every check made again under the lock. */
+int upgrade_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
+		     size_t n, const struct pkg_cb *cb, struct wd_err *err);
+
+/* installer/upgrade_boot.c: for each NIC package of pkgs, the edits of s's
+ * CONFIG.SYS and PROTOCOL.INI models its new version needs (its driver file
+ * on the DEVICE= lines that load the old one, its DriverName in the section
+ * they answer to); for a package with CONFIG.SYS statements the guest loads
+ * (config-need: the ACPI PSD), its new statements and no line loading a file
+ * it no longer has; then the packages to install are pkgs, the models are
+ * rendered and the postcondition checked. setup_file_changed tells whether
+ * a file changes; setup_apply writes it all in one transaction. */
+int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
+		      struct wd_err *err);
+
+#endif

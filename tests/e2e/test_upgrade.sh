@@ -1,0 +1,542 @@
+#!/usr/bin/env bash
+# Upgrades: a newer version of an installed package replaces the old one's
+# files in one transaction; downgrades are asked for by version; held
+# packages stay; `owns` names the package a file came from.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+
+# $T/repo with testpkg 1.0 (make_recipe), $T/new with 1.1: TEST.OS2 and
+# KEEP.SYS rewritten, NEW.ADD gone, OTHER.SYS added.
+make_two_versions() {
+	make_key
+	make_recipe "$T/r10"
+	mkdir -p "$T/repo" "$T/r11" "$T/new"
+	wda pack "$T/r10" --key "$T/k/repo/test.key" --out "$T/repo/testpkg-1.0.wdp"
+	assert_rc 0
+	cat >"$T/r11/MANIFEST" <<'M'
+format 1
+name testpkg
+version 1.1
+released 2024-06-01
+summary A package for the tests
+kind psd
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+file KEEP.SYS \OS2\KEEP.SYS
+file OTHER.SYS \OS2\OTHER.SYS
+M
+	printf 'test driver 1.1\n' >"$T/r11/TEST.OS2"
+	printf 'the package KEEP.SYS 1.1\n' >"$T/r11/KEEP.SYS"
+	printf 'other driver\n' >"$T/r11/OTHER.SYS"
+	wda pack "$T/r11" --key "$T/k/repo/test.key" --out "$T/new/testpkg-1.1.wdp"
+	assert_rc 0
+}
+
+# A volume with testpkg 1.0 installed from $T/repo; $T/new offers 1.1.
+installed_10() {
+	make_two_versions
+	make_volume "$T/v"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/v" --keys "$T/k" --repo "$T/repo" install testpkg
+	assert_rc 0
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# The older repository first: upgrade looks for the newest in every one.
+up() { wd --root "$T/v" --keys "$T/k" --repo "$T/repo" --repo "$T/new" "$@"; }
+
+t_upgrade_replaces_the_old_files_with_the_new_in_one_transaction() {
+	installed_10
+	up upgrade --dry-run
+	assert_rc 0
+	assert_out "Upgrade testpkg 1.0 -> 1.1:"
+	assert_out "delete the old version's"
+	up upgrade
+	assert_rc 2
+	assert_err "no terminal to ask on"
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.1"
+	assert_same_file "$T/v/IBMCOM/MACS/TEST.OS2" "$T/r11/TEST.OS2"
+	assert_same_file "$T/v/OS2/KEEP.SYS" "$T/r11/KEEP.SYS"
+	assert_same_file "$T/v/OS2/OTHER.SYS" "$T/r11/OTHER.SYS"
+	[ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "the old version's NEW.ADD is still there"
+	[ -z "$(find "$T/v/var/lib/warpdrv/kept" -name 'u-*')" ] || fail "an undo copy was left"
+	wd --root "$T/v" --json list --installed
+	assert_json 'd["installed"][0]["version"] == "1.1"'
+	wd --root "$T/v" history
+	assert_out "upgrade"
+	wd --root "$T/v" verify
+	assert_rc 0
+	# the file KEEP.SYS replaced from the OS is still put back on removal
+	wd --root "$T/v" remove testpkg
+	assert_rc 0
+	assert_out "Removed testpkg 1.1"
+	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
+	[ ! -e "$T/v/OS2/OTHER.SYS" ] || fail "OTHER.SYS stayed after removal"
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Nothing to upgrade."
+}
+
+t_install_of_a_newer_version_is_an_upgrade_and_a_downgrade_needs_the_version() {
+	installed_10
+	wd --root "$T/v" --keys "$T/k" --repo "$T/new" install testpkg
+	assert_rc 0
+	assert_out "Upgraded testpkg 1.0 -> 1.1"
+	snap=$(snapshot "$T/v")
+	up install "$T/repo/testpkg-1.0.wdp"
+	assert_rc 1
+	assert_err "testpkg 1.1 is installed and 1.0 is older: a downgrade must be asked for by version ('warpdrv install testpkg=1.0')"
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "a refused downgrade changed the volume"
+	up install testpkg=1.0
+	assert_rc 0
+	assert_out "Upgraded testpkg 1.1 -> 1.0"
+	assert_same_file "$T/v/OS2/BOOT/NEW.ADD" "$T/r10/NEW.ADD"
+	[ ! -e "$T/v/OS2/OTHER.SYS" ] || fail "1.1's OTHER.SYS stayed after the downgrade"
+	up install testpkg=9.9
+	assert_rc 1
+	assert_err "no package testpkg at version 9.9"
+}
+
+t_a_held_package_is_not_upgraded() {
+	installed_10
+	wd --root "$T/v" hold testpkg
+	assert_rc 0
+	snap=$(snapshot "$T/v")
+	up upgrade --yes
+	assert_rc 0
+	assert_out "testpkg 1.0 is held: 1.1 is not installed"
+	assert_out "Nothing to upgrade."
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "upgrading a held package changed the volume"
+	up --json upgrade --yes
+	assert_rc 0
+	assert_json 'd["packages"][0]["held"] and d["packages"][0]["upgrade_to"] is None'
+	wd --root "$T/v" hold nosuch
+	assert_rc 1
+	assert_err "nosuch is not installed"
+	wd --root "$T/v" unhold testpkg
+	assert_rc 0
+	up upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.1"
+}
+
+t_upgrade_of_a_package_not_installed_is_refused() {
+	installed_10
+	snap=$(snapshot "$T/v")
+	up upgrade nosuch --yes
+	assert_rc 1
+	assert_err "nosuch is not installed, so it cannot be upgraded"
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "the refusal changed the volume"
+}
+
+t_owns_names_the_package_a_file_came_from() {
+	installed_10
+	wd --root "$T/v" owns 'C:\IBMCOM\MACS\TEST.OS2'
+	assert_rc 0
+	assert_out '\IBMCOM\MACS\TEST.OS2 belongs to testpkg 1.0.'
+	wd --root "$T/v" owns "$T/v/OS2/KEEP.SYS"
+	assert_rc 0
+	assert_out "belongs to testpkg 1.0"
+	wd --root "$T/v" --json owns '\os2\boot\new.add'
+	assert_rc 0
+	assert_json 'd["package"] == "testpkg" and d["version"] == "1.0"'
+	wd --root "$T/v" owns 'C:\IBMCOM\MACS\E1000.OS2'
+	assert_rc 1
+	assert_err "no installed package put this file on the volume"
+	wd --root "$T/v" owns /elsewhere/file
+	assert_rc 2
+}
+
+t_list_tells_the_installed_and_the_newest_version_and_where_from() {
+	installed_10
+	up list
+	assert_rc 0
+	assert_out "[installed 1.0; 1.1 from file://$T/new"
+	up --json list
+	assert_json '[(p["version"], p["installed"], p["upgradable"], p["repository"]) for p in d["packages"] if p["name"] == "testpkg"] == [("1.1", "1.0", True, "file://'"$T"'/new")]'
+	up list --upgradable
+	assert_rc 0
+	assert_out "testpkg"
+	assert_no_out "mmlem"
+	wd --root "$T/v" hold testpkg
+	up list
+	assert_out "; held]"
+	wd --root "$T/v" list --installed
+	assert_out "[held]"
+	wd --root "$T/v" --json list --installed
+	assert_json 'd["installed"][0]["held"] is True'
+	wd --root "$T/v" unhold testpkg
+	up upgrade --yes
+	assert_rc 0
+	up list
+	assert_out "[installed]"
+	up --json list --upgradable
+	assert_rc 0
+	assert_json 'd["packages"] == []'
+	wd list --upgradable
+	assert_rc 2
+}
+
+# A recipe of testpkg VERSION released DATE that needs 'drivers', packed
+# into repository folder DIR and indexed.
+entitled_version() { # DIR VERSION DATE
+	mkdir -p "$1" "$T/rec-$2"
+	cat >"$T/rec-$2/MANIFEST" <<M
+format 1
+name testpkg
+version $2
+released $3
+summary A package for the tests
+kind psd
+entitlement drivers
+file TEST.OS2 \IBMCOM\MACS\TEST.OS2
+M
+	printf 'test driver %s\n' "$2" >"$T/rec-$2/TEST.OS2"
+	wda pack "$T/rec-$2" --key "$T/k/repo/test.key" --out "$1/testpkg-$2.wdp"
+	assert_rc 0
+	wda index "$1" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+t_an_expired_subscription_keeps_what_it_paid_for_and_says_what_a_renewal_adds() {
+	make_key
+	make_volume "$T/v"
+	entitled_version "$T/a" 1.0 2024-01-01
+	entitled_version "$T/b" 1.2 2024-03-01
+	entitled_version "$T/c" 1.3 2024-06-01
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 --entitlements drivers \
+		--issued 2024-01-01 --expires 2024-03-31
+	assert_rc 0
+	wd --root "$T/v" activate "$OUT"
+	assert_rc 0
+	e() { wd --root "$T/v" --keys "$T/k" --repo "$T/a" --repo "$T/b" --repo "$T/c" "$@"; }
+	e install testpkg
+	assert_rc 0
+	e upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded testpkg to 1.2"
+	assert_out "testpkg: 1.3 is not offered: testpkg 1.3 needs the 'drivers' entitlement and was released 2024-06-01, after the subscription expired on 2024-03-31: renew it to install this release"
+	grep -q "test driver 1.2" "$T/v/IBMCOM/MACS/TEST.OS2" || fail "1.2 is not installed"
+	snap=$(snapshot "$T/v")
+	e upgrade --yes
+	assert_rc 0
+	assert_out "Nothing to upgrade."
+	assert_out "renew it to install this release"
+	e --json upgrade --yes
+	assert_json 'd["packages"][0]["not_offered"] == "1.3" and d["packages"][0]["upgrade_to"] is None'
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "nothing to upgrade changed the volume"
+}
+
+# nginx serving $T/www on a free loopback port ($PORT); stopped when the test ends.
+start_nginx() {
+	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
+	PORT=$(python3 "$SRC/tests/http/free_port.py")
+	mkdir -p "$T/nginx/logs" "$T/www"
+	user=""
+	[ "$(id -u)" != 0 ] || user="user root;"
+	cat >"$T/nginx/nginx.conf" <<EOF
+$user
+daemon off;
+worker_processes 1;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/logs/error.log;
+events { worker_connections 64; }
+http {
+	access_log $T/nginx/logs/access.log;
+	client_body_temp_path $T/nginx/tmp;
+	proxy_temp_path $T/nginx/tmp;
+	fastcgi_temp_path $T/nginx/tmp;
+	uwsgi_temp_path $T/nginx/tmp;
+	scgi_temp_path $T/nginx/tmp;
+	server { listen 127.0.0.1:$PORT; root $T/www; location / { } }
+}
+EOF
+	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
+	NGINX=$!
+	trap 'kill $NGINX 2>/dev/null || true' EXIT
+	for _ in $(seq 100); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$PORT" 2>/dev/null && break
+		sleep 0.05
+	done
+}
+
+# mmlem VERSION as a recipe in $T/mmlem-VERSION, packed into $T/www/NAME.
+# With a DRIVER stem, the driver file, NIF and DriverName are renamed.
+mmlem_version() { # NAME VERSION [DRIVER]
+	local d="$T/mmlem-$2" stem=${3:-MMLEM}
+	mkdir -p "$T/www/$1"
+	cp -R "$SRC/drivers/mmlem" "$d"
+	sed -i -e "s/^version .*/version $2/" -e 's/^released .*/released 2026-06-01/' \
+		-e "s/MMLEM/$stem/g" "$d/MANIFEST"
+	printf 'MMLEM %s stand-in driver\n' "$2" >"$d/MMLEM.OS2"
+	sed "s/MMLEM/$stem/g" "$SRC/drivers/mmlem/MMLEM.NIF" >"$d/$stem.NIF.new"
+	rm "$d/MMLEM.NIF"
+	mv "$d/$stem.NIF.new" "$d/$stem.NIF"
+	[ "$stem" = MMLEM ] || mv "$d/MMLEM.OS2" "$d/$stem.OS2"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/www/$1/"
+	assert_rc 0
+	wda index "$T/www/$1" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# A configured guest: eComStation on an 82540EM, set up with MMLEM 2.06 in
+# CONFIG.SYS and PROTOCOL.INI, upgraded to 2.07 over HTTP from nginx; then
+# to a 2.08 whose driver is MMLEMX.OS2 (DriverName MMLEMX$): the DEVICE= line
+# and the section change in the same generation, and rollback restores both.
+t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/g" activate "$OUT"
+	assert_rc 0
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	wd --root "$T/g" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "setup did not configure MMLEM"
+	cp "$T/g/CONFIG.SYS" "$T/cs.206"
+	cp "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	start_nginx
+	mmlem_version r207 2.07
+	g() { wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/$1/" "${@:2}"; }
+	g r207 upgrade --dry-run
+	assert_rc 0
+	assert_out "Upgrade mmlem 2.06 -> 2.07:"
+	g r207 upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.07"
+	grep -q "GET /r207/mmlem-2.07.wdp" "$T/nginx/logs/access.log" || fail "nginx did not serve 2.07"
+	grep -q "MMLEM 2.07 stand-in" "$T/g/IBMCOM/MACS/MMLEM.OS2" || fail "MMLEM.OS2 is not 2.07's"
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	wd --root "$T/g" check
+	assert_rc 0
+	# 2.08 renames the driver: both files change, in one generation
+	mmlem_version r208 2.08 MMLEMX
+	g r208 upgrade --dry-run
+	assert_rc 0
+	assert_out "+DEVICE="
+	assert_out 'MMLEMX.OS2'
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	g r208 upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.08"
+	assert_out "generation"
+	grep -q 'DEVICE=.*\\IBMCOM\\MACS\\MMLEMX.OS2'$'\r''$' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS does not load MMLEMX.OS2 with CR LF"
+	! grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still loads MMLEM.OS2"
+	grep -qi 'DriverName *= *MMLEMX\$'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "the section's DriverName is not MMLEMX\$"
+	grep -q '^\[MMLEMX_nif\]'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "the section is not MMLEMX_nif"
+	grep -q 'MMLEMX_nif = MMLEMX.NIF'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "[IBMLXCFG] does not name MMLEMX.NIF"
+	! grep -q 'MMLEM_nif\|MMLEM\.NIF' "$T/g/IBMCOM/PROTOCOL.INI" || fail "PROTOCOL.INI still names the old section or NIF"
+	[ -e "$T/g/IBMCOM/MACS/MMLEMX.OS2" ] && [ ! -e "$T/g/IBMCOM/MACS/MMLEM.OS2" ] || fail "the driver files were not swapped"
+	wd --root "$T/g" check
+	assert_rc 0
+	wd --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+}
+
+# `replaces`: the replaced package goes in the same transaction as the
+# install (test_crash.sh stops it at every step), and not when CONFIG.SYS
+# loads a file of it that the new package does not bring.
+t_a_package_that_replaces_another_installs_in_one_transaction() {
+	make_good_package
+	make_volume "$T/v"
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	mkdir -p "$T/r2"
+	cat >"$T/r2/MANIFEST" <<'M'
+format 1
+name other
+version 2.0
+released 2024-01-01
+summary Takes testpkg's place
+kind psd
+replaces testpkg
+file KEEP.SYS \OS2\KEEP.SYS
+file OTHER.SYS \OS2\OTHER.SYS
+M
+	printf 'other KEEP.SYS\n' >"$T/r2/KEEP.SYS"
+	printf 'other driver\n' >"$T/r2/OTHER.SYS"
+	wda pack "$T/r2" --key "$T/k/repo/test.key" --out "$T/other.wdp"
+	assert_rc 0
+	# CONFIG.SYS loads TEST.OS2, which other does not bring: refused
+	cp -a "$T/v" "$T/loaded"
+	printf 'DEVICE=C:\\IBMCOM\\MACS\\TEST.OS2\r\n' >>"$T/loaded/CONFIG.SYS"
+	snap=$(snapshot "$T/loaded")
+	wd --root "$T/loaded" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 1
+	assert_err "CONFIG.SYS line 3 loads TEST.OS2, which installing other deletes"
+	[ "$(snapshot "$T/loaded")" = "$snap" ] || fail "the refusal changed the volume"
+	wd --root "$T/v" --keys "$T/k" install "$T/other.wdp"
+	assert_rc 0
+	assert_out "Removed testpkg 1.0 (replaced by other)"
+	assert_out "Installed other 2.0"
+	wd --root "$T/v" --json list --installed
+	assert_json '[p["name"] for p in d["installed"]] == ["other"]'
+	[ ! -e "$T/v/IBMCOM/MACS/TEST.OS2" ] && [ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "testpkg's files stayed"
+	wd --root "$T/v" owns '\OS2\KEEP.SYS'
+	assert_out "belongs to other 2.0"
+	wd --root "$T/v" verify
+	assert_rc 0
+	# the OS's KEEP.SYS, kept when testpkg replaced it, comes back on removal
+	wd --root "$T/v" remove other
+	assert_rc 0
+	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
+}
+
+# Space is checked before anything is written: on a 4 MiB tmpfs, 1.0's
+# 1.5 MB file installs; 1.1's would fit alone, but not with the copy of 1.0's
+# to undo from and the database's growth, so the upgrade is refused.
+t_a_full_volume_is_refused_with_nothing_changed() {
+	[ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
+	make_key
+	mkdir -p "$T/mnt" "$T/big10" "$T/big11" "$T/repo" "$T/new"
+	mount -t tmpfs -o size=4m tmpfs "$T/mnt" || skip "cannot mount a tmpfs here"
+	trap 'umount "$T/mnt" 2>/dev/null || true' EXIT
+	make_volume "$T/mnt/v"
+	for v in 1.0 1.1; do
+		d="$T/big${v/./}"
+		printf 'format 1\nname bigpkg\nversion %s\nreleased 2024-01-01\nsummary Big\nkind psd\nfile BIG.SYS \\OS2\\BIG.SYS\n' "$v" >"$d/MANIFEST"
+		head -c 1500000 /dev/urandom >"$d/BIG.SYS"
+	done
+	wda pack "$T/big10" --key "$T/k/repo/test.key" --out "$T/repo/"
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	wda pack "$T/big11" --key "$T/k/repo/test.key" --out "$T/new/"
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/repo" install bigpkg
+	assert_rc 0
+	snap=$(snapshot "$T/mnt/v")
+	free=$(df -B1 --output=avail "$T/mnt" | tail -1)
+	[ "$free" -gt 1600000 ] || fail "the test volume is too small: $free bytes free"
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" upgrade --yes
+	assert_rc 1
+	assert_err "not enough room on the volume for bigpkg 1.1: it needs"
+	assert_err "(new files 1500000, copies to undo from 1500000, database"
+	assert_err "bytes are free; nothing was changed"
+	[ "$(snapshot "$T/mnt/v")" = "$snap" ] || fail "the refused upgrade changed the volume"
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" install bigpkg
+	assert_rc 1
+	assert_err "not enough room on the volume for bigpkg 1.1"
+	[ "$(snapshot "$T/mnt/v")" = "$snap" ] || fail "the refused install changed the volume"
+	umount "$T/mnt"
+}
+
+# resign FILE KEY: the index FILE signed again with KEY after a change to
+# its text, as warpdrv-admin would (test_remote.sh does the same).
+resign() {
+	local fpr
+	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
+	sed -i '/^signature /d' "$1"
+	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
+	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
+	rm "$1.sig"
+}
+
+# $T/www/many: 200 NIC driver packages for devices this guest does not have,
+# and drvbest, the best ranked driver for its 82540EM.
+many_drivers() {
+	mkdir -p "$T/www/many"
+	for i in $(seq -w 0 200); do
+		local name=drv$i dev rank=5
+		dev=$(printf '10ec:%04x' "$((0x8000 + 10#$i))")
+		[ "$i" != 200 ] || { name=drvbest; dev=8086:100e; rank=0; }
+		local d="$T/rec/$name" stem=D${i}
+		mkdir -p "$d"
+		printf 'format 1\nname %s\nversion 1.0\nreleased 2024-01-01\nsummary Test NIC driver %s\nkind nic\npci %s rank %s\ndriver %s.OS2\nnif %s.NIF\ndrivername %s$\nfile %s.OS2 \\IBMCOM\\MACS\\%s.OS2\nfile %s.NIF \\IBMCOM\\MACS\\%s.NIF\n' \
+			"$name" "$i" "$dev" "$rank" "$stem" "$stem" "$stem" "$stem" "$stem" "$stem" "$stem" >"$d/MANIFEST"
+		printf 'stand-in driver %s\n' "$i" >"$d/$stem.OS2"
+		sed -e "s/E1000\\\$/$stem\$/" -e "s/E1000.OS2/$stem.OS2/" -e 's/^\[E1000\]/['"$stem"']/' \
+			"$SRC/drivers/e1000/E1000.NIF" >"$d/$stem.NIF"
+		"$WDA" -q pack "$d" --key "$T/k/repo/test.key" --out "$T/www/many/" >/dev/null
+	done
+	wda index "$T/www/many" --key "$T/k/repo/test.key"
+	assert_rc 0
+}
+
+# setup plans from the index: of 201 driver packages on the server, only the
+# one it installs is downloaded. Without the index's choose lines (an older
+# index), each package is read to choose, and setup still works.
+t_setup_downloads_only_the_driver_it_installs() {
+	need_samples
+	make_key
+	start_nginx
+	many_drivers
+	grep -q '^choose drvbest 8086:100e=0$' "$T/www/many/INDEX" || fail "the index lacks drvbest's choose line"
+	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" detect
+	assert_rc 0
+	assert_out "drvbest"
+	: >"$T/nginx/logs/access.log"
+	wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'D200.OS2' "$T/g/CONFIG.SYS" || fail "setup did not configure drvbest"
+	gets=$(grep -c '\.wdp HTTP' "$T/nginx/logs/access.log" || true)
+	[ "$gets" = 1 ] || fail "setup downloaded $gets packages: $(grep wdp "$T/nginx/logs/access.log" | head -5)"
+	grep -q 'GET /many/drvbest-1.0.wdp' "$T/nginx/logs/access.log" || fail "drvbest was not downloaded"
+	echo "setup against 201 packages: $gets package download(s)"
+	# an older index without the choose and nic lines: each package is read
+	sed -i '/^choose /d; /^nic /d' "$T/www/many/INDEX"
+	resign "$T/www/many/INDEX" "$T/k/repo/test.key"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g2"
+	: >"$T/nginx/logs/access.log"
+	wd --root "$T/g2" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'D200.OS2' "$T/g2/CONFIG.SYS" || fail "setup from an older index did not configure drvbest"
+	gets=$(grep -c '\.wdp HTTP' "$T/nginx/logs/access.log" || true)
+	[ "$gets" -ge 200 ] || fail "an older index read only $gets packages"
+}
+
+# The ACPI PSD's new version needs another statement and no longer has the
+# daemon: CONFIG.SYS gains the one and loses the other in one generation;
+# rollback puts it back.
+t_an_acpi_psd_upgrade_rewrites_its_config_sys_lines() {
+	need_samples
+	make_key
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$T/g" activate "$OUT"
+	assert_rc 0
+	wd --root "$T/g" configure acpi --yes
+	assert_rc 0
+	grep -q 'ACPIDAEMON.EXE' "$T/g/CONFIG.SYS" || fail "configure acpi did not start the daemon"
+	cp "$T/g/CONFIG.SYS" "$T/cs.before"
+	d="$T/acpi-new"
+	cp -R "$SRC/drivers/acpi-psd" "$d"
+	sed -i -e 's/^version .*/version 3.23.17/' -e 's/^released .*/released 2026-06-01/' \
+		-e '/ACPIDAEMON/d' "$d/MANIFEST"
+	printf 'file ACPIX.SYS \\OS2\\BOOT\\ACPIX.SYS\nconfig-need DEVICE \\OS2\\BOOT\\ACPIX.SYS\n' >>"$d/MANIFEST"
+	rm -f "$d/ACPIDAEMON.EXE"
+	printf 'stand-in ACPIX.SYS\n' >"$d/ACPIX.SYS"
+	mkdir -p "$T/repo"
+	wda pack "$d" --key "$T/k/repo/test.key" --out "$T/repo/"
+	assert_rc 0
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/g" --keys "$T/k" --repo "$T/repo" upgrade acpi-psd --dry-run
+	assert_rc 0
+	assert_out '+DEVICE=C:\OS2\BOOT\ACPIX.SYS'
+	assert_out '-RUN=C:\OS2\ACPIDAEMON.EXE'
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.before"
+	wd --root "$T/g" --keys "$T/k" --repo "$T/repo" upgrade acpi-psd --yes
+	assert_rc 0
+	assert_out "Upgraded acpi-psd to 3.23.17"
+	grep -q 'DEVICE=C:\\OS2\\BOOT\\ACPIX.SYS'$'\r' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS lacks the new statement"
+	! grep -q 'ACPIDAEMON' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still starts the daemon"
+	[ ! -e "$T/g/OS2/ACPIDAEMON.EXE" ] || fail "the daemon stayed"
+	wd --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.before"
+}
+
+run_tests

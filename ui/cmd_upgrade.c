@@ -1,0 +1,216 @@
+/* warpdrv upgrade [PKG...]: each installed package (or each named) to the
+ * newest version any repository offers that the subscription allows, all in
+ * one transaction (installer/upgrade.h), after showing the plan and asking
+ * as setup does. Held packages stay; nothing to do is exit 0. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "installer/upgrade.h"
+#include "ui/commands.h"
+#include "ui/pkgutil.h"
+
+struct upgrade_run {
+	struct wd_ctx *ctx;
+	struct volume v;
+	struct keyring kr;
+	struct catalog cat;
+	struct upgrade_choice *c;
+	size_t nc;
+	struct package *pkgs;
+	size_t npkgs;
+};
+
+/* What stays as it is, and why: held, up to date, or what a renewal adds. */
+static void tell_choice(struct wd_ctx *ctx, const struct upgrade_choice *c)
+{
+	if (ctx->json)
+		return;
+	if (c->held && c->to)
+		ui_say(ctx, "%s %s is held: %s is not installed ('warpdrv unhold %s' lets it "
+		       "upgrade).\n", c->name, c->installed, c->to->version, c->name);
+	else if (c->held)
+		ui_say(ctx, "%s %s is held.\n", c->name, c->installed);
+	if (c->newest && c->why_not)
+		ui_say(ctx, "%s: %s is not offered: %s\n", c->name, c->newest->version, c->why_not);
+	if (!c->held && !c->to && !c->newest)
+		ui_say(ctx, "%s %s is the newest version.\n", c->name, c->installed);
+}
+
+static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
+{
+	json_arr_begin(&ctx->j, "packages");
+	for (size_t i = 0; i < u->nc; i++) {
+		const struct upgrade_choice *c = &u->c[i];
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "name", c->name);
+		json_str(&ctx->j, "installed", c->installed);
+		json_bool(&ctx->j, "held", c->held);
+		json_str(&ctx->j, "upgrade_to", c->to && !c->held ? c->to->version : NULL);
+		json_str(&ctx->j, "repository", c->to ? c->to_from->url : NULL);
+		json_str(&ctx->j, "not_offered", c->newest ? c->newest->version : NULL);
+		json_str(&ctx->j, "why_not", c->newest ? c->why_not : NULL);
+		json_obj_end(&ctx->j);
+	}
+	json_arr_end(&ctx->j);
+}
+
+/* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
+static int confirm(struct wd_ctx *ctx, struct wd_err *err)
+{
+	if (ctx->yes)
+		return 0;
+	if (ctx->json || !isatty(STDIN_FILENO))
+		return wd_err_set(err, WD_EUSAGE, "upgrade changes the volume and there is no "
+				  "terminal to ask on: add --yes to apply, or --dry-run to see the plan");
+	printf("Apply these changes? [y/N] ");
+	fflush(stdout);
+	char line[32];
+	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
+		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
+	return 0;
+}
+
+static int load_chosen(struct upgrade_run *u, struct wd_err *err)
+{
+	u->pkgs = wd_xcalloc(u->nc + 1, sizeof *u->pkgs);
+	int r = 0;
+	for (size_t i = 0; !r && i < u->nc; i++) {
+		tell_choice(u->ctx, &u->c[i]);
+		if (u->c[i].held || !u->c[i].to)
+			continue;
+		if (!(r = catalog_fetch(u->c[i].to_from, u->c[i].to, &u->kr, &u->pkgs[u->npkgs],
+					err)))
+			u->npkgs++;
+	}
+	return r;
+}
+
+static void on_plan(void *ud, const struct txn_plan *plan)
+{
+	struct wd_ctx *ctx = ud;
+	if (!ctx->json)
+		pkg_show_plan(ctx, plan);
+}
+
+static void on_event(void *ud, enum pkg_event ev, const char *name, const char *version,
+		     const char *by, size_t nfiles)
+{
+	struct wd_ctx *ctx = ud;
+	(void)by;
+	if (ev == PKG_RECOVERED)
+		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
+	else if (ev == PKG_UPGRADED)
+		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+}
+
+/* Is any package one whose new version may change the boot files (a NIC
+ * driver, or a package with CONFIG.SYS statements)? */
+static bool any_nic(const struct upgrade_run *u)
+{
+	for (size_t i = 0; i < u->npkgs; i++)
+		if (u->pkgs[i].m.kind == PKG_KIND_NIC || u->pkgs[i].m.nconfig_need)
+			return true;
+	return false;
+}
+
+/* A NIC driver whose new version changes what CONFIG.SYS or PROTOCOL.INI
+ * must say: the packages and both files in one transaction, a generation
+ * (installer/setup.h). *done false: the files stay as they are. */
+static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
+{
+	struct wd_ctx *ctx = u->ctx;
+	struct setup s = {.command = "upgrade"};
+	*done = false;
+	int r = pkg_state_read(ctx, &s.v, &s.db, &s.have_db, err);
+	if (!r && !(r = setup_open(&s, err)))
+		r = upgrade_boot_plan(&s, u->pkgs, u->npkgs, err);
+	if (r || (!setup_file_changed(&s, F_CONFIG) && !setup_file_changed(&s, F_PROTOCOL))) {
+		setup_free(&s);
+		return r;
+	}
+	*done = true;
+	struct wd_buf diff = {0};
+	setup_diff(&s, &diff);
+	if (!ctx->json)
+		fwrite(diff.p, 1, diff.len, stdout);
+	wd_buf_free(&diff);
+	if (!ctx->dry_run && !(r = confirm(ctx, err)) && !(r = setup_apply(&s, err))) {
+		for (size_t i = 0; i < u->npkgs; i++)
+			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
+				 u->pkgs[i].m.nfiles);
+		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
+		       "rollback' puts them back).\n", s.generation);
+	}
+	setup_free(&s);
+	return r;
+}
+
+static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
+{
+	struct wd_ctx *ctx = u->ctx;
+	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
+	bool done = false;
+	int r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, any_nic(u), &cb, err);
+	if (!r && u->npkgs && any_nic(u))
+		r = with_boot_files(u, &done, err);
+	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
+		r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, false, NULL, err);
+	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(ctx, err)))
+		r = upgrade_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
+	if (!r && ctx->json) {
+		json_obj_begin(&ctx->j, NULL);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
+		json_bool(&ctx->j, "upgraded", !ctx->dry_run && u->npkgs);
+		json_choices(ctx, u);
+		json_obj_end(&ctx->j);
+		json_finish(&ctx->j);
+	} else if (!r && !u->npkgs) {
+		ui_say(ctx, "Nothing to upgrade.\n");
+	}
+	return r;
+}
+
+static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err)
+{
+	struct db db = {0};
+	bool have;
+	int r = volume_open(&u->v, u->ctx->root, err);
+	if (r)
+		return r;
+	if (!(r = pkg_keyring(u->ctx, &u->v, &u->kr, err)) &&
+	    !(r = pkg_catalog(u->ctx, &u->kr, &u->cat, err)))
+		r = pkg_use_cache(u->ctx, &u->v, &u->cat, err);
+	if (!r)
+		r = db_open(&db, &u->v, false, &have, err);
+	if (!r && !have && n)
+		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
+			       names[0], u->v.root);
+	if (!r)
+		r = upgrade_choose(have ? &db : NULL, &u->kr, &u->cat, n ? names : NULL, n, &u->c,
+				   &u->nc, err);
+	db_close(&db);
+	if (!r)
+		r = load_chosen(u, err);
+	return r ? r : plan_and_apply(u, err);
+}
+
+int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-')
+			return ui_usage(ctx, "upgrade: unknown option '%s'", argv[i]);
+	struct wd_err err = {0};
+	struct upgrade_run u = {.ctx = ctx};
+	int r = run(&u, argv, (size_t)argc, &err);
+	for (size_t i = 0; i < u.npkgs; i++)
+		package_free(&u.pkgs[i]);
+	free(u.pkgs);
+	upgrade_choices_free(u.c, u.nc);
+	catalog_free(&u.cat);
+	keyring_free(&u.kr);
+	volume_close(&u.v);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
