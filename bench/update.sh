@@ -40,7 +40,7 @@ with open(body, "w") as b, open(sql, "w") as s:
             " signer TEXT NOT NULL);\n"
             "CREATE TABLE package (repo TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
             " released INTEGER NOT NULL, kind TEXT NOT NULL, entitlement TEXT, file TEXT NOT NULL,"
-            " size INTEGER NOT NULL, sha256 TEXT NOT NULL, summary TEXT NOT NULL);\n"
+            " size INTEGER NOT NULL, sha256 TEXT NOT NULL, summary TEXT NOT NULL, choice TEXT);\n"
             "CREATE TABLE revoked (repo TEXT NOT NULL, key_id TEXT NOT NULL);\nBEGIN;\n")
     s.write("INSERT INTO repo VALUES ('bench', 'http://x/', 'http://x/', 1, 0, 0, 'f');\n")
     rel = (datetime.date(2024, 1, 1) - epoch).days
@@ -51,7 +51,7 @@ with open(body, "w") as b, open(sql, "w") as s:
         summ = "Bench driver number %d for the update benchmark" % i
         b.write("package %s %s 2024-01-01 nic %s %s-%s.wdp %d %s %s\n" %
                 (name, ver, ent, name, ver, 10000 + i, sha, summ))
-        s.write("INSERT INTO package VALUES ('bench','%s','%s',%d,'nic',%s,'%s-%s.wdp',%d,'%s','%s');\n" %
+        s.write("INSERT INTO package VALUES ('bench','%s','%s',%d,'nic',%s,'%s-%s.wdp',%d,'%s','%s',NULL);\n" %
                 (name, ver, rel, "'drivers'" if ent != "-" else "NULL", name, ver, 10000 + i, sha, summ))
     s.write("COMMIT;\n")
 PY

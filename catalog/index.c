@@ -316,7 +316,30 @@ int index_read(const char *text, size_t len, const struct keyring *kr, int today
 	return 0;
 }
 
-static void write_choice(const struct index_entry *e, struct wd_buf *out)
+int index_choice_read(struct repo_index *idx, const char *text, size_t len, const char *where,
+		      struct wd_err *err)
+{
+	unsigned seen = 1; /* past 'format 1' */
+	int no = 0;
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		struct wd_sv line = wd_sv_make(text + i, end - i);
+		i = end + 1;
+		no++;
+		if (!line.n)
+			continue;
+		if (!(line.n > 7 && !memcmp(line.p, "choose ", 7)) &&
+		    !(line.n > 4 && !memcmp(line.p, "nic ", 4)))
+			return bad(err, where, no, "only choose and nic lines belong here");
+		int r = parse_line(line, no, where, idx, &seen, err);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void index_choice_write(const struct index_entry *e, struct wd_buf *out)
 {
 	if (!e->choice)
 		return;
@@ -351,7 +374,7 @@ void index_write(const struct repo_index *idx, struct wd_buf *out)
 		wd_buf_addf(out, "package %s %s %s %s %s %s %llu %s %s\n", e->name, e->version, rel,
 			    pkg_kind_name(e->kind), e->entitlement ? e->entitlement : "-", e->file,
 			    (unsigned long long)e->size, e->sha256, e->summary);
-		write_choice(e, out);
+		index_choice_write(e, out);
 	}
 	for (size_t i = 0; i < idx->nrevoked; i++)
 		wd_buf_addf(out, "revoke %s\n", idx->revoked[i]);

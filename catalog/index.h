@@ -57,6 +57,12 @@ int index_parse(const char *text, size_t len, const char *where, struct repo_ind
 int index_read(const char *text, size_t len, const struct keyring *kr, int today,
 	       const char *where, struct repo_index *idx, struct wd_err *err);
 void index_write(const struct repo_index *idx, struct wd_buf *out); /* unsigned */
+/* The "choose" and "nic" lines of one entry (nothing for an entry without
+ * them), and their reading back onto the last package of idx: how the
+ * stored catalog keeps them. */
+void index_choice_write(const struct index_entry *e, struct wd_buf *out);
+int index_choice_read(struct repo_index *idx, const char *text, size_t len, const char *where,
+		      struct wd_err *err);
 void index_free(struct repo_index *idx);
 const struct index_entry *index_find(const struct repo_index *idx, const char *name);
 bool index_is_revoked(const struct repo_index *idx, const char *keyid);

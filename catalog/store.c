@@ -9,7 +9,8 @@
 
 #include "common/file.h"
 
-#define STORE_VERSION 1
+/* 2: the package rows keep the index's choose and nic lines (choice). */
+#define STORE_VERSION 2
 
 /* bench/update.sh creates the same tables for its sqlite3 baseline. */
 static const char schema[] =
@@ -18,7 +19,7 @@ static const char schema[] =
 	" signer TEXT NOT NULL);"
 	"CREATE TABLE package (repo TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL,"
 	" released INTEGER NOT NULL, kind TEXT NOT NULL, entitlement TEXT, file TEXT NOT NULL,"
-	" size INTEGER NOT NULL, sha256 TEXT NOT NULL, summary TEXT NOT NULL);"
+	" size INTEGER NOT NULL, sha256 TEXT NOT NULL, summary TEXT NOT NULL, choice TEXT);"
 	"CREATE TABLE revoked (repo TEXT NOT NULL, key_id TEXT NOT NULL);";
 
 static int sql_fail(sqlite3 *h, const char *path, const char *what, struct wd_err *err)
@@ -62,12 +63,12 @@ static int get_packages(sqlite3 *h, const char *name, struct repo_index *idx,
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h, "SELECT name, version, released, kind, entitlement, file, size,"
-				  " sha256, summary FROM package WHERE repo = ? ORDER BY rowid",
+				  " sha256, summary, choice FROM package WHERE repo = ? ORDER BY rowid",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(h, "stored catalog", "cannot read", err);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+	int s, r = 0;
+	while (!r && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!(idx->npkgs & (idx->npkgs - 1)) || !idx->npkgs)
 			idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs ? 2 * idx->npkgs : 1) *
 							       sizeof *idx->pkgs);
@@ -83,8 +84,13 @@ static int get_packages(sqlite3 *h, const char *name, struct repo_index *idx,
 		e->size = (uint64_t)sqlite3_column_int64(st, 6);
 		snprintf(e->sha256, sizeof e->sha256, "%s", (const char *)sqlite3_column_text(st, 7));
 		e->summary = col(st, 8);
+		const char *choice = (const char *)sqlite3_column_text(st, 9);
+		if (choice)
+			r = index_choice_read(idx, choice, strlen(choice), "stored catalog", err);
 	}
 	sqlite3_finalize(st);
+	if (r)
+		return r;
 	return s == SQLITE_DONE ? 0 : sql_fail(h, "stored catalog", "cannot read", err);
 }
 
@@ -163,8 +169,15 @@ static int put_entry(sqlite3 *h, sqlite3_stmt **st, const struct store_entry *e)
 		sqlite3_bind_int64(st[1], 8, (sqlite3_int64)p->size);
 		sqlite3_bind_text(st[1], 9, p->sha256, 64, SQLITE_STATIC);
 		sqlite3_bind_text(st[1], 10, p->summary, -1, SQLITE_STATIC);
+		struct wd_buf choice = {0};
+		index_choice_write(p, &choice);
+		if (choice.len)
+			sqlite3_bind_text(st[1], 11, choice.p, (int)choice.len, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st[1], 11);
 		ok = sqlite3_step(st[1]) == SQLITE_DONE;
 		sqlite3_reset(st[1]);
+		wd_buf_free(&choice);
 	}
 	for (size_t i = 0; ok && i < x->nrevoked; i++) {
 		sqlite3_bind_text(st[2], 1, e->name, -1, SQLITE_STATIC);
@@ -183,7 +196,7 @@ static int fill(sqlite3 *h, const char *tmp, const struct store_entry *e, size_t
 {
 	static const char *const ins[3] = {
 		"INSERT INTO repo VALUES (?, ?, ?, ?, ?, ?, ?)",
-		"INSERT INTO package VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		"INSERT INTO package VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		"INSERT INTO revoked VALUES (?, ?)",
 	};
 	if (sqlite3_exec(h, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", NULL, NULL,
@@ -201,7 +214,7 @@ static int fill(sqlite3 *h, const char *tmp, const struct store_entry *e, size_t
 			r = sql_fail(h, tmp, "cannot write the catalog", err);
 	for (int i = 0; i < 3; i++)
 		sqlite3_finalize(st[i]);
-	if (!r && sqlite3_exec(h, "COMMIT; PRAGMA user_version = 1;", NULL, NULL, NULL) !=
+	if (!r && sqlite3_exec(h, "COMMIT; PRAGMA user_version = 2;", NULL, NULL, NULL) !=
 			  SQLITE_OK)
 		r = sql_fail(h, tmp, "cannot write the catalog", err);
 	return r;

@@ -483,6 +483,19 @@ t_setup_downloads_only_the_driver_it_installs() {
 	[ "$gets" = 1 ] || fail "setup downloaded $gets packages: $(grep wdp "$T/nginx/logs/access.log" | head -5)"
 	grep -q 'GET /many/drvbest-1.0.wdp' "$T/nginx/logs/access.log" || fail "drvbest was not downloaded"
 	echo "setup against 201 packages: $gets package download(s)"
+	# the same repository added to the volume and stored by update: the
+	# stored catalog keeps what setup chooses by
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g3"
+	wd --root "$T/g3" --keys "$T/k" repo add many "http://127.0.0.1:$PORT/many/"
+	assert_rc 0
+	wd --root "$T/g3" --keys "$T/k" update
+	assert_rc 0
+	: >"$T/nginx/logs/access.log"
+	wd --root "$T/g3" --keys "$T/k" --pci "$pci" setup --yes
+	assert_rc 0
+	grep -q 'D200.OS2' "$T/g3/CONFIG.SYS" || fail "setup from the stored catalog did not configure drvbest"
+	gets=$(grep -c '\.wdp HTTP' "$T/nginx/logs/access.log" || true)
+	[ "$gets" = 1 ] || fail "setup from the stored catalog downloaded $gets packages"
 	# an older index without the choose and nic lines: each package is read
 	sed -i '/^choose /d; /^nic /d' "$T/www/many/INDEX"
 	resign "$T/www/many/INDEX" "$T/k/repo/test.key"
