@@ -59,11 +59,7 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 		return bad(err, where, no, "package: malformed version (" NAMES_VERSION_RULE ")");
 	if (names_date(w[3], &e.released))
 		return bad(err, where, no, "package: release date must be YYYY-MM-DD");
-	if (wd_sv_eq(w[4], "nic"))
-		e.kind = PKG_KIND_NIC;
-	else if (wd_sv_eq(w[4], "psd"))
-		e.kind = PKG_KIND_PSD;
-	else
+	if (!pkg_kind_parse(w[4], &e.kind))
 		return bad(err, where, no, "package: kind must be nic or psd");
 	if (!wd_sv_eq(w[5], "-") && !word_ok(w[5], 32, ".+-"))
 		return bad(err, where, no, "package: malformed entitlement");

@@ -427,11 +427,7 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 	if (wd_sv_eq(k, "kind")) {
 		if (m->kind != PKG_KIND_UNSET)
 			return bad(err, where, l->no, "'%s' given twice", "kind");
-		if (l->n == 2 && wd_sv_eq(l->w[1], "nic"))
-			m->kind = PKG_KIND_NIC;
-		else if (l->n == 2 && wd_sv_eq(l->w[1], "psd"))
-			m->kind = PKG_KIND_PSD;
-		else
+		if (l->n != 2 || !pkg_kind_parse(l->w[1], &m->kind))
 			return bad(err, where, l->no, "kind: expected 'nic' or 'psd'");
 		return 0;
 	}
@@ -564,9 +560,25 @@ void manifest_free(struct pkg_manifest *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* The package kinds, written once: each is the planner that configures it
+ * (nic: installer/nic_plan.c, psd: installer/acpi_plan.c), so a new kind
+ * comes with its planner; a new driver of a kind is only a recipe. */
+static const char *const kind_names[] = {[PKG_KIND_NIC] = "nic", [PKG_KIND_PSD] = "psd"};
+#define NKINDS (sizeof kind_names / sizeof kind_names[0])
+
 const char *pkg_kind_name(enum pkg_kind k)
 {
-	return k == PKG_KIND_NIC ? "nic" : "psd";
+	return k >= 0 && (size_t)k < NKINDS ? kind_names[k] : "unset";
+}
+
+bool pkg_kind_parse(struct wd_sv word, enum pkg_kind *k)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (wd_sv_eq(word, kind_names[i])) {
+			*k = (enum pkg_kind)i;
+			return true;
+		}
+	return false;
 }
 
 void manifest_write(const struct pkg_manifest *m, struct wd_buf *out)

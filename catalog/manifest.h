@@ -90,6 +90,8 @@ void manifest_free(struct pkg_manifest *m);
 void manifest_write(const struct pkg_manifest *m, struct wd_buf *out);
 
 const char *pkg_kind_name(enum pkg_kind k);
+/* A kind's name back to the kind; false for a word that names none. */
+bool pkg_kind_parse(struct wd_sv word, enum pkg_kind *k);
 /* A member name safe to unpack anywhere: relative, '/'-separated, no "." or
  * ".." component, no backslash, colon or control character. */
 bool pkg_safe_member(const char *name);

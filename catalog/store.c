@@ -77,15 +77,18 @@ static int get_packages(sqlite3 *h, const char *name, struct repo_index *idx,
 		e->name = col(st, 0);
 		e->version = col(st, 1);
 		e->released = sqlite3_column_int(st, 2);
-		e->kind = strcmp((const char *)sqlite3_column_text(st, 3), "psd") ? PKG_KIND_NIC
-										  : PKG_KIND_PSD;
+		const char *kind = (const char *)sqlite3_column_text(st, 3);
+		if (!kind || !pkg_kind_parse(wd_sv_cstr(kind), &e->kind))
+			r = wd_err_set(err, WD_EFAIL, "stored catalog: package %s has the unknown kind "
+				       "'%s'; run 'warpdrv update'", e->name ? e->name : "?",
+				       kind ? kind : "");
 		e->entitlement = col(st, 4);
 		e->file = col(st, 5);
 		e->size = (uint64_t)sqlite3_column_int64(st, 6);
 		snprintf(e->sha256, sizeof e->sha256, "%s", (const char *)sqlite3_column_text(st, 7));
 		e->summary = col(st, 8);
 		const char *choice = (const char *)sqlite3_column_text(st, 9);
-		if (choice)
+		if (choice && !r)
 			r = index_choice_read(idx, choice, strlen(choice), "stored catalog", err);
 	}
 	sqlite3_finalize(st);
