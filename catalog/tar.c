@@ -102,6 +102,17 @@ static const char *type_name(unsigned char t)
 	}
 }
 
+int tar_mem_read(void *src, void *buf, size_t n, struct wd_err *err)
+{
+	struct wd_sv *v = src;
+	if (n > v->n)
+		return wd_err_set(err, WD_ETRUST, "truncated");
+	memcpy(buf, v->p, n);
+	v->p += n;
+	v->n -= n;
+	return 0;
+}
+
 int tar_next(struct tar_reader *r, struct tar_entry *e, struct wd_err *err)
 {
 	unsigned char h[TAR_BLOCK];

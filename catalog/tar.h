@@ -25,6 +25,10 @@ struct tar_reader {
 	const char *where; /* "mmlem-2.06.wdp" in messages */
 };
 
+/* The source of an archive already in memory: src is a struct wd_sv that
+ * the reads consume (a short one is WD_ETRUST, "truncated"). */
+int tar_mem_read(void *src, void *buf, size_t n, struct wd_err *err);
+
 struct tar_entry {
 	char name[256];
 	uint64_t size;

@@ -54,10 +54,34 @@ assert_same_file() {
 	cmp -s "$1" "$2" || fail "$1 and $2 differ"
 }
 
-# A digest of every name, type, mode and byte below a folder: equal digests
-# mean nothing on the volume changed.
-snapshot() {
-	(cd "$1" && find . -printf '%p %y %m %s\n' | sort && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+# A digest of every name, type, mode and byte below a folder, leaving out the
+# paths given (relative to it, e.g. var: everything but warpdrv's own state):
+# equal digests mean nothing there changed.
+snapshot() { # DIR [PATH...]
+	local dir=$1
+	shift
+	local prune=()
+	for p in "$@"; do prune+=(-path "./$p" -prune -o); done
+	(cd "$dir" && find . "${prune[@]}" -printf '%p %y %m %s\n' | sort &&
+		find . "${prune[@]}" -type f -print0 | sort -z | xargs -0 -r sha256sum) |
+		sha256sum | cut -d' ' -f1
+}
+
+# A TCP port on loopback whose TCP and UDP (+1) are both free right now.
+free_port() { python3 "$SRC/tests/http/free_port.py"; }
+
+# How many transactions the volume's database holds pending.
+pending() { # VOLUME
+	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM txn").fetchone()[0])' \
+		"$1/var/lib/warpdrv/warpdrv.db"
+}
+
+# The installed packages the database lists, by name (NAME=VERSION with
+# WITH_VERSIONS=1).
+installed() { # VOLUME
+	wd --root "$1" --json list --installed
+	assert_rc 0
+	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out" "${WITH_VERSIONS:-0}"
 }
 
 skip() {

@@ -44,9 +44,13 @@ make_good_package() {
 	assert_rc 0
 }
 
-# Every name, type and byte of the volume outside warpdrv's own state folder.
-user_snapshot() {
-	(cd "$1" && find . -path ./var -prune -o -printf '%p %y %s\n' | sort &&
-		find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 -r sha256sum) |
-		sha256sum | cut -d' ' -f1
+
+# Signs the signed text FILE (an index) again with KEY, after an edit.
+resign() { # FILE KEY
+	local fpr
+	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
+	sed -i '/^signature /d' "$1"
+	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
+	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
+	rm "$1.sig"
 }

@@ -166,11 +166,11 @@ t_index_serial_rollback() {
 	wd --root "$T/v" remove testpkg
 	assert_rc 0
 	cp "$T/old-index" "$T/repo/INDEX"
-	user=$(user_snapshot "$T/v")
+	user=$(snapshot "$T/v" var)
 	wd --root "$T/v" --keys "$T/k" --repo "$T/repo" install testpkg
 	assert_rc 3
 	assert_err "index serial 5 is older than serial 6"
-	[ "$(user_snapshot "$T/v")" = "$user" ] || fail "the volume's files changed"
+	[ "$(snapshot "$T/v" var)" = "$user" ] || fail "the volume's files changed"
 }
 
 run_tests

@@ -9,9 +9,6 @@ export XDG_STATE_HOME="$TESTTMP/state" # never the user's own results
 # Runs warpdrv with a time limit.
 wdt() { run timeout 30 "$WD" "$@"; }
 
-# A TCP port whose TCP and UDP (+1) are both free right now.
-free_port() { python3 "$SRC/tests/http/free_port.py"; }
-
 # Starts `warpdrv bench server` on $PORT with results in $T/server.db; the
 # EXIT trap of the test's subshell stops it whatever happens.
 start_server() {

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 export XDG_STATE_HOME="$TESTTMP/state"
 
-free_port() { python3 "$SRC/tests/http/free_port.py"; }
 wdt() { run timeout 60 "$WD" "$@"; }
 
 start_server() {

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 export XDG_STATE_HOME="$TESTTMP/state"
 
-free_port() { python3 "$SRC/tests/http/free_port.py"; }
 runs_in() {
 	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from run").fetchone()[0])' "$1"
 }

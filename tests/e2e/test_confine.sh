@@ -365,13 +365,13 @@ state_link_refused() { # STATUS MESSAGE COMMAND...
 	local rc=$1 msg=$2
 	shift 2
 	S0=$(snapshot "$T/outside")
-	U0=$(user_snapshot "$T/v")
+	U0=$(snapshot "$T/v" var)
 	wdt "$@"
 	[ "$RC" -ne 124 ] || fail "warpdrv hung"
 	assert_rc "$rc"
 	assert_err "$msg"
 	[ "$(snapshot "$T/outside")" = "$S0" ] || fail "a file outside the volume changed"
-	[ "$(user_snapshot "$T/v")" = "$U0" ] || fail "the volume's files changed"
+	[ "$(snapshot "$T/v" var)" = "$U0" ] || fail "the volume's files changed"
 }
 
 t_kept_linked_out_of_the_volume() {
@@ -396,17 +396,17 @@ t_database_linked_to_a_host_file() {
 # The planted link may be left or deleted by the undo; nothing else changes.
 t_temporary_name_linked_to_a_host_file() {
 	prepare
-	U1=$(user_snapshot "$T/v")
+	U1=$(snapshot "$T/v" var)
 	ln -s "$T/outside/victim" "$T/v/OS2/KEEP.SYS.wd-new"
 	S0=$(snapshot "$T/outside")
-	U0=$(user_snapshot "$T/v")
+	U0=$(snapshot "$T/v" var)
 	wdt --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	[ "$RC" -ne 124 ] || fail "install hung"
 	assert_rc 1
 	assert_err "KEEP.SYS.wd-new: is a symbolic link"
 	[ "$(snapshot "$T/outside")" = "$S0" ] || fail "a file outside the volume changed"
 	local now
-	now=$(user_snapshot "$T/v")
+	now=$(snapshot "$T/v" var)
 	[ "$now" = "$U0" ] || [ "$now" = "$U1" ] || fail "the volume's files changed"
 }
 

@@ -3,17 +3,10 @@
 # every durable step in turn (WARPDRV_CRASH_AT=N: each write, flush, rename,
 # unlink, mkdir and database commit), then warpdrv runs again on the volume.
 # The volume must hold exactly the files before or the files after, byte for
-# byte, and the database must agree.
+# byte, and the database must agree. CRASH_STEPS=FILE collects the step
+# counts of every case (run the script alone to have them).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
-
-# The installed packages the database lists after a recovering run (with
-# WITH_VERSIONS=1, as name=version).
-installed() { # VOLUME
-	wd --root "$1" --json list --installed
-	assert_rc 0
-	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out" "${WITH_VERSIONS:-0}"
-}
 
 # Crashes `warpdrv ARGS` at step 1, 2, ... on a copy of FROM until a run
 # completes; each time recovers and checks the result is BEFORE (with the
@@ -30,7 +23,7 @@ crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 		[ "$RC" -eq 0 ] && break
 		[ "$RC" -eq 99 ] || fail "step $n: exit $RC, not the injected crash: $(cat "$T/crash.err")"
 		pkgs=$(installed "$T/c")
-		now=$(user_snapshot "$T/c")
+		now=$(snapshot "$T/c" var)
 		if [ "$now" = "$before" ] && [ "$pkgs" = "$pb" ]; then
 			saw_before=$((saw_before + 1))
 		elif [ "$now" = "$after" ] && [ "$pkgs" = "$pa" ]; then
@@ -45,7 +38,7 @@ crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 		n=$((n + 1))
 	done
 	# the run that was not stopped must also have produced "after"
-	[ "$(user_snapshot "$T/c")" = "$after" ] || fail "the uninterrupted run is not 'after'"
+	[ "$(snapshot "$T/c" var)" = "$after" ] || fail "the uninterrupted run is not 'after'"
 	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
 	echo "$* : $((n - 1)) steps, $saw_before recovered to before, $saw_after to after"
 }
@@ -56,11 +49,6 @@ kept_list() { # VOLUME
 }
 
 # What a failed run left pending in the database (0: nothing to recover).
-pending() { # VOLUME
-	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM txn").fetchone()[0])' \
-		"$1/var/lib/warpdrv/warpdrv.db"
-}
-
 # Makes step 1, 2, ... of `warpdrv ARGS` fail in turn (WARPDRV_FAIL_AT=N,
 # ENOSPC, and N:EIO where EIO is given), on a copy of FROM, until a run
 # completes. A failure is not a crash: right after the failing command, before
@@ -83,7 +71,7 @@ fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 		grep -qF "$want" "$T/fail.err" || fail "step $n: the message does not name the error: $(cat "$T/fail.err")"
 		grep -qF "nothing was changed" "$T/fail.err" || fail "step $n: the message does not say nothing was changed: $(cat "$T/fail.err")"
 		[ "$(pending "$T/c")" = 0 ] || fail "step $n: a transaction was left pending: $(cat "$T/fail.err")"
-		[ "$(user_snapshot "$T/c")" = "$before" ] || {
+		[ "$(snapshot "$T/c" var)" = "$before" ] || {
 			(cd "$T/c" && find . -path ./var -prune -o -type f -print | sort) >&2
 			fail "step $n: the volume is not as it was right after the failure: $(cat "$T/fail.err")"
 		}
@@ -94,7 +82,7 @@ fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 		assert_rc 0
 		n=$((n + 1))
 	done
-	[ "$(user_snapshot "$T/c")" = "$after" ] || fail "the run without a failure is not 'after'"
+	[ "$(snapshot "$T/c" var)" = "$after" ] || fail "the run without a failure is not 'after'"
 	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
 	echo "$* ($how): $((n - 1)) steps failed, each put back at once"
 }
@@ -102,17 +90,17 @@ fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 t_install_and_remove_survive_a_crash_at_every_step() {
 	make_good_package
 	make_volume "$T/v0"
-	before=$(user_snapshot "$T/v0")
+	before=$(snapshot "$T/v0" var)
 	# the state after: installed on a copy without crashing
 	cp -a "$T/v0" "$T/v1"
 	wd --root "$T/v1" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
-	after=$(user_snapshot "$T/v1")
+	after=$(snapshot "$T/v1" var)
 	crash_every_step "$T/v0" "$before" "" "$after" "testpkg" install "$T/good.wdp" | tee "$T/summary"
 	# removal: from installed back to the original files (folders made stay)
 	cp -a "$T/v1" "$T/v2"
 	wd --root "$T/v2" remove testpkg
-	removed=$(user_snapshot "$T/v2")
+	removed=$(snapshot "$T/v2" var)
 	crash_every_step "$T/v1" "$after" "testpkg" "$removed" "" remove testpkg | tee -a "$T/summary"
 	grep -q "install.*steps" "$T/summary" && grep -q "remove.*steps" "$T/summary"
 	# the same steps failing (a full disk, an I/O error) instead of stopping
@@ -122,7 +110,7 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	done
 	grep -q "install.*(EIO): [0-9]* steps" "$T/summary" && grep -q "remove.*(ENOSPC): [0-9]* steps" "$T/summary"
 	# the counts, for whoever wants to know how many steps were covered
-	[ -z "${WARPDRV_BUILD:-}" ] || cp "$T/summary" "$WARPDRV_BUILD/crash-steps.txt"
+	[ -z "${CRASH_STEPS:-}" ] || cp "$T/summary" "$CRASH_STEPS"
 }
 
 # An upgrade rewrites one file of the old version (TEST.OS2), retires two
@@ -134,7 +122,7 @@ t_upgrade_survives_a_crash_at_every_step() {
 	make_volume "$T/v0"
 	wd --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
-	before=$(user_snapshot "$T/v0")
+	before=$(snapshot "$T/v0" var)
 	mkdir -p "$T/r11" "$T/new"
 	sed -e 's/^version 1.0/version 1.1/' -e '/KEEP.SYS/d' -e 's/NEW.ADD \\OS2\\BOOT\\NEW.ADD/OTHER.SYS \\OS2\\OTHER.SYS/' \
 		"$T/recipe/MANIFEST" >"$T/r11/MANIFEST"
@@ -148,7 +136,7 @@ t_upgrade_survives_a_crash_at_every_step() {
 	cp -a "$T/v0" "$T/v1"
 	wd --root "$T/v1" --keys "$T/k" --repo "$T/new" upgrade --yes
 	assert_rc 0
-	after=$(user_snapshot "$T/v1")
+	after=$(snapshot "$T/v1" var)
 	grep -q "the KEEP.SYS the OS shipped" "$T/v1/OS2/KEEP.SYS" || fail "the original KEEP.SYS is not back"
 	[ ! -e "$T/v1/OS2/BOOT/NEW.ADD" ] || fail "NEW.ADD stayed"
 	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$after" "testpkg=1.1" \
@@ -164,10 +152,10 @@ t_upgrade_survives_a_crash_at_every_step() {
 	wd --root "$T/v2" --keys "$T/k" install "$T/other.wdp"
 	assert_rc 0
 	assert_out "Removed testpkg 1.0 (replaced by other)"
-	replaced=$(user_snapshot "$T/v2")
+	replaced=$(snapshot "$T/v2" var)
 	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$replaced" "other=2.0" \
 		install "$T/other.wdp" | tee -a "$T/summary"
-	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+	[ -z "${CRASH_STEPS:-}" ] || cat "$T/summary" >>"$CRASH_STEPS"
 }
 
 # An upgrade whose new MMLEM renames the driver rewrites CONFIG.SYS and
@@ -184,7 +172,7 @@ t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
 	assert_rc 0
 	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
 	assert_rc 0
-	before=$(user_snapshot "$T/s0")
+	before=$(snapshot "$T/s0" var)
 	d="$T/m207"
 	cp -R "$SRC/drivers/mmlem" "$d"
 	sed -i -e 's/^version .*/version 2.07/' -e 's/MMLEM/MMLEMX/g' "$d/MANIFEST"
@@ -199,12 +187,12 @@ t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
 	wd --root "$T/s1" --keys "$T/k" --repo "$T/repo" upgrade --yes
 	assert_rc 0
 	grep -q 'MMLEMX.OS2' "$T/s1/CONFIG.SYS" || fail "the upgrade did not rewrite CONFIG.SYS"
-	after=$(user_snapshot "$T/s1")
+	after=$(snapshot "$T/s1" var)
 	WITH_VERSIONS=1 crash_every_step "$T/s0" "$before" "acpi-psd=3.23.16 mmlem=2.06" \
 		"$after" "acpi-psd=3.23.16 mmlem=2.07" --repo "$T/repo" upgrade --yes |
 		tee "$T/summary"
 	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
-	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+	[ -z "${CRASH_STEPS:-}" ] || cat "$T/summary" >>"$CRASH_STEPS"
 }
 
 # The main job: setup installs two packages and rewrites CONFIG.SYS and
@@ -219,12 +207,12 @@ t_setup_survives_a_crash_at_every_step() {
 	assert_rc 0
 	wd --root "$T/s0" activate "$OUT"
 	assert_rc 0
-	before=$(user_snapshot "$T/s0")
+	before=$(snapshot "$T/s0" var)
 	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes
 	assert_rc 0
-	after=$(user_snapshot "$T/s1")
+	after=$(snapshot "$T/s1" var)
 	[ "$before" != "$after" ] || fail "setup changed nothing"
 	crash_every_step "$T/s0" "$before" "" "$after" "acpi-psd mmlem" --pci "$pci" setup --yes |
 		tee "$T/summary"
@@ -232,7 +220,7 @@ t_setup_survives_a_crash_at_every_step() {
 	# (EIO takes the same paths; the install and remove above try both)
 	fail_every_step "$T/s0" "$before" "" "$after" ENOSPC --pci "$pci" setup --yes | tee -a "$T/summary"
 	grep -q "setup --yes (ENOSPC): [0-9]* steps" "$T/summary"
-	[ -z "${WARPDRV_BUILD:-}" ] || cat "$T/summary" >>"$WARPDRV_BUILD/crash-steps.txt"
+	[ -z "${CRASH_STEPS:-}" ] || cat "$T/summary" >>"$CRASH_STEPS"
 }
 
 # Every missing folder above a new file is made (and undone), however deep:
@@ -305,12 +293,12 @@ t_a_committed_install_survives_a_power_cut() {
 	cp -a "$T/v0" "$T/v1"
 	wd --root "$T/v1" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
-	after=$(user_snapshot "$T/v1")
+	after=$(snapshot "$T/v1" var)
 	shimmed --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	[ ! -e "$T/v0/var/lib/warpdrv/warpdrv.db-journal" ] || fail "a hot journal was left"
 	[ "$(installed "$T/v0")" = "testpkg" ] || fail "the install was rolled back"
-	[ "$(user_snapshot "$T/v0")" = "$after" ] || fail "the volume is not as installed"
+	[ "$(snapshot "$T/v0" var)" = "$after" ] || fail "the volume is not as installed"
 	wd --root "$T/v0" verify
 	assert_rc 0
 }
@@ -328,12 +316,12 @@ t_a_committed_setup_survives_a_power_cut() {
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes
 	assert_rc 0
-	after=$(user_snapshot "$T/s1")
+	after=$(snapshot "$T/s1" var)
 	shimmed --root "$T/s0" --pci "$pci" setup --yes
 	assert_rc 0
 	[ ! -e "$T/s0/var/lib/warpdrv/warpdrv.db-journal" ] || fail "a hot journal was left"
 	[ "$(installed "$T/s0")" = "acpi-psd mmlem" ] || fail "the setup was rolled back"
-	[ "$(user_snapshot "$T/s0")" = "$after" ] || fail "the volume is not as set up"
+	[ "$(snapshot "$T/s0" var)" = "$after" ] || fail "the volume is not as set up"
 	wd --root "$T/s0" --json history
 	assert_rc 0
 	assert_json 'len(d["generations"]) == 1'

@@ -9,22 +9,6 @@
 
 PCI_ZH="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 
-installed() { # VOLUME
-	wd --root "$1" --json list --installed
-	assert_rc 0
-	python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out"
-}
-# snapshot without the lock file, whose note names the last command that took it.
-state_snapshot() { # VOLUME
-	(cd "$1" && find . ! -path ./var/lib/warpdrv/lock -printf '%p %y %m %s\n' | sort &&
-		find . -type f ! -path ./var/lib/warpdrv/lock -print0 | sort -z | xargs -0 -r sha256sum) |
-		sha256sum | cut -d' ' -f1
-}
-pending() { # VOLUME
-	python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM txn").fetchone()[0])' \
-		"$1/var/lib/warpdrv/warpdrv.db"
-}
-
 # An activated copy of the eComStation sample at $T/s0.
 activated_sample() {
 	need_samples
@@ -58,12 +42,12 @@ t_setup_on_a_full_disk_leaves_the_volume_as_it_was() {
 	activated_sample
 	small_disk 360
 	cp -a "$T/s0" "$T/m/v"
-	before=$(user_snapshot "$T/m/v")
+	before=$(snapshot "$T/m/v" var)
 	wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
 	assert_rc 1
 	disk_full_said
 	assert_err "nothing was changed"
-	[ "$(user_snapshot "$T/m/v")" = "$before" ] || fail "the volume changed"
+	[ "$(snapshot "$T/m/v" var)" = "$before" ] || fail "the volume changed"
 	[ "$(pending "$T/m/v")" = 0 ] || fail "a transaction is pending"
 	[ -z "$(ls -A "$T/m/v/var/lib/warpdrv/kept")" ] || fail "kept copies were left"
 	[ ! -e "$T/m/v/var/lib/warpdrv/generations/1" ] || fail "a generation folder was left"
@@ -80,17 +64,17 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	# before and after, on a tmpfs too (its folders report other sizes)
 	small_disk 2048
 	cp -a "$T/s0" "$T/m/v"
-	before=$(user_snapshot "$T/m/v")
+	before=$(snapshot "$T/m/v" var)
 	wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
 	assert_rc 0
-	after=$(user_snapshot "$T/m/v")
+	after=$(snapshot "$T/m/v" var)
 	umount "$T/m"
 	local failed=0 done=0
 	for kib in 320 336 344 352 368 384 400 420; do
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
 		wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
-		now=$(user_snapshot "$T/m/v")
+		now=$(snapshot "$T/m/v" var)
 		if [ "$RC" -eq 0 ]; then
 			[ "$now" = "$after" ] || fail "$kib KiB: setup said done but the volume is not set up"
 			done=$((done + 1))
@@ -114,7 +98,7 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 			disk_full_said
 			# (at 320 KiB it fails before its transaction, remembering the catalog)
 			! grep -q "transaction" "$T/err" || assert_err "nothing was changed"
-			[ "$(user_snapshot "$T/m/v")" = "$before" ] || fail "$kib KiB: install failed ($ERR) and the volume changed"
+			[ "$(snapshot "$T/m/v" var)" = "$before" ] || fail "$kib KiB: install failed ($ERR) and the volume changed"
 			[ "$(pending "$T/m/v")" = 0 ] || fail "$kib KiB: a transaction is pending"
 		fi
 		umount "$T/m"
@@ -161,21 +145,21 @@ t_a_wedged_recovery_is_got_out_of_with_abandon() {
 	[ "$(pending "$T/v")" = 1 ] || fail "no transaction pending after the crash"
 	kept=$(ls "$T/v/var/lib/warpdrv/kept/")
 	rm "$T/v/var/lib/warpdrv/kept/$kept"
-	before=$(state_snapshot "$T/v")
+	before=$(snapshot "$T/v" var/lib/warpdrv/lock)
 	for cmd in "recover" "list --installed" "remove testpkg"; do
 		wd --root "$T/v" $cmd
 		assert_rc 1
 		assert_err "finishing an interrupted removal of testpkg"
 		assert_err "var/lib/warpdrv/kept/$kept: the kept copy of OS2/KEEP.SYS is missing"
 		assert_err "'warpdrv recover --abandon' forgets the interrupted transaction"
-		[ "$(state_snapshot "$T/v")" = "$before" ] || fail "$cmd changed the volume"
+		[ "$(snapshot "$T/v" var/lib/warpdrv/lock)" = "$before" ] || fail "$cmd changed the volume"
 	done
-	files=$(user_snapshot "$T/v")
+	files=$(snapshot "$T/v" var)
 	wd --root "$T/v" recover --abandon
 	assert_rc 0
 	assert_out "Abandoned the interrupted removal of testpkg"
 	[ "$(pending "$T/v")" = 0 ] || fail "the transaction is still pending"
-	[ "$(user_snapshot "$T/v")" = "$files" ] || fail "abandon changed the files"
+	[ "$(snapshot "$T/v" var)" = "$files" ] || fail "abandon changed the files"
 	[ "$(installed "$T/v")" = "testpkg" ] || fail "the package's rows changed"
 	wd --root "$T/v" --json history
 	assert_rc 0
@@ -202,7 +186,7 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 	make_volume "$T/v"
 	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
-	installed_files=$(user_snapshot "$T/v")
+	installed_files=$(snapshot "$T/v" var)
 	# stop after the first file was moved aside (steps: intent, tmp checks, moves)
 	local n
 	for n in 3 4 5; do
@@ -271,7 +255,7 @@ t_two_concurrent_installs_of_one_package() {
 	cp -a "$T/base" "$T/want"
 	wd --root "$T/want" install pcntnd
 	assert_rc 0
-	want=$(user_snapshot "$T/want")
+	want=$(snapshot "$T/want" var)
 	local i rc1 rc2
 	for i in $(seq 50); do
 		rm -rf "$T/r"
@@ -284,7 +268,7 @@ t_two_concurrent_installs_of_one_package() {
 		cat "$T/o1" "$T/o2" | sort >"$T/both"
 		printf '%s\n' "Installed pcntnd 4.13 (2 files)." "pcntnd 4.13 is already installed." >"$T/expect"
 		cmp -s "$T/both" "$T/expect" || fail "run $i: $(cat "$T/both" "$T/e1" "$T/e2")"
-		[ "$(user_snapshot "$T/r")" = "$want" ] || fail "run $i: the volume is not as one install leaves it"
+		[ "$(snapshot "$T/r" var)" = "$want" ] || fail "run $i: the volume is not as one install leaves it"
 	done
 }
 

@@ -48,7 +48,7 @@ t_install_keeps_the_os_file_and_remove_puts_it_back() {
 t_install_from_file_creates_folders_and_remove_restores() {
 	make_good_package
 	make_volume "$T/v"
-	before=$(user_snapshot "$T/v")
+	before=$(snapshot "$T/v" var)
 	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	assert_same_file "$T/recipe/NEW.ADD" "$T/v/OS2/BOOT/NEW.ADD"
@@ -59,7 +59,7 @@ t_install_from_file_creates_folders_and_remove_restores() {
 	wd --root "$T/v" remove testpkg
 	assert_rc 0
 	rmdir "$T/v/OS2/BOOT" # folders a package made stay (they may hold other files)
-	[ "$(user_snapshot "$T/v")" = "$before" ] || fail "volume not back to where it was"
+	[ "$(snapshot "$T/v" var)" = "$before" ] || fail "volume not back to where it was"
 }
 
 t_verify_finds_a_changed_file() {

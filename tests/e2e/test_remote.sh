@@ -83,23 +83,6 @@ w() { wd --root "$T/v" --keys "$T/k" $NET "$@"; }
 
 # The volume, but for the download cache (where a partial download stays to
 # be resumed): what "unchanged" means after a failed command.
-vol_sum() {
-	(cd "$T/v" && find . -path ./var/cache/warpdrv/packages -prune -o -printf '%p %y %s\n' | sort &&
-		find . -path ./var/cache/warpdrv/packages -prune -o -type f -print0 | sort -z |
-		xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
-}
-
-# resign FILE KEY: the signed text FILE (an index) signed again with KEY
-# through openssl after a change to its text, as warpdrv-admin would.
-resign() {
-	local fpr
-	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
-	sed -i '/^signature /d' "$1"
-	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
-	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
-	rm "$1.sig"
-}
-
 catalog_sum() { sha256sum "$T/v/var/cache/warpdrv/catalog.db" | cut -d' ' -f1; }
 
 t_update_then_install_from_the_cache_offline() {
@@ -163,7 +146,7 @@ t_all_mirrors_failing_change_nothing() {
 	w repo add main "$URL/a/" --mirror "$URL/b/"
 	w update
 	assert_rc 0
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	for fault in "404 1 HTTP 404" "500 1 HTTP 500" "stall 1 stalled" "drop 1 the connection dropped" \
 		"long 3 longer than the $PKGSIZE bytes" "wrong 3 does not match the SHA-256"; do
 		set -- $fault
@@ -176,10 +159,10 @@ t_all_mirrors_failing_change_nothing() {
 		assert_err "$URL/a/$PKG: $*"
 		assert_err "$URL/b/$PKG: $*"
 		rm -f "$T/v/var/cache/warpdrv/packages/$PKG.part"
-		[ "$(vol_sum)" = "$before" ] || fail "$mode: the volume changed"
+		[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "$mode: the volume changed"
 		w update
 		[ "$RC" -ne 0 ] || fail "$mode: update succeeded"
-		[ "$(vol_sum)" = "$before" ] || fail "$mode: update changed the volume"
+		[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "$mode: update changed the volume"
 	done
 }
 
@@ -193,13 +176,13 @@ t_update_refuses_a_replayed_older_index() {
 	assert_rc 0
 	assert_out "serial 6"
 	sum=$(catalog_sum)
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	cp "$T/INDEX.5" "$T/www/a/INDEX"
 	w update
 	assert_rc 3
 	assert_err "repository main: $URL/a/: index serial 5 is older than serial 6 already held"
 	[ "$(catalog_sum)" = "$sum" ] || fail "the catalog changed"
-	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed"
 	# even with the stored catalog gone, the database remembers serial 6
 	rm "$T/v/var/cache/warpdrv/catalog.db"
 	w update
@@ -213,17 +196,17 @@ t_update_refuses_an_expired_or_tampered_index() {
 	w repo add main "$URL/a/"
 	w update
 	assert_rc 0
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	WARPDRV_NOW=2099-01-01 w update
 	assert_rc 3
 	assert_err "repository main: $URL/a/INDEX: expired on"
-	[ "$(vol_sum)" = "$before" ] || fail "the volume changed (expired)"
+	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed (expired)"
 	sed -i 's/A package for the remote tests/A package for the evil tests/' "$T/www/a/INDEX"
 	w update
 	assert_rc 3
 	assert_err "repository main: $URL/a/INDEX"
 	assert_err "signature"
-	[ "$(vol_sum)" = "$before" ] || fail "the volume changed (tampered)"
+	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed (tampered)"
 	w list
 	assert_out "A package for the remote tests"
 }
@@ -292,7 +275,7 @@ t_subscription_repository_gets_the_key() {
 	assert_rc 0
 	w remove testpkg
 	rm -rf "$T/v/var/cache/warpdrv/packages"
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	for code in 401 403; do
 		echo "* $code" >"$T/faults"
 		w --cacert "$FIXT/ca.pem" update
@@ -300,7 +283,7 @@ t_subscription_repository_gets_the_key() {
 		assert_err "HTTP $code: the repository refused the subscription key"
 		w --cacert "$FIXT/ca.pem" install testpkg
 		assert_rc 4
-		[ "$(vol_sum)" = "$before" ] || fail "$code changed the volume"
+		[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "$code changed the volume"
 	done
 }
 
@@ -464,7 +447,7 @@ t_a_short_package_body_is_exit_3_and_not_kept() {
 	w repo add main "$URL/a/"
 	w update
 	assert_rc 0
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	part="$T/v/var/cache/warpdrv/packages/$PKG.part"
 	echo "/a/$PKG short" >"$T/faults"
 	for round in 1 2; do
@@ -472,7 +455,7 @@ t_a_short_package_body_is_exit_3_and_not_kept() {
 		assert_rc 3
 		assert_err "$URL/a/$PKG: the server's file ends after $((PKGSIZE / 2)) bytes; the index says $PKGSIZE"
 		[ ! -e "$part" ] || fail "round $round: the short body was kept in $part"
-		[ "$(vol_sum)" = "$before" ] || fail "round $round: the volume changed"
+		[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "round $round: the volume changed"
 	done
 	# a partial file left by a dropped connection, then the server's copy
 	# shrinks to it: one resume (answered 416), one fresh try, then discarded
@@ -488,7 +471,7 @@ t_a_short_package_body_is_exit_3_and_not_kept() {
 	[ ! -e "$part" ] || fail "the partial file was kept after a failed resume"
 	n=$(grep -c "^GET /a/$PKG " "$T/log")
 	[ "$n" -le 3 ] || fail "the package was asked for $n times: $(cat "$T/log")"
-	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed"
 	: >"$T/faults"
 	w install testpkg
 	assert_rc 0
@@ -515,7 +498,7 @@ t_a_255_byte_package_name_is_refused_at_validation() {
 	w update
 	assert_rc 0
 	sum=$(catalog_sum)
-	before=$(vol_sum)
+	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	python3 - "$T/www/a/INDEX" "$long" <<'PY'
 import sys
 path, name = sys.argv[1:3]
@@ -528,7 +511,7 @@ PY
 	assert_rc 3
 	assert_err "$URL/a/INDEX line 5: package: malformed name (lowercase letters, digits, '.', '+', '-', starting with a letter or digit; at most 32 bytes)"
 	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
-	[ "$(vol_sum)" = "$before" ] || fail "the volume changed"
+	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed"
 	wd --root "$T/v" --keys "$T/k" --repo "$T/www/a" list
 	assert_rc 3
 	assert_err "malformed name"

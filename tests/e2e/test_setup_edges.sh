@@ -7,16 +7,6 @@
 . "$(dirname "$0")/setup_lib.sh"
 
 # `warpdrv check` finds no error on the volume.
-check_clean() {
-	wd --root "$T/v" check
-	[ "$RC" -eq 0 ] || fail "check finds errors after the change: $OUT"
-}
-
-user_files() { # DIR: a digest of everything outside var/
-	(cd "$1" && find . -path ./var -prune -o -type f -print0 | sort -z | xargs -0 -r sha256sum) |
-		sha256sum | cut -d' ' -f1
-}
-
 # A guest whose second adapter was removed in VirtualBox: CONFIG.SYS still
 # loads E1000.OS2 twice (E1000$ and E1002$, both with sections). Replacing
 # the first line must not leave the second one as an E1000$ without section.

@@ -59,11 +59,11 @@ t_a_pending_install_naming_a_path_outside_the_root_is_refused() {
 	refused_by_every_reader "operation 0: host '../../../outside/victim' is not a path below" \
 		"the volume's root (it has a '.' or '..' component)" "nothing was done"
 	# a command that writes refuses the same way, and changes none of the user's files
-	user=$(user_snapshot "$T/a/b/v")
+	user=$(snapshot "$T/a/b/v" var)
 	wd --root "$T/a/b/v" --keys "$T/k" remove testpkg
 	assert_rc 1
 	assert_err "host '../../../outside/victim' is not a path below the volume's root"
-	[ "$(user_snapshot "$T/a/b/v")" = "$user" ] || fail "remove changed the volume's files"
+	[ "$(snapshot "$T/a/b/v" var)" = "$user" ] || fail "remove changed the volume's files"
 	[ -f "$T/outside/victim/file" ] || fail "the host file outside the root is gone"
 }
 
@@ -138,11 +138,11 @@ t_undoing_a_crafted_install_deletes_nothing_it_did_not_write() {
 	       VALUES (100, 'install', 'evil', datetime('now'), 1);
 	       INSERT INTO txn_op (txn, seq, kind, host, new_sha256)
 	       VALUES (100, 0, 'put', 'CONFIG.SYS', '$SHA');"
-	user=$(user_snapshot "$T/a/b/v")
+	user=$(snapshot "$T/a/b/v" var)
 	wd --root "$T/a/b/v" --json history
 	assert_rc 0
 	assert_json '[h["action"] for h in d["history"]] == ["install", "undo install"]'
-	[ "$(user_snapshot "$T/a/b/v")" = "$user" ] || fail "the undo changed the volume's files"
+	[ "$(snapshot "$T/a/b/v" var)" = "$user" ] || fail "the undo changed the volume's files"
 	[ -f "$T/a/b/v/CONFIG.SYS" ] || fail "CONFIG.SYS was deleted"
 }
 

@@ -429,17 +429,6 @@ t_a_full_volume_is_refused_with_nothing_changed() {
 	umount "$T/mnt"
 }
 
-# resign FILE KEY: the index FILE signed again with KEY after a change to
-# its text, as warpdrv-admin would (test_remote.sh does the same).
-resign() {
-	local fpr
-	fpr=$(grep '^signature ' "$1" | cut -d' ' -f2)
-	sed -i '/^signature /d' "$1"
-	openssl pkeyutl -sign -rawin -inkey "$2" -in "$1" -out "$1.sig"
-	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
-	rm "$1.sig"
-}
-
 # $T/www/many: 200 NIC driver packages for devices this guest does not have,
 # and drvbest, the best ranked driver for its 82540EM.
 many_drivers() {

@@ -6,22 +6,6 @@
 
 #include "catalog/tar.h"
 
-struct mem {
-	const uint8_t *p;
-	size_t n;
-};
-
-static int mem_read(void *src, void *buf, size_t n, struct wd_err *err)
-{
-	struct mem *m = src;
-	if (n > m->n)
-		return wd_err_set(err, WD_ETRUST, "truncated");
-	memcpy(buf, m->p, n);
-	m->p += n;
-	m->n -= n;
-	return 0;
-}
-
 /* The streaming read's sink: counts what it is given. */
 static int count_sink(void *ctx, const void *p, size_t n, struct wd_err *err)
 {
@@ -33,8 +17,8 @@ static int count_sink(void *ctx, const void *p, size_t n, struct wd_err *err)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mem m = {data, size};
-	struct tar_reader r = {mem_read, &m, "fuzz"};
+	struct wd_sv m = {(const char *)data, size};
+	struct tar_reader r = {tar_mem_read, &m, "fuzz"};
 	struct tar_entry e;
 	struct wd_err err;
 	struct wd_buf b = {0};

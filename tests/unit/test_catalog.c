@@ -106,17 +106,6 @@ static void test_safe_names(void **state)
 			fail_msg("'%s' passed", bad_dest[i]);
 }
 
-static int mem_read(void *src, void *buf, size_t n, struct wd_err *err)
-{
-	struct wd_sv *v = src;
-	if (n > v->n)
-		return wd_err_set(err, WD_ETRUST, "truncated");
-	memcpy(buf, v->p, n);
-	v->p += n;
-	v->n -= n;
-	return 0;
-}
-
 static void test_tar_and_gzip_round_trip(void **state)
 {
 	(void)state;
@@ -142,7 +131,7 @@ static void test_tar_and_gzip_round_trip(void **state)
 	free(back);
 
 	struct wd_sv src = {tar.p, tar.len};
-	struct tar_reader r = {mem_read, &src, "t"};
+	struct tar_reader r = {tar_mem_read, &src, "t"};
 	struct tar_entry ent;
 	assert_int_equal(tar_next(&r, &ent, &e), 1);
 	assert_string_equal(ent.name, "A");
