@@ -54,3 +54,15 @@ resign() { # FILE KEY
 	printf 'signature %s %s\n' "$fpr" "$(od -An -v -tx1 "$1.sig" | tr -d ' \n')" >>"$1"
 	rm "$1.sig"
 }
+
+# A copy of the eComStation fixture volume at DIR with a subscription
+# (drivers, acpi) activated: the configured guest of the upgrade, crash and
+# failure tests.
+activated_copy() { # DIR
+	cp -a "$FIX/volumes/ecs21-e1000" "$1"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
+		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	wd --root "$1" activate "$OUT"
+	assert_rc 0
+}

@@ -164,12 +164,7 @@ t_upgrade_survives_a_crash_at_every_step() {
 t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
 	need_samples
 	make_key
-	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
-	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
-		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	wd --root "$T/s0" activate "$OUT"
-	assert_rc 0
+	activated_copy "$T/s0"
 	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
 	assert_rc 0
 	before=$(snapshot "$T/s0" var)
@@ -201,12 +196,7 @@ t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
 t_setup_survives_a_crash_at_every_step() {
 	need_samples
 	mkdir -p "$T/k"
-	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
-	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
-		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	wd --root "$T/s0" activate "$OUT"
-	assert_rc 0
+	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0" var)
 	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 	cp -a "$T/s0" "$T/s1"
@@ -306,12 +296,7 @@ t_a_committed_install_survives_a_power_cut() {
 t_a_committed_setup_survives_a_power_cut() {
 	need_shim
 	need_samples
-	cp -a "$FIX/volumes/ecs21-e1000" "$T/s0"
-	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
-		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	wd --root "$T/s0" activate "$OUT"
-	assert_rc 0
+	activated_copy "$T/s0"
 	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes

@@ -289,12 +289,7 @@ mmlem_version() { # NAME VERSION [DRIVER]
 t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	need_samples
 	make_key
-	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
-	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
-		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	wd --root "$T/g" activate "$OUT"
-	assert_rc 0
+	activated_copy "$T/g"
 	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 	wd --root "$T/g" --pci "$pci" setup --yes
 	assert_rc 0
@@ -503,12 +498,7 @@ t_setup_downloads_only_the_driver_it_installs() {
 t_an_acpi_psd_upgrade_rewrites_its_config_sys_lines() {
 	need_samples
 	make_key
-	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
-	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
-		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31
-	assert_rc 0
-	wd --root "$T/g" activate "$OUT"
-	assert_rc 0
+	activated_copy "$T/g"
 	wd --root "$T/g" configure acpi --yes
 	assert_rc 0
 	grep -q 'ACPIDAEMON.EXE' "$T/g/CONFIG.SYS" || fail "configure acpi did not start the daemon"
