@@ -56,23 +56,14 @@ for f in "$log"/e2e.*; do
 	fi
 done
 
-# Fuzz targets: a few seconds each over the corpus they ship with.
+# Fuzz targets: a few seconds each over the corpus they ship with, two at a
+# time (tests/fuzz/run_one.sh); the verdicts are read back in order.
 FUZZ_SECONDS=${FUZZ_SECONDS:-4}
-for fz in "$O"/fuzz/fuzz_*; do
-	[ -x "$fz" ] || continue
-	name=$(basename "$fz")
-	corpus="$top/tests/fuzz/corpus/${name#fuzz_}"
-	work=$(mktemp -d)
-	[ -d "$corpus" ] && cp -R "$corpus/." "$work/"
-	# UBSan only reports and goes on unless told to stop: undefined behaviour fails too.
-	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		"$fz" -max_total_time="$FUZZ_SECONDS" -max_len=65536 "$work" >"$log/$name" 2>&1; then
-		echo "PASS fuzz $name ($(grep -o 'Done [0-9]* runs' "$log/$name" | tail -1))" | tee -a "$log/fuzz"
-	else
-		echo "FAIL fuzz $name" | tee -a "$log/fuzz"
-		tail -40 "$log/$name" | sed 's/^/    /'
-	fi
-	rm -rf "$work"
+ls "$O"/fuzz/fuzz_* 2>/dev/null | xargs -r -P 2 -I{} sh "$top/tests/fuzz/run_one.sh" {} "$log" "$FUZZ_SECONDS"
+for v in "$log"/verdict.*; do
+	[ -f "$v" ] || continue
+	cat "$v"
+	grep '^PASS \|^FAIL ' "$v" >>"$log/fuzz"
 done
 [ -f "$log/fuzz" ] && count "$log/fuzz"
 
