@@ -95,12 +95,25 @@ static int tell(struct wd_err *err, int r, const char *what)
 /* A failure after the intent was committed (a full disk, an I/O error) is
  * undone at once, as recovery would after a crash, so that the volume the
  * command leaves is the one it found: only a crash, or an undo that fails
- * too, leaves the work to the next run. */
+ * too, leaves the work to the next run. Past the point where recovery
+ * finishes instead of undoing, it is finished at once the same way. */
 static int put_back(struct txn *t, const struct txn_plan *plan, long long id, int r,
 		    struct wd_err *err)
 {
 	struct wd_err e2;
 	db_rollback(&t->db);
+	if (plan->install && !txn_can_undo(t, plan->ops, plan->nops) &&
+	    txn_can_finish(t, plan->ops, plan->nops)) {
+		/* Past the point of no return (an upgrade's copies to undo from
+		 * were being dropped): forward, as recovery would after a crash. */
+		if (!txn_finish_install(t, plan->ops, plan->nops, &e2) &&
+		    !txn_record_done(t, id, &e2))
+			return 0;
+		char note[sizeof err->msg + 200];
+		snprintf(note, sizeof note, "finishing the change failed too (%.600s): the next "
+			 "warpdrv command finishes it (or run warpdrv recover)", e2.msg);
+		return tell(err, r, note);
+	}
 	int u = plan->install ? txn_undo_install(t, plan->ops, plan->nops, &e2)
 			      : txn_undo_remove(t, plan->ops, plan->nops, &e2);
 	if (!u)

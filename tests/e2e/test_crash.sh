@@ -54,17 +54,29 @@ kept_list() { # VOLUME
 # completes. A failure is not a crash: right after the failing command, before
 # any next run, the volume must be BEFORE byte for byte, the database must
 # list PKGS_BEFORE with nothing pending, and the message must say so.
+# STEPS=N: the command has N steps (its crash count), and a failure past the
+# point where recovery rolls forward (an upgrade's last steps) is finished
+# at once: exit 0 and AFTER.
 fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 	local from=$1 before=$2 pb=$3 after=$4 how=$5
 	shift 5
-	local n=1 kept0
+	local n=1 kept0 forward=0
 	kept0=$(kept_list "$from")
 	while :; do
 		rm -rf "$T/c"
 		cp -a "$from" "$T/c"
 		RC=0
 		WARPDRV_FAIL_AT=$n:$how "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/fail.err" || RC=$?
+		if [ "$RC" -eq 0 ] && [ "$n" -le "${STEPS:-0}" ]; then
+			[ "$(snapshot "$T/c" var)" = "$after" ] ||
+				fail "step $n: finished after its failure, but the volume is not as after"
+			[ "$(pending "$T/c")" = 0 ] || fail "step $n: a transaction was left pending"
+			forward=$((forward + 1))
+			n=$((n + 1))
+			continue
+		fi
 		[ "$RC" -eq 0 ] && break
+		[ "$forward" -eq 0 ] || fail "step $n failed and was put back after a later step finished"
 		[ "$RC" -eq 1 ] || fail "step $n: exit $RC, not 1: $(cat "$T/fail.err")"
 		want="No space left on device"
 		[ "$how" = ENOSPC ] || want="Input/output error"
@@ -84,7 +96,11 @@ fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 	done
 	[ "$(snapshot "$T/c" var)" = "$after" ] || fail "the run without a failure is not 'after'"
 	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
-	echo "$* ($how): $((n - 1)) steps failed, each put back at once"
+	if [ "$forward" -gt 0 ]; then
+		echo "$* ($how): $((n - 1)) steps failed, $((n - 1 - forward)) put back at once, $forward finished at once"
+	else
+		echo "$* ($how): $((n - 1)) steps failed, each put back at once"
+	fi
 }
 
 t_install_and_remove_survive_a_crash_at_every_step() {
@@ -142,6 +158,11 @@ t_upgrade_survives_a_crash_at_every_step() {
 	WITH_VERSIONS=1 crash_every_step "$T/v0" "$before" "testpkg=1.0" "$after" "testpkg=1.1" \
 		--repo "$T/new" upgrade --yes | tee "$T/summary"
 	grep -q "upgrade --yes : [0-9]* steps" "$T/summary"
+	# each of its steps failing instead (a full disk): put back at once
+	steps=$(sed -n 's/.*upgrade --yes : \([0-9]*\) steps.*/\1/p' "$T/summary")
+	WITH_VERSIONS=1 STEPS=$steps fail_every_step "$T/v0" "$before" "testpkg=1.0" "$after" ENOSPC \
+		--repo "$T/new" upgrade --yes | tee -a "$T/summary"
+	grep -q "upgrade --yes (ENOSPC): $steps steps failed" "$T/summary"
 	# a package that replaces testpkg: one transaction too
 	sed -e 's/^name testpkg/name other/' -e 's/^version 1.1/version 2.0/' "$T/r11/MANIFEST" >"$T/r11/M2"
 	printf 'replaces testpkg\n' >>"$T/r11/M2"
