@@ -66,3 +66,45 @@ activated_copy() { # DIR
 	wd --root "$1" activate "$OUT"
 	assert_rc 0
 }
+
+# The background servers a test started (start_nginx, start_fault); the EXIT
+# trap of the test's subshell stops them whatever happens.
+SERVERS=""
+stop_servers() {
+	for p in $SERVERS; do kill "$p" 2>/dev/null || true; done
+}
+
+# nginx serving $T/www on a free loopback port ($PORT), its requests logged
+# in $T/nginx/logs/access.log.
+start_nginx() {
+	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
+	PORT=$(free_port)
+	mkdir -p "$T/nginx/logs" "$T/www"
+	# as root, nginx's workers would drop to nobody, who cannot read $T
+	local user=""
+	[ "$(id -u)" != 0 ] || user="user root;"
+	cat >"$T/nginx/nginx.conf" <<EOF
+$user
+daemon off;
+worker_processes 1;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/logs/error.log;
+events { worker_connections 64; }
+http {
+	access_log $T/nginx/logs/access.log;
+	client_body_temp_path $T/nginx/tmp;
+	proxy_temp_path $T/nginx/tmp;
+	fastcgi_temp_path $T/nginx/tmp;
+	uwsgi_temp_path $T/nginx/tmp;
+	scgi_temp_path $T/nginx/tmp;
+	server { listen 127.0.0.1:$PORT; root $T/www; location / { } }
+}
+EOF
+	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 100); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$PORT" 2>/dev/null && break
+		sleep 0.05
+	done
+}

@@ -58,11 +58,6 @@ setup() {
 	cp -R "$FIXT/srv" "$T/www/b"
 }
 
-SERVERS=""
-stop_servers() {
-	for p in $SERVERS; do kill "$p" 2>/dev/null || true; done
-}
-
 # start_fault [faultserver options]: serves $T/www; $URL is its base, faults
 # come from $T/faults, requests are logged in $T/log.
 start_fault() {
@@ -317,41 +312,9 @@ t_repo_commands_refuse_bad_input() {
 # nginx as any vendor would run it: a static folder, an unprivileged
 # foreground process on a free loopback port.
 t_nginx_serves_a_repository_and_a_mirror() {
-	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
 	setup
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	mkdir -p "$T/nginx/logs"
-	# as root, nginx's workers would drop to nobody, who cannot read $T
-	user=""
-	[ "$(id -u)" != 0 ] || user="user root;"
-	cat >"$T/nginx/nginx.conf" <<EOF
-$user
-daemon off;
-worker_processes 1;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/logs/error.log;
-events { worker_connections 64; }
-http {
-	access_log $T/nginx/logs/access.log;
-	client_body_temp_path $T/nginx/tmp;
-	proxy_temp_path $T/nginx/tmp;
-	fastcgi_temp_path $T/nginx/tmp;
-	uwsgi_temp_path $T/nginx/tmp;
-	scgi_temp_path $T/nginx/tmp;
-	server {
-		listen 127.0.0.1:$port;
-		root $T/www;
-		location / { }
-	}
-}
-EOF
-	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$port" 2>/dev/null && break
-		sleep 0.05
-	done
+	start_nginx
+	port=$PORT
 	w repo add main "http://127.0.0.1:$port/missing/" --mirror "http://127.0.0.1:$port/b/"
 	w -v update
 	assert_rc 0

@@ -230,39 +230,6 @@ t_an_expired_subscription_keeps_what_it_paid_for_and_says_what_a_renewal_adds() 
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "nothing to upgrade changed the volume"
 }
 
-# nginx serving $T/www on a free loopback port ($PORT); stopped when the test ends.
-start_nginx() {
-	command -v nginx >/dev/null || skip "nginx is not installed (make deps)"
-	PORT=$(python3 "$SRC/tests/http/free_port.py")
-	mkdir -p "$T/nginx/logs" "$T/www"
-	user=""
-	[ "$(id -u)" != 0 ] || user="user root;"
-	cat >"$T/nginx/nginx.conf" <<EOF
-$user
-daemon off;
-worker_processes 1;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/logs/error.log;
-events { worker_connections 64; }
-http {
-	access_log $T/nginx/logs/access.log;
-	client_body_temp_path $T/nginx/tmp;
-	proxy_temp_path $T/nginx/tmp;
-	fastcgi_temp_path $T/nginx/tmp;
-	uwsgi_temp_path $T/nginx/tmp;
-	scgi_temp_path $T/nginx/tmp;
-	server { listen 127.0.0.1:$PORT; root $T/www; location / { } }
-}
-EOF
-	nginx -p "$T/nginx" -c "$T/nginx/nginx.conf" 2>"$T/nginx/stderr" &
-	NGINX=$!
-	trap 'kill $NGINX 2>/dev/null || true' EXIT
-	for _ in $(seq 100); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$PORT" 2>/dev/null && break
-		sleep 0.05
-	done
-}
-
 # mmlem VERSION as a recipe in $T/mmlem-VERSION, packed into $T/www/NAME.
 # With a DRIVER stem, the driver file, NIF and DriverName are renamed.
 mmlem_version() { # NAME VERSION [DRIVER]
