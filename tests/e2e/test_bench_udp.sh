@@ -92,7 +92,10 @@ t_server_never_answers_the_control_connection() {
 	assert_rc 1
 	assert_err "the server 127.0.0.1 port $((PORT + 1)) sent nothing for 10 s during the 1k Tx test (UDP)"
 	assert_nothing_recorded
-	[ "$TOOK" -le 15 ] || fail "took $TOOK s"
+	# rc 1, not timeout's 124: the client's own 10 s limit ended it. The
+	# margin is for the results database, made (with its fsyncs) before the
+	# client connects, on a disk busy with the other tests.
+	[ "$TOOK" -le 20 ] || fail "took $TOOK s"
 }
 
 t_server_never_sends_datagrams() {

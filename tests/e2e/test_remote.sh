@@ -391,7 +391,9 @@ t_update_gives_up_at_the_deadline() {
 	assert_rc 1
 	assert_err "repository main: $URL/a/INDEX: not done within 3 s (--max-time), abandoned after"
 	assert_err "(the previous catalog of each failed repository stays in use)"
-	[ "$took" -le 6 ] || fail "update took $took s with --max-time 3"
+	# well under the 30 s the speed limit alone would take; the margin is
+	# for a machine busy with the other tests
+	[ "$took" -le 15 ] || fail "update took $took s with --max-time 3"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 	[ "$(catalog_sum)" = "$sum" ] || fail "the stored catalog changed"
 	[ "$(stat -c %Y.%N "$T/v/var/cache/warpdrv/catalog.db")" = "$mtime" ] || fail "catalog.db was rewritten"
