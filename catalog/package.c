@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalog/gz.h"
 #include "trust/signed.h"
@@ -185,6 +186,16 @@ void package_free(struct package *p)
 	manifest_free(&p->m);
 	wd_buf_free(&p->manifest);
 	memset(p, 0, sizeof *p);
+}
+
+const struct wd_buf *package_member(const struct package *p, const char *name)
+{
+	for (size_t i = 0; p->data && i < p->m.nfiles; i++) {
+		const char *d = p->m.files[i].dest, *base = strrchr(d, '\\');
+		if (!strcasecmp(base ? base + 1 : d, name))
+			return &p->data[i];
+	}
+	return NULL;
 }
 
 char *package_file_name(const struct pkg_manifest *m)

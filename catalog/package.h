@@ -56,4 +56,9 @@ int package_pack(const char *recipe_dir, const char *vendor_dir, const struct wd
 /* "mmlem-2.06.wdp" (malloc'd) */
 char *package_file_name(const struct pkg_manifest *m);
 
+/* The bytes of the member installed as NAME (its destination's last
+ * component, compared without case: "MMLEM.NIF"), or NULL: none, or a
+ * package read without its members. */
+const struct wd_buf *package_member(const struct package *p, const char *name);
+
 #endif

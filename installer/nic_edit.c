@@ -110,16 +110,6 @@ char *nic_section_text(const struct protocol_ini *pi, const char *name)
 	return b.p;
 }
 
-static const struct wd_buf *package_file(const struct package *p, const char *name)
-{
-	for (size_t i = 0; i < p->m.nfiles; i++) {
-		const char *d = p->m.files[i].dest, *base = strrchr(d, '\\');
-		if (!strcasecmp(base ? base + 1 : d, name))
-			return &p->data[i];
-	}
-	return NULL;
-}
-
 /* The NIF that decides the new section: the volume's for that driver where
  * there is one, else the package's. */
 static int new_nif(struct nic_ctx *c, const struct nic_item *it, struct nif *nif)
@@ -136,7 +126,7 @@ static int new_nif(struct nic_ctx *c, const struct nic_item *it, struct nif *nif
 			return 0;
 		nif_free(nif);
 	}
-	const struct wd_buf *nb = package_file(it->pkg, it->pkg->m.nif);
+	const struct wd_buf *nb = package_member(it->pkg, it->pkg->m.nif);
 	if (!nb)
 		return wd_err_set(c->err, WD_ETRUST, "%s: the package has no %s", it->pkg->m.name,
 				  it->pkg->m.nif);

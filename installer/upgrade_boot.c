@@ -19,6 +19,7 @@
 #include "installer/acpi_plan.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
+#include "os2/nif.h"
 #include "state/installed.h"
 
 /* Did the old version of p's package install a file named `file` (any case)? */
@@ -79,6 +80,55 @@ static int follow_section(struct setup *s, size_t sec, const char *old_file,
 	return r;
 }
 
+/* The new version's NIF decides the section's keywords, by setup's rule for
+ * a driver change (docs/setup.md): a keyword it no longer defines goes, and
+ * a required keyword with a default that the section lacks is written at
+ * that default; each change is a note. */
+static int follow_keywords(struct setup *s, size_t sec, const struct package *p,
+			   struct wd_err *err)
+{
+	const struct wd_buf *nb = p->m.nif ? package_member(p, p->m.nif) : NULL;
+	if (!nb)
+		return p->m.nif ? wd_err_set(err, WD_ETRUST, "%s %s: the package has no %s",
+					     p->m.name, p->m.version, p->m.nif) : 0;
+	struct nif nif;
+	if (nif_parse(&nif, nb->p, nb->len, err))
+		return wd_err_prefix(err, "%s %s: %s", p->m.name, p->m.version, p->m.nif);
+	int bad = 0;
+	for (size_t i = s->pi.sec[sec].header + 1; !bad && i < s->pi.sec[sec].end;) {
+		struct wd_sv k, v;
+		if (!pi_line_key(&s->pi, i, &k, &v) || wd_sv_ieq(k, "DriverName")) {
+			i++;
+			continue;
+		}
+		char *key = wd_sv_dup(k);
+		if (nif_keyword(&nif, key)) {
+			i++;
+		} else {
+			setup_note(s, wd_xasprintf("%s %s drops %s = %.*s from [%s]: its %s does "
+						   "not define %s", p->m.name, p->m.version, key,
+						   (int)v.n, v.p, s->pi.sec[sec].name, p->m.nif, key));
+			bad = pi_unset(&s->pi, sec, key) < 0; /* the next line is now line i */
+		}
+		free(key);
+	}
+	struct nif_kv *kv;
+	size_t n = nif_mac_section(&nif, &kv);
+	for (size_t i = 0; !bad && i < n; i++) {
+		if (!strcasecmp(kv[i].key, "DriverName") || pi_key_line(&s->pi, sec, kv[i].key) >= 0)
+			continue;
+		setup_note(s, wd_xasprintf("%s %s adds %s = %s to [%s]: its %s requires %s", p->m.name,
+					   p->m.version, kv[i].key, kv[i].value, s->pi.sec[sec].name,
+					   p->m.nif, kv[i].key));
+		bad = pi_set(&s->pi, sec, kv[i].key, kv[i].value) != 0;
+	}
+	nif_kv_free(kv, n);
+	nif_free(&nif);
+	return bad ? wd_err_set(err, WD_EFAIL, "PROTOCOL.INI: the keywords of section %s cannot "
+				"follow %s %s's %s; nothing was changed", s->pi.sec[sec].name,
+				p->m.name, p->m.version, p->m.nif) : 0;
+}
+
 /* The edits for one NIC package p replacing its installed version. */
 static int edit_for(struct setup *s, const struct boot_model *m, const struct package *p,
 		    const struct installed_file *f, size_t nf, struct wd_err *err)
@@ -100,6 +150,8 @@ static int edit_for(struct setup *s, const struct boot_model *m, const struct pa
 				       "nothing was changed", dn);
 		if (!r && renamed && mac->section >= 0 && s->have_pi)
 			r = follow_section(s, (size_t)mac->section, mac->file, p, err);
+		if (!r && mac->section >= 0 && s->have_pi)
+			r = follow_keywords(s, (size_t)mac->section, p, err);
 		free(dn);
 	}
 	return r;

@@ -137,6 +137,8 @@ static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err
 	if (!ctx->json)
 		fwrite(diff.p, 1, diff.len, stdout);
 	wd_buf_free(&diff);
+	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
+		ui_say(ctx, "note: %s\n", s.notes[i]);
 	if (!ctx->dry_run && !(r = confirm(ctx, err)) && !(r = setup_apply(&s, err))) {
 		for (size_t i = 0; i < u->npkgs; i++)
 			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,

@@ -304,6 +304,84 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
 }
 
+# A new version whose NIF changes the keywords: the upgrade drops from the
+# section the keyword it no longer defines (RXCHAIN) and adds the one it now
+# requires (MAXFRAME, at its default), every other line byte for byte, in one
+# generation that rollback undoes; a new version whose NIF cannot be read is
+# refused with nothing changed.
+t_an_upgrade_follows_the_keywords_of_the_new_nif() {
+	need_samples
+	make_key
+	activated_copy "$T/g"
+	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	assert_rc 0
+	# the user's own keyword, which 2.06's NIF defines
+	python3 - "$T/g/IBMCOM/PROTOCOL.INI" <<'PY'
+import sys
+p = sys.argv[1]
+t = open(p, "rb").read()
+i = t.index(b"[MMLEM_nif]\r\n")
+j = t.index(b"\r\n", t.index(b"DriverName", i)) + 2
+open(p, "wb").write(t[:j] + b'   RXCHAIN = "YES"\r\n' + t[j:])
+PY
+	wd --root "$T/g" check
+	assert_rc 0
+	cp "$T/g/CONFIG.SYS" "$T/cs.206"
+	cp "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	mmlem_version r209 2.09
+	python3 - "$T/mmlem-2.09/MMLEM.NIF" <<'PY'
+import re, sys
+p = sys.argv[1]
+t = open(p).read()
+t = re.sub(r"\[RXCHAIN\].*?(?=\n\[|\Z)", "", t, flags=re.S)
+t += "\n[MAXFRAME]\nDisplay = \"Largest frame\"\nType = Decimal\nRange = 1514-9014\nDefault = 1514\nHelp = \"The largest frame sent.\"\n"
+open(p, "w").write(t)
+PY
+	grep -q RXCHAIN "$T/mmlem-2.09/MMLEM.NIF" && fail "the test's NIF still has RXCHAIN"
+	wda pack "$T/mmlem-2.09" --key "$T/k/repo/test.key" --out "$T/www/r209/"
+	assert_rc 0
+	wda index "$T/www/r209" --key "$T/k/repo/test.key"
+	assert_rc 0
+	g() { wd --root "$T/g" --keys "$T/k" --repo "$T/www/$1" "${@:2}"; }
+	g r209 upgrade --dry-run
+	assert_rc 0
+	assert_out "note: mmlem 2.09 drops RXCHAIN = \"YES\" from [MMLEM_nif]: its MMLEM.NIF does not define RXCHAIN"
+	assert_out "note: mmlem 2.09 adds MAXFRAME = 1514 to [MMLEM_nif]: its MMLEM.NIF requires MAXFRAME"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	g r209 upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.09"
+	assert_out "generation"
+	python3 - "$T/pi.206" "$T/g/IBMCOM/PROTOCOL.INI" <<'PY' || fail "PROTOCOL.INI is not the old one with RXCHAIN out and MAXFRAME in"
+import sys
+old = open(sys.argv[1], "rb").read().split(b"\r\n")
+new = open(sys.argv[2], "rb").read().split(b"\r\n")
+gone = [l for l in old if l not in new]
+added = [l for l in new if l not in old]
+assert gone == [b'   RXCHAIN = "YES"'], gone
+assert len(added) == 1 and added[0].strip() == b"MAXFRAME = 1514", added
+assert [l for l in old if l != gone[0]] == [l for l in new if l != added[0]]
+PY
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	wd --root "$T/g" check
+	assert_rc 0
+	wd --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	# 2.10's NIF has no driver section: refused, the volume as it was
+	mmlem_version r210 2.10
+	printf '[File]\nName = MMLEM.OS2\n' >"$T/mmlem-2.10/MMLEM.NIF"
+	wda pack "$T/mmlem-2.10" --key "$T/k/repo/test.key" --out "$T/www/r210/"
+	assert_rc 0
+	wda index "$T/www/r210" --key "$T/k/repo/test.key"
+	assert_rc 0
+	before=$(snapshot "$T/g")
+	g r210 upgrade --yes
+	assert_rc 1
+	assert_err "mmlem 2.10: MMLEM.NIF"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused upgrade changed the volume"
+}
+
 # `replaces`: the replaced package goes in the same transaction as the
 # install (test_crash.sh stops it at every step), and not when CONFIG.SYS
 # loads a file of it that the new package does not bring.
