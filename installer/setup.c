@@ -202,7 +202,7 @@ int setup_apply(struct setup *s, struct wd_err *err)
 		}
 	if (!r)
 		r = generation_plan(&s->v, &plan, &gn, files, old, new_, nf, err);
-	if (!r && plan.nops)
+	if (!r && plan.nops && !(r = txn_plan_space(&s->v, &plan, err)))
 		r = txn_apply(&t, &plan, err);
 	if (!r && plan.done_extra)
 		s->generation = gn.n;

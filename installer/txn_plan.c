@@ -431,9 +431,18 @@ int txn_plan_space(const struct volume *v, const struct txn_plan *plan, struct w
 	unsigned long long avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
 	if (avail >= need)
 		return 0;
-	return wd_err_set(err, WD_EFAIL, "%s: not enough room on the volume for %s %s: it needs "
-			  "%llu bytes (new files %llu, copies to undo from %llu, database %llu) and "
-			  "%llu bytes are free; nothing was changed. Free %llu bytes and try again",
-			  v->root, plan->name, plan->version, need, files, copies, db, avail,
-			  need - avail);
+	/* What the room is for: the package, or each one of a merged plan. */
+	struct wd_buf what = {0};
+	for (size_t i = 0; plan->npkgs && i < npkgs; i++)
+		wd_buf_addf(&what, "%s%s %s", i ? ", " : "", plan->pkgs[i]->m.name,
+			      plan->pkgs[i]->m.version);
+	if (!what.len)
+		wd_buf_addf(&what, "%s%s%s", plan->name, strcmp(plan->version, "-") ? " " : "",
+			      strcmp(plan->version, "-") ? plan->version : "");
+	int r = wd_err_set(err, WD_EFAIL, "%s: not enough room on the volume for %s: it needs "
+			   "%llu bytes (new files %llu, copies to undo from %llu, database %llu) and "
+			   "%llu bytes are free; nothing was changed. Free %llu bytes and try again",
+			   v->root, what.p, need, files, copies, db, avail, need - avail);
+	wd_buf_free(&what);
+	return r;
 }

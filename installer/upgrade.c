@@ -185,6 +185,12 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool
 			cb->plan(cb->ud, &plan);
 		txn_plan_free(&plan);
 	}
+	/* Room for each package is not room for all of them. */
+	struct txn_plan all;
+	if (!r && n > 1 && !(r = plan_all(v, &db, pkgs, n, &all, err))) {
+		r = txn_plan_space(v, &all, err);
+		txn_plan_free(&all);
+	}
 	db_close(&db);
 	return r;
 }
@@ -205,7 +211,7 @@ int upgrade_packages(struct volume *v, const struct catalog *cat, const struct p
 	struct txn_plan plan;
 	if (!r && !(r = plan_all(v, &t.db, pkgs, n, &plan, err))) {
 		if (!(r = install_check_loaded(v, &plan, "upgrading", err)) &&
-		    !(r = txn_apply(&t, &plan, err)))
+		    !(r = txn_plan_space(v, &plan, err)) && !(r = txn_apply(&t, &plan, err)))
 			for (size_t i = 0; cb && cb->event && i < n; i++)
 				cb->event(cb->ud, PKG_UPGRADED, pkgs[i].m.name, pkgs[i].m.version, NULL,
 					  pkgs[i].m.nfiles);

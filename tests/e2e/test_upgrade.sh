@@ -469,6 +469,48 @@ t_a_full_volume_is_refused_with_nothing_changed() {
 	umount "$T/mnt"
 }
 
+# Room for each of two upgrades is not room for both: on a 6 MiB tmpfs with
+# biga and bigb 1.0 (1.2 MB each) installed, either 1.1 alone fits (new file,
+# copy to undo from, database), both in one transaction do not; the refusal
+# names both and changes nothing, and one alone then goes through.
+t_an_upgrade_of_several_packages_needs_room_for_all_of_them() {
+	[ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
+	make_key
+	mkdir -p "$T/mnt" "$T/repo" "$T/new"
+	mount -t tmpfs -o size=6m tmpfs "$T/mnt" || skip "cannot mount a tmpfs here"
+	trap 'umount "$T/mnt" 2>/dev/null || true' EXIT
+	make_volume "$T/mnt/v"
+	for n in a b; do
+		for v in 1.0 1.1; do
+			d="$T/big$n${v/./}"
+			mkdir -p "$d"
+			printf 'format 1\nname big%s\nversion %s\nreleased 2024-01-01\nsummary Big\nkind psd\nfile BIG%s.SYS \\OS2\\BIG%s.SYS\n' \
+				"$n" "$v" "$n" "$n" >"$d/MANIFEST"
+			head -c 1200000 /dev/urandom >"$d/BIG$n.SYS"
+			wda pack "$d" --key "$T/k/repo/test.key" --out "$T/$([ "$v" = 1.0 ] && echo repo || echo new)/"
+			assert_rc 0
+		done
+	done
+	wda index "$T/repo" --key "$T/k/repo/test.key"
+	wda index "$T/new" --key "$T/k/repo/test.key"
+	assert_rc 0
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/repo" install biga bigb
+	assert_rc 0
+	free=$(df -B1 --output=avail "$T/mnt" | tail -1)
+	[ "$free" -gt 2700000 ] && [ "$free" -lt 5000000 ] || fail "the test volume has $free bytes free, not between one upgrade's room and two"
+	snap=$(snapshot "$T/mnt/v")
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" upgrade --yes
+	assert_rc 1
+	assert_err "not enough room on the volume for biga 1.1, bigb 1.1: it needs"
+	assert_err "(new files 2400000, copies to undo from 2400000, database"
+	assert_err "nothing was changed"
+	[ "$(snapshot "$T/mnt/v")" = "$snap" ] || fail "the refused upgrade changed the volume"
+	wd --root "$T/mnt/v" --keys "$T/k" --repo "$T/new" upgrade --yes biga
+	assert_rc 0
+	assert_out "Upgraded biga to 1.1"
+	umount "$T/mnt"
+}
+
 # $T/www/many: 200 NIC driver packages for devices this guest does not have,
 # and drvbest, the best ranked driver for its 82540EM.
 many_drivers() {
