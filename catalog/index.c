@@ -30,7 +30,7 @@ static bool word_ok(struct wd_sv v, size_t max, const char *extra)
 	if (!v.n || v.n > max)
 		return false;
 	for (size_t i = 0; i < v.n; i++)
-		if (!isalnum((unsigned char)v.p[i]) && !strchr(extra, v.p[i]))
+		if (!isalnum((unsigned char)v.p[i]) && (!v.p[i] || !strchr(extra, v.p[i])))
 			return false;
 	return true;
 }
@@ -156,6 +156,28 @@ static int parse_choice(struct wd_sv *w, int n, int no, const char *where,
 	return 0;
 }
 
+/* A word of digits only. */
+static bool digits_only(struct wd_sv v)
+{
+	for (size_t i = 0; i < v.n; i++)
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return false;
+	return v.n > 0;
+}
+
+/* The name of a field a newer build may add: a lowercase letter, then
+ * lowercase letters, digits and '-', at most 32. */
+static bool future_field(struct wd_sv v)
+{
+	if (!v.n || v.n > 32 || v.p[0] < 'a' || v.p[0] > 'z')
+		return false;
+	for (size_t i = 1; i < v.n; i++)
+		if (!((v.p[i] >= 'a' && v.p[i] <= 'z') || (v.p[i] >= '0' && v.p[i] <= '9') ||
+		      v.p[i] == '-'))
+			return false;
+	return true;
+}
+
 static int parse_line(struct wd_sv s, int no, const char *where, struct repo_index *idx,
 		      unsigned *seen, struct wd_err *err)
 {
@@ -182,6 +204,10 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 		return 0;
 	enum { FORMAT = 1, SERIAL = 2, ISSUED = 4, EXPIRES = 8 };
 	if (!(*seen & FORMAT)) {
+		if (n == 2 && wd_sv_eq(w[0], "format") && !wd_sv_eq(w[1], "1") &&
+		    w[1].n <= 6 && digits_only(w[1]))
+			return bad(err, where, no, "format %.*s: this index is for a newer warpdrv "
+				   "(this one reads format 1): upgrade warpdrv", (int)w[1].n, w[1].p);
 		if (n != 2 || !wd_sv_eq(w[0], "format") || !wd_sv_eq(w[1], "1"))
 			return bad(err, where, no, "the first line must be 'format 1'");
 		*seen |= FORMAT;
@@ -200,6 +226,11 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 	}
 	unsigned bit = wd_sv_eq(w[0], "serial") ? SERIAL : wd_sv_eq(w[0], "issued") ? ISSUED
 		     : wd_sv_eq(w[0], "expires") ? EXPIRES : 0;
+	/* A field of a newer format 1 (a word of lowercase letters, digits and
+	 * '-') is passed over, so that a repository may add one and older
+	 * builds still read it (docs/formats.md); anything else is refused. */
+	if (!bit && future_field(w[0]))
+		return 0;
 	if (!bit)
 		return bad(err, where, no, "unknown field '%.*s'", (int)(w[0].n > 40 ? 40 : w[0].n),
 			   w[0].p);

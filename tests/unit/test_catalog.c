@@ -310,6 +310,44 @@ static void test_index_choose_and_nic_lines(void **state)
 	index_free(&idx);
 }
 
+/* A field a newer build adds is passed over; a newer format, or a field
+ * that could not be one, is refused with a message that says so. */
+static void test_index_fields_of_a_newer_build(void **state)
+{
+	(void)state;
+	static const char newer[] =
+		"format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+		"mirror-of https://example.invalid/repo/\n"
+		"package old 1.0 2023-05-01 psd - old-1.0.wdp 10 "
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa An entry\n"
+		"yanked2 old 1.0\n";
+	struct repo_index idx;
+	struct wd_err e;
+	assert_int_equal(index_parse(newer, sizeof newer - 1, "I", &idx, &e), 0);
+	assert_non_null(index_find(&idx, "old"));
+	struct wd_buf b = {0};
+	index_write(&idx, &b);
+	wd_buf_cstr(&b);
+	assert_null(strstr(b.p, "mirror-of"));
+	wd_buf_free(&b);
+	index_free(&idx);
+	static const char format2[] = "format 2\nserial 1\n";
+	assert_int_equal(index_parse(format2, sizeof format2 - 1, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "I line 1: format 2: this index is for a newer warpdrv "
+				      "(this one reads format 1): upgrade warpdrv"));
+	index_free(&idx);
+	static const char odd[] = "format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+				  "Frobnicate yes\n";
+	assert_int_equal(index_parse(odd, sizeof odd - 1, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "I line 5: unknown field 'Frobnicate'"));
+	index_free(&idx);
+	static const char nul[] = "format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+				  "package ol\0d 1.0 2023-05-01 psd - old-1.0.wdp 10 "
+				  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa An entry\n";
+	assert_int_equal(index_parse(nul, sizeof nul - 1, "I", &idx, &e), -WD_ETRUST);
+	index_free(&idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_manifest_refuses_malformed_fields),
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_index_choose_and_nic_lines),
+		cmocka_unit_test(test_index_fields_of_a_newer_build),
 		cmocka_unit_test(test_tar_and_gzip_round_trip),
 		cmocka_unit_test_setup_teardown(test_package_pack_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_signed_round_trip_and_revocations, setup,
