@@ -126,45 +126,73 @@ static int new_nif(struct nic_ctx *c, const struct nic_item *it, struct nif *nif
 			return 0;
 		nif_free(nif);
 	}
-	const struct wd_buf *nb = package_member(it->pkg, it->pkg->m.nif);
+	return nic_package_nif(it->pkg, nif, c->err);
+}
+
+int nic_package_nif(const struct package *p, struct nif *nif, struct wd_err *err)
+{
+	const struct wd_buf *nb = package_member(p, p->m.nif);
 	if (!nb)
-		return wd_err_set(c->err, WD_ETRUST, "%s: the package has no %s", it->pkg->m.name,
-				  it->pkg->m.nif);
-	int r = nif_parse(nif, nb->p, nb->len, c->err);
+		return wd_err_set(err, WD_ETRUST, "%s %s: the package has no %s", p->m.name,
+				  p->m.version, p->m.nif);
+	int r = nif_parse(nif, nb->p, nb->len, err);
 	if (r) {
 		nif_free(nif);
-		wd_err_prefix(c->err, "%s: %s", it->pkg->m.name, it->pkg->m.nif);
+		wd_err_prefix(err, "%s %s: %s", p->m.name, p->m.version, p->m.nif);
 	}
 	return r;
 }
 
-/* On a driver change, the keywords the new driver's NIF does not define go,
- * each named in a note; a driver that stays keeps every keyword. */
-static int fit_keywords(struct nic_ctx *c, size_t s, const struct nif *nif, struct nic_item *it,
-			const char *old_file)
+int nic_fit_keywords(struct protocol_ini *pi, size_t s, const struct nif *nif,
+		     nic_fit_note *note, void *ud)
 {
-	char *old = old_file ? nic_stem(old_file) : wd_xstrdup("the old driver");
 	int r = 0;
-	for (size_t i = c->pi->sec[s].header + 1; !r && i < c->pi->sec[s].end;) {
+	for (size_t i = pi->sec[s].header + 1; !r && i < pi->sec[s].end;) {
 		struct wd_sv k, val;
-		if (!pi_line_key(c->pi, i, &k, &val) || wd_sv_ieq(k, "DriverName")) {
+		if (!pi_line_key(pi, i, &k, &val) || wd_sv_ieq(k, "DriverName")) {
 			i++;
 			continue;
 		}
 		char *key = wd_sv_dup(k), *v = wd_sv_dup(val);
-		if (nif_keyword(nif, key)) {
-			nic_add_note(&it->notes, &it->nnotes, wd_xasprintf("carries %s = %s", key, v));
+		bool keep = nif_keyword(nif, key) != NULL;
+		if (note)
+			note(ud, keep ? NIC_CARRIED : NIC_DROPPED, key, v);
+		if (keep)
 			i++;
-		} else {
-			nic_add_note(&it->notes, &it->nnotes,
-				     wd_xasprintf("drops %s = %s: %s only", key, v, old));
-			r = pi_unset(c->pi, s, key); /* the next line is now line i */
-		}
+		else
+			r = pi_unset(pi, s, key); /* the next line is now line i */
 		free(key);
 		free(v);
 	}
-	free(old);
-	return r ? refused(c, "change", c->pi->sec[s].name) : 0;
+	struct nif_kv *kv;
+	size_t n = nif_mac_section(nif, &kv);
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!strcasecmp(kv[i].key, "DriverName") || pi_key_line(pi, s, kv[i].key) >= 0)
+			continue;
+		if (note)
+			note(ud, NIC_ADDED, kv[i].key, kv[i].value);
+		r = pi_set(pi, s, kv[i].key, kv[i].value);
+	}
+	nif_kv_free(kv, n);
+	return r ? -1 : 0;
+}
+
+/* Setup's notes: what a driver change carries and drops ("drops
+ * SPEEDDUPLEX = 3: E1000 only"). */
+struct change_notes {
+	struct nic_item *it;
+	const char *old;
+};
+
+static void change_note(void *ud, enum nic_fit what, const char *key, const char *value)
+{
+	struct change_notes *n = ud;
+	if (what == NIC_CARRIED)
+		nic_add_note(&n->it->notes, &n->it->nnotes,
+			     wd_xasprintf("carries %s = %s", key, value));
+	else if (what == NIC_DROPPED)
+		nic_add_note(&n->it->notes, &n->it->nnotes,
+			     wd_xasprintf("drops %s = %s: %s only", key, value, n->old));
 }
 
 static int fit_section(struct nic_ctx *c, const char *name, const struct nif *nif,
@@ -179,15 +207,13 @@ static int fit_section(struct nic_ctx *c, const char *name, const struct nif *ni
 		return refused(c, "set DriverName in", name);
 	if (same_driver)
 		return 0;
-	int r = fit_keywords(c, (size_t)s, nif, it, it->replaced_file);
-	struct nif_kv *kv;
-	size_t n = nif_mac_section(nif, &kv);
-	for (size_t i = 0; !r && i < n; i++)
-		if (strcasecmp(kv[i].key, "DriverName") && pi_key_line(c->pi, (size_t)s, kv[i].key) < 0 &&
-		    pi_set(c->pi, (size_t)s, kv[i].key, kv[i].value))
-			r = refused(c, "set a keyword in", name);
-	nif_kv_free(kv, n);
-	return r;
+	/* On a driver change the new NIF decides; a driver that stays keeps
+	 * every keyword. */
+	char *old = it->replaced_file ? nic_stem(it->replaced_file) : wd_xstrdup("the old driver");
+	struct change_notes cn = {it, old};
+	int r = nic_fit_keywords(c->pi, (size_t)s, nif, change_note, &cn);
+	free(old);
+	return r ? refused(c, "change", name) : 0;
 }
 
 static int rename_everywhere(struct nic_ctx *c, const char *from, const char *to, const char *nif)

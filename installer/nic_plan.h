@@ -82,6 +82,20 @@ const struct package *nic_package_of_driver(const struct nic_plan_in *in, const 
 char *nic_display_name(const struct package *p);
 /* "MMLEM.OS2" -> "MMLEM" (malloc'd, upper case). */
 char *nic_stem(const char *file);
+
+/* The NIF package p ships (its manifest's `nif`), parsed; errors name the
+ * package, its version and the file. */
+int nic_package_nif(const struct package *p, struct nif *nif, struct wd_err *err);
+
+/* Section s's keywords by nif, the rule of a driver change and of an
+ * upgrade (docs/setup.md): each one but DriverName that nif does not define
+ * goes, each it defines stays, each required one with a default that s
+ * lacks is added at that default. note (may be NULL) hears of each. -1 when
+ * an edit cannot be made (the model is then part edited: throw it away). */
+enum nic_fit { NIC_CARRIED, NIC_DROPPED, NIC_ADDED };
+typedef void nic_fit_note(void *ud, enum nic_fit what, const char *key, const char *value);
+int nic_fit_keywords(struct protocol_ini *pi, size_t s, const struct nif *nif,
+		     nic_fit_note *note, void *ud);
 void nic_add_note(char ***notes, size_t *n, char *note);
 
 #endif

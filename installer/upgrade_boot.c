@@ -19,7 +19,6 @@
 #include "installer/acpi_plan.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
-#include "os2/nif.h"
 #include "state/installed.h"
 
 /* Did the old version of p's package install a file named `file` (any case)? */
@@ -80,53 +79,47 @@ static int follow_section(struct setup *s, size_t sec, const char *old_file,
 	return r;
 }
 
-/* The new version's NIF decides the section's keywords, by setup's rule for
- * a driver change (docs/setup.md): a keyword it no longer defines goes, and
- * a required keyword with a default that the section lacks is written at
- * that default; each change is a note. */
+/* The upgrade's notes: what the new version's NIF drops and adds. */
+struct upgrade_notes {
+	struct setup *s;
+	const struct package *p;
+	const char *section;
+};
+
+static void upgrade_note(void *ud, enum nic_fit what, const char *key, const char *value)
+{
+	struct upgrade_notes *n = ud;
+	const struct pkg_manifest *m = &n->p->m;
+	if (what == NIC_DROPPED)
+		setup_note(n->s, wd_xasprintf("%s %s drops %s = %s from [%s]: its %s does not "
+					      "define %s", m->name, m->version, key, value,
+					      n->section, m->nif, key));
+	else if (what == NIC_ADDED)
+		setup_note(n->s, wd_xasprintf("%s %s adds %s = %s to [%s]: its %s requires %s",
+					      m->name, m->version, key, value, n->section, m->nif,
+					      key));
+}
+
+/* The new version's NIF, read from the package, decides the section's
+ * keywords as on a driver change (nic_fit_keywords), each change a note. */
 static int follow_keywords(struct setup *s, size_t sec, const struct package *p,
 			   struct wd_err *err)
 {
-	const struct wd_buf *nb = p->m.nif ? package_member(p, p->m.nif) : NULL;
-	if (!nb)
-		return p->m.nif ? wd_err_set(err, WD_ETRUST, "%s %s: the package has no %s",
-					     p->m.name, p->m.version, p->m.nif) : 0;
+	if (!p->m.nif)
+		return 0;
 	struct nif nif;
-	if (nif_parse(&nif, nb->p, nb->len, err))
-		return wd_err_prefix(err, "%s %s: %s", p->m.name, p->m.version, p->m.nif);
-	int bad = 0;
-	for (size_t i = s->pi.sec[sec].header + 1; !bad && i < s->pi.sec[sec].end;) {
-		struct wd_sv k, v;
-		if (!pi_line_key(&s->pi, i, &k, &v) || wd_sv_ieq(k, "DriverName")) {
-			i++;
-			continue;
-		}
-		char *key = wd_sv_dup(k);
-		if (nif_keyword(&nif, key)) {
-			i++;
-		} else {
-			setup_note(s, wd_xasprintf("%s %s drops %s = %.*s from [%s]: its %s does "
-						   "not define %s", p->m.name, p->m.version, key,
-						   (int)v.n, v.p, s->pi.sec[sec].name, p->m.nif, key));
-			bad = pi_unset(&s->pi, sec, key) < 0; /* the next line is now line i */
-		}
-		free(key);
-	}
-	struct nif_kv *kv;
-	size_t n = nif_mac_section(&nif, &kv);
-	for (size_t i = 0; !bad && i < n; i++) {
-		if (!strcasecmp(kv[i].key, "DriverName") || pi_key_line(&s->pi, sec, kv[i].key) >= 0)
-			continue;
-		setup_note(s, wd_xasprintf("%s %s adds %s = %s to [%s]: its %s requires %s", p->m.name,
-					   p->m.version, kv[i].key, kv[i].value, s->pi.sec[sec].name,
-					   p->m.nif, kv[i].key));
-		bad = pi_set(&s->pi, sec, kv[i].key, kv[i].value) != 0;
-	}
-	nif_kv_free(kv, n);
+	int r = nic_package_nif(p, &nif, err);
+	if (r)
+		return r;
+	char *name = wd_xstrdup(s->pi.sec[sec].name);
+	struct upgrade_notes un = {s, p, name};
+	if (nic_fit_keywords(&s->pi, sec, &nif, upgrade_note, &un))
+		r = wd_err_set(err, WD_EFAIL, "PROTOCOL.INI: the keywords of section %s cannot "
+			       "follow %s %s's %s; nothing was changed", name, p->m.name,
+			       p->m.version, p->m.nif);
+	free(name);
 	nif_free(&nif);
-	return bad ? wd_err_set(err, WD_EFAIL, "PROTOCOL.INI: the keywords of section %s cannot "
-				"follow %s %s's %s; nothing was changed", s->pi.sec[sec].name,
-				p->m.name, p->m.version, p->m.nif) : 0;
+	return r;
 }
 
 /* The edits for one NIC package p replacing its installed version. */
