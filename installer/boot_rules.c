@@ -108,8 +108,8 @@ static bool bound_somewhere(const struct boot_model *m, const char *name)
 	return false;
 }
 
-/* Is dn the DriverName of a driver other than file, as a NIF on the volume
- * or a package says (instances included)? */
+/* Is dn the DriverName of a driver other than file (NULL: of any driver),
+ * as a NIF on the volume or a package says (instances included)? */
 static bool others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file)
 {
 	for (size_t k = 0; k < m->in.nnifs; k++) {
@@ -196,20 +196,7 @@ static bool is_mac_section(const struct boot_model *m, size_t s)
 	struct wd_sv dn;
 	if (!pi_get(pi, s, "DriverName", &dn))
 		return false;
-	for (size_t k = 0; k < m->in.nnifs; k++) {
-		const char *n = m->in.nifs[k].error ? NULL : m->in.nifs[k].nif.drivername;
-		if (n && wd_sv_ieq(dn, n))
-			return true;
-	}
-	for (size_t k = 0; k < m->in.npkgs; k++)
-		for (int i = 1; i <= 8; i++) {
-			char *n = manifest_instance_drivername(m->in.pkgs[k], i);
-			bool eq = n && wd_sv_ieq(dn, n);
-			free(n);
-			if (eq)
-				return true;
-		}
-	return false;
+	return others_drivername(m, dn, NULL);
 }
 
 /* Could a loaded driver whose DriverName was guessed answer to dn? */
