@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "common/err.h"
+#include "fs/fs.h"
 #include "os2/volume.h"
 
 #define WD_STATE_DIR "var/lib/warpdrv"
@@ -17,6 +18,8 @@
 struct db {
 	sqlite3 *h;
 	char *path;
+	bool fds;      /* opened by db_open_at: the folder's and the file's */
+	int dirfd, fd; /* descriptors, closed with it */
 };
 
 /* Opens the volume's database. With create false and no database on the
@@ -26,6 +29,21 @@ struct db {
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	    struct wd_err *err);
 void db_close(struct db *db);
+/* Opens the SQLite file name in the folder dir (a host path below fs's
+ * root) by handle, through the confined VFS (state/db_vfs.c): the folder is
+ * opened beneath the root without following links, the file must be a
+ * plain file with one link, and so must its journal if one is there. flags
+ * are sqlite3_open_v2's. Every statement then runs under a step budget. */
+int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
+	       int flags, struct wd_err *err);
+/* Refuses a database whose schema is not what steps[0..version) write:
+ * tables, columns, indexes, and no view or trigger (WD_ETRUST, naming the
+ * first difference). Called before any other query of the file. */
+int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
+		    struct wd_err *err);
+/* The step budget and the schema distrust of db_open_at, for a handle
+ * opened otherwise (in memory). */
+void db_harden(sqlite3 *h);
 /* Runs SQL with no result rows; the message names the database and SQLite's reason. */
 int db_exec(struct db *db, const char *sql, struct wd_err *err);
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err);
