@@ -143,6 +143,11 @@ void db_harden(sqlite3 *h)
 	harden(h);
 }
 
+int db_chmod(struct db *db, mode_t mode, struct wd_err *err)
+{
+	return db->fs ? fs_chmod(db->fs, db->path, mode, err) : 0;
+}
+
 int db_open_memory(struct db *db, struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
@@ -286,13 +291,15 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 		db->path = NULL;
 		return r;
 	}
-	db->fds = true;
-	db->dirfd = dfd;
-	db->fd = fd;
 	char *fname = db_vfs_filename(dfd, fd, name);
-	if (sqlite3_open_v2(fname, &db->h, flags & ~SQLITE_OPEN_NOFOLLOW, vfs) != SQLITE_OK)
+	if (sqlite3_open_v2(fname, &db->h, flags & ~SQLITE_OPEN_NOFOLLOW, vfs) != /* confined: by handle */
+	    SQLITE_OK)
 		r = db_fail(db, err, "cannot open");
 	free(fname);
+	/* the handle has copies of both (state/db_vfs.c); SQLite holds no lock yet */
+	close(fd);
+	close(dfd);
+	db->fs = fs;
 	if (!r)
 		harden(db->h);
 	if (r)
@@ -350,12 +357,6 @@ void db_close(struct db *db)
 {
 	if (db->h)
 		sqlite3_close(db->h);
-	/* after SQLite's own descriptors: closing one of the file's drops the
-	 * process's locks on it */
-	if (db->fds) {
-		close(db->fd);
-		close(db->dirfd);
-	}
 	free(db->path);
 	memset(db, 0, sizeof *db);
 }

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "common/err.h"
 #include "fs/fs.h"
@@ -18,8 +19,7 @@
 struct db {
 	sqlite3 *h;
 	char *path;
-	bool fds;      /* opened by db_open_at: the folder's and the file's */
-	int dirfd, fd; /* descriptors, closed with it */
+	const struct fs_root *fs; /* the volume it lies on (db_open_at) */
 };
 
 /* Opens the volume's database. With create false and no database on the
@@ -44,6 +44,9 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
 /* The step budget and the schema distrust of db_open_at, for a handle
  * opened otherwise (in memory). */
 void db_harden(sqlite3 *h);
+/* chmod of the database file by handle, while no statement runs (a file
+ * system without modes refuses: the caller may ignore it). */
+int db_chmod(struct db *db, mode_t mode, struct wd_err *err);
 /* Runs SQL with no result rows; the message names the database and SQLite's reason. */
 int db_exec(struct db *db, const char *sql, struct wd_err *err);
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err);

@@ -16,7 +16,14 @@
  * name is looked up in it with O_NOFOLLOW as SQLite always does, and the
  * file it got is checked to be the inode the checks saw. Deletes are
  * unlinkat(D, name). Names of any other form (SQLite's temporary files have
- * none) go to the default VFS as they are. */
+ * none) go to the default VFS as they are.
+ *
+ * The handle owns its descriptors: xFullPathname, which SQLite calls once
+ * when it opens the database, duplicates D and F and names the copies; the
+ * database's file keeps them and closes them when SQLite closes it (after
+ * SQLite's own descriptor, so that no lock is dropped early), and the
+ * journal's name, made from the full name, refers to them. The caller may
+ * close its D and F as soon as sqlite3_open_v2 returns. */
 #include "state/db_vfs.h"
 
 #include <errno.h>
@@ -32,6 +39,7 @@
 struct cfile {
 	sqlite3_file base;     /* pMethods: ours */
 	int fd;                /* our descriptor of the file (-1: none) */
+	int dirfd;             /* main database: its folder's descriptor, ours (-1: none) */
 	char proc[300];        /* "/proc/self/fd/D/name": the name the default VFS has */
 	sqlite3_file inner[];  /* the default VFS's file */
 };
@@ -73,7 +81,9 @@ static int c_close(sqlite3_file *f)
 	int rc = c->inner->pMethods ? c->inner->pMethods->xClose(c->inner) : SQLITE_OK;
 	if (c->fd >= 0)
 		close(c->fd);
-	c->fd = -1;
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	c->fd = c->dirfd = -1;
 	return rc;
 }
 static int c_read(sqlite3_file *f, void *p, int n, sqlite3_int64 off)
@@ -152,7 +162,7 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags
 	(void)vfs;
 	struct cfile *c = (struct cfile *)f;
 	memset(c, 0, sizeof *c);
-	c->fd = -1;
+	c->fd = c->dirfd = -1;
 	int dir, db;
 	const char *leaf;
 	int ours = parse(name, &dir, &db, &leaf);
@@ -164,7 +174,9 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags
 		bool rw = (flags & SQLITE_OPEN_READWRITE) != 0;
 		int fd = -1;
 		if (main_db) {
-			fd = dup(db); /* opened and checked by db_open_at */
+			/* the copies xFullPathname made: this file owns them now */
+			fd = db;
+			c->dirfd = dir;
 		} else {
 			int acc = rw ? O_RDWR : O_RDONLY;
 			if (flags & SQLITE_OPEN_CREATE)
@@ -173,17 +185,11 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags
 			if (fd < 0 && (!(flags & SQLITE_OPEN_CREATE) || errno == EEXIST))
 				fd = openat(dir, leaf, acc | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		}
-		if (fd < 0)
-			return SQLITE_CANTOPEN;
-		if (!single(fd)) {
-			close(fd);
-			return SQLITE_CANTOPEN;
-		}
 		c->fd = fd;
-		if ((size_t)snprintf(c->proc, sizeof c->proc, "/proc/self/fd/%d/%s", dir, leaf) >=
-		    sizeof c->proc) {
-			close(fd);
-			c->fd = -1;
+		if (fd < 0 || !single(fd) ||
+		    (size_t)snprintf(c->proc, sizeof c->proc, "/proc/self/fd/%d/%s", dir, leaf) >=
+			    sizeof c->proc) {
+			c_close(f);
 			return SQLITE_CANTOPEN;
 		}
 		inner_name = c->proc;
@@ -198,11 +204,7 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags
 	     a.st_dev != b.st_dev || a.st_ino != b.st_ino))
 		rc = SQLITE_CANTOPEN;
 	if (rc != SQLITE_OK) {
-		if (c->inner->pMethods)
-			c->inner->pMethods->xClose(c->inner);
-		if (c->fd >= 0)
-			close(c->fd);
-		c->fd = -1;
+		c_close(f);
 		return rc;
 	}
 	c->base.pMethods = &methods;
@@ -255,9 +257,14 @@ static int v_fullpath(sqlite3_vfs *vfs, const char *name, int n, char *out)
 		return SQLITE_CANTOPEN;
 	if (!ours)
 		return inner_vfs->xFullPathname(inner_vfs, name, n, out);
-	if ((int)strlen(name) >= n)
+	int d2 = fcntl(dir, F_DUPFD_CLOEXEC, 0), f2 = fcntl(db, F_DUPFD_CLOEXEC, 0);
+	if (d2 < 0 || f2 < 0 || snprintf(out, (size_t)n, PREFIX "%d-db%d/%s", d2, f2, leaf) >= n) {
+		if (d2 >= 0)
+			close(d2);
+		if (f2 >= 0)
+			close(f2);
 		return SQLITE_CANTOPEN;
-	strcpy(out, name);
+	}
 	return SQLITE_OK;
 }
 
