@@ -194,8 +194,12 @@ static int open_fail(const struct fs_root *r, const char *rel, int e, struct wd_
 	char *path = host_of(r, rel);
 	struct stat st;
 	int rc;
-	if ((e == ELOOP || e == ENOTDIR || e == EXDEV || e == ENXIO) && fs_lstat(r, rel, &st) == 0 &&
-	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+	bool there = (e == ELOOP || e == ENOTDIR || e == EXDEV || e == ENXIO) &&
+		     fs_lstat(r, rel, &st) == 0;
+	if (there && S_ISLNK(st.st_mode))
+		rc = wd_err_set(err, WD_EFAIL, "%s: is a symbolic link; warpdrv does not follow "
+				"links on a volume (replace it with the folder or file itself)", path);
+	else if (there && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		rc = wd_not_plain(err, path, st.st_mode);
 	else if (e == ELOOP)
 		rc = wd_err_set(err, WD_EFAIL, "%s: the path goes through a symbolic link; "
@@ -477,6 +481,25 @@ int fs_mkdir(const struct fs_root *r, const char *p, mode_t mode)
 	close(pfd);
 	free(buf);
 	errno = saved;
+	return rc;
+}
+
+int fs_mkdir_err(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err)
+{
+	int pfd;
+	const char *leaf;
+	char *buf;
+	if (parent_of(r, p, &pfd, &leaf, &buf, err) < 0)
+		return -err->code;
+	struct stat st;
+	int rc = 0;
+	if (mkdirat(pfd, leaf, mode) < 0 &&
+	    (errno != EEXIST || fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	     !S_ISDIR(st.st_mode)))
+		rc = errno == EEXIST ? open_fail(r, fs_rel(r, p, err), ENOTDIR, err)
+				     : sys_fail(err, r, p, "create folder", errno);
+	close(pfd);
+	free(buf);
 	return rc;
 }
 

@@ -101,6 +101,9 @@ int fs_mkdirs(const struct fs_root *r, const char *p, struct wd_err *err);
 /* mkdirat of one folder whose parent exists: 0, or -1 with errno (EEXIST
  * when something is there already). */
 int fs_mkdir(const struct fs_root *r, const char *p, mode_t mode);
+/* The same with a message: 0 when the folder is there afterwards (made now or
+ * before), else -code naming what is in the way (a link, a file). */
+int fs_mkdir_err(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err);
 
 /* Flushes the folder p. */
 int fs_fsync_dir(const struct fs_root *r, const char *p, struct wd_err *err);

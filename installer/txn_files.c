@@ -100,8 +100,8 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	for (size_t i = 0; !r && i < n; i++)
 		if (ops[i].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[i].host);
-			if (txn_step(t) < 0 || (fs_mkdir(TXN_FS(t), d, 0755) < 0 && errno != EEXIST))
-				r = txn_sys_fail(err, d, "create folder");
+			r = txn_step(t) < 0 ? txn_sys_fail(err, d, "create folder")
+					    : fs_mkdir_err(TXN_FS(t), d, 0755, err);
 			free(d);
 		}
 	/* copies of the foreign files first, so that anything renamed over

@@ -33,11 +33,29 @@ void txn_fail_at_env(struct txn *t)
 	t->fail_errno = how && !strcmp(how + 1, "EIO") ? EIO : ENOSPC;
 }
 
+/* WARPDRV_PAUSE_AT=N with WARPDRV_PAUSE_FILE=PATH (test builds): before
+ * durable step N the process creates PATH (a host file of the test's) and
+ * waits, at most 20 s, until the test removes it: the test changes the
+ * volume meanwhile (a folder swapped for a link), deterministically. */
+static void pause_hook(int step)
+{
+	const char *at = wd_test_hook("WARPDRV_PAUSE_AT"), *file = wd_test_hook("WARPDRV_PAUSE_FILE");
+	if (!at || !file || atoi(at) != step)
+		return;
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644); /* host: the test's own file */
+	if (fd >= 0)
+		close(fd);
+	struct stat st;
+	for (int i = 0; i < 2000 && stat(file, &st) == 0; i++) /* host: the test's own file */
+		usleep(10000);
+}
+
 /* Counts a step without running the deletes queued before it (see
  * txn_unlink); a crash injected here still finds them done. An injected
  * failure returns -1 with errno set, the step not taken. */
 static int count_step(struct txn *t)
 {
+	pause_hook(t->steps + 1);
 	if (++t->steps == t->crash_at) {
 		struct wd_err e;
 		unlink_batch_run(&e);

@@ -260,13 +260,11 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 		fd = openat(dfd, name, (rw ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	int r = 0;
 	if (fd < 0) {
+		int e = errno;
 		struct stat st;
-		r = errno == ELOOP || (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-				       !S_ISREG(st.st_mode))
-			    ? wd_err_set(err, WD_EFAIL, "%s: is not a plain file (a link, a FIFO or "
-					 "a device); warpdrv opens its database only as a plain "
-					 "file: move it aside", db->path)
-			    : wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, strerror(errno));
+		r = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)
+			    ? wd_not_plain(err, db->path, st.st_mode)
+			    : wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, strerror(e));
 	}
 	if (!r)
 		r = fs_check_single(fd, db->path, err);
