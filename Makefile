@@ -41,7 +41,7 @@ CFLAGS_ALL = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS
 LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
 
 # The library: every folder below ui/, in the layer order of docs/architecture.md.
-LIB_DIRS := common trust os2 pci netbench state license catalog installer session
+LIB_DIRS := common fs trust os2 pci netbench state license catalog installer session
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(wildcard ui/*.c))
 BENCH_SRCS := $(wildcard bench/*.c)

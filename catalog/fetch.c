@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "fs/fs.h"
 
 bool fetch_sink_add(struct fetch_sink *s, const char *p, size_t len)
 {
@@ -94,12 +95,12 @@ void fetch_cond_free(struct fetch_cond *cond)
 	cond->new_etag = cond->new_last_modified = NULL;
 }
 
-void fetch_validators_read(const char *path, struct fetch_validators *vs)
+void fetch_validators_read(const struct fs_root *fs, const char *path, struct fetch_validators *vs)
 {
 	memset(vs, 0, sizeof *vs);
 	struct wd_buf b = {0};
 	struct wd_err ignore;
-	if (wd_read_file(path, 1 << 20, &b, &ignore)) {
+	if (!fs || !*path || fs_read(fs, path, 1 << 20, &b, &ignore)) {
 		wd_buf_free(&b);
 		return;
 	}
@@ -117,14 +118,14 @@ void fetch_validators_read(const char *path, struct fetch_validators *vs)
 	wd_buf_free(&b);
 }
 
-int fetch_validators_write(const char *path, const struct fetch_validators *vs,
-			   struct wd_err *err)
+int fetch_validators_write(const struct fs_root *fs, const char *path,
+			   const struct fetch_validators *vs, struct wd_err *err)
 {
 	struct wd_buf b = {0};
 	for (size_t i = 0; i < vs->n; i++)
 		wd_buf_addf(&b, "%s\t%s\t%s\n", vs->v[i].url, vs->v[i].etag ? vs->v[i].etag : "-",
 			    vs->v[i].last_modified ? vs->v[i].last_modified : "-");
-	int r = wd_write_atomic(path, b.p ? b.p : "", b.len, 0644, err);
+	int r = fs_write_atomic(fs, path, b.p ? b.p : "", b.len, 0644, err);
 	wd_buf_free(&b);
 	return r;
 }
@@ -172,12 +173,9 @@ void fetch_validators_free(struct fetch_validators *vs)
 }
 
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
-	       const char *path, uint64_t size, const char *label, struct wd_err *err)
+	       int fd, const char *path, uint64_t size, const char *label, struct wd_err *err)
 {
 	static const struct fetch_net none;
-	int fd = wd_open_plain(path, O_WRONLY | O_CREAT | O_APPEND, 0644, err);
-	if (fd < 0)
-		return fd;
 	struct stat st;
 	int r = 0;
 	if (fstat(fd, &st) < 0) {
@@ -187,6 +185,10 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 	uint64_t have = (uint64_t)st.st_size;
 	if (have > size && ftruncate(fd, 0) == 0)
 		have = 0;
+	if (lseek(fd, (off_t)have, SEEK_SET) < 0) {
+		r = wd_err_set(err, WD_EFAIL, "%s: %s", path, strerror(errno));
+		goto out;
+	}
 	/* Two rounds at most: the second when the server ignored the range. */
 	for (int round = 0; have < size && round < 2; round++) {
 		struct fetch_sink s = {.net = net ? net : &none, .label = label, .fd = fd,
@@ -197,7 +199,7 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 		if (r != FETCH_FROM_START)
 			break;
 		r = 0;
-		if (ftruncate(fd, 0) < 0) {
+		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 			r = wd_err_set(err, WD_EFAIL, "%s: %s", path, strerror(errno));
 			break;
 		}
@@ -211,6 +213,5 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 			       "index says %llu (a truncated or replaced file)", url,
 			       (unsigned long long)have, (unsigned long long)size);
 out:
-	close(fd);
 	return r;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fs/fs.h"
 #include "common/buf.h"
 #include "common/err.h"
 
@@ -76,10 +77,10 @@ struct fetch_validators {
 };
 /* A missing file is an empty list; so is a damaged one (it is only a
  * cache: the next download is then a full one). */
-void fetch_validators_read(const char *path, struct fetch_validators *vs);
+void fetch_validators_read(const struct fs_root *fs, const char *path, struct fetch_validators *vs);
 /* Written atomically (a new file renamed over the old one). */
-int fetch_validators_write(const char *path, const struct fetch_validators *vs,
-			   struct wd_err *err);
+int fetch_validators_write(const struct fs_root *fs, const char *path,
+			   const struct fetch_validators *vs, struct wd_err *err);
 const struct fetch_validator *fetch_validators_find(const struct fetch_validators *vs,
 						    const char *url);
 /* Replaces (or adds) the entry of url; both NULL removes it. */
@@ -87,11 +88,12 @@ void fetch_validators_set(struct fetch_validators *vs, const char *url, const ch
 			  const char *last_modified);
 void fetch_validators_free(struct fetch_validators *vs);
 
-/* Brings the file at path up to size bytes from url: whatever it already
- * holds is kept and only the rest is asked for (Range: bytes=N-); a server
- * that ignores the range is read from the start again. A body that would
- * take the file past size is cut off and refused (WD_ETRUST). */
+/* Brings the open file fd (path, for messages: a partial download the
+ * caller opened with fs_open_inplace) up to size bytes from url: whatever it
+ * already holds is kept and only the rest is asked for (Range: bytes=N-); a
+ * server that ignores the range is read from the start again. A body that
+ * would take the file past size is cut off and refused (WD_ETRUST). */
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
-	       const char *path, uint64_t size, const char *label, struct wd_err *err);
+	       int fd, const char *path, uint64_t size, const char *label, struct wd_err *err);
 
 #endif

@@ -37,7 +37,7 @@ static void entry_choice(struct index_entry *e, const struct pkg_manifest *m)
 int index_build(const char *dir, const struct keyring *kr, struct repo_index *idx,
 		struct wd_err *err)
 {
-	DIR *d = opendir(dir);
+	DIR *d = opendir(dir); /* host: the repository folder the vendor indexes */
 	if (!d)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot open the repository folder", dir);
 	char **names = NULL;
@@ -57,7 +57,7 @@ int index_build(const char *dir, const struct keyring *kr, struct repo_index *id
 	for (size_t i = 0; i < n; i++) {
 		char *path = wd_path_join(dir, names[i]);
 		struct package p;
-		if (!r && !(r = wd_read_file(path, PACKAGE_MAX_BYTES, &b, err)) &&
+		if (!r && !(r = wd_read_file(path, PACKAGE_MAX_BYTES, &b, err)) && /* host: a package of that folder */
 		    !(r = package_read(b.p, b.len, kr, path, &p, err))) {
 			if (index_find(idx, p.m.name))
 				r = wd_err_set(err, WD_EFAIL, "%s: a second package named %s; keep one "
@@ -87,7 +87,7 @@ uint64_t index_next_serial(const char *path)
 	struct wd_buf b = {0};
 	struct wd_err ignore;
 	struct repo_index old;
-	if (wd_exists(path) && !wd_read_file(path, INDEX_MAX_BYTES, &b, &ignore)) {
+	if (wd_exists(path) && !wd_read_file(path, INDEX_MAX_BYTES, &b, &ignore)) { /* host: the index it replaces */
 		size_t body = b.len;
 		char *sig = strstr(b.p, "\nsignature ");
 		if (sig)

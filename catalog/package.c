@@ -207,11 +207,11 @@ static int load_payload(const char *recipe_dir, const char *vendor_dir, struct p
 			struct wd_buf *data, struct wd_err *err)
 {
 	char *path = vendor_dir ? wd_path_join(vendor_dir, f->src) : NULL;
-	if (!path || !wd_exists(path)) {
+	if (!path || !wd_exists(path)) { /* host: the vendor's files */
 		free(path);
 		path = wd_path_join(recipe_dir, f->src);
 	}
-	int r = wd_read_file(path, TAR_MAX_MEMBER, data, err);
+	int r = wd_read_file(path, TAR_MAX_MEMBER, data, err); /* host: a recipe's payload */
 	free(path);
 	if (r)
 		return r;
@@ -228,7 +228,7 @@ int package_pack(const char *recipe_dir, const char *vendor_dir, const struct wd
 	struct wd_buf text = {0}, tar = {0}, signed_text = {0};
 	struct wd_buf *data = NULL;
 	struct pkg_manifest m = {0};
-	int r = wd_read_file(mpath, MANIFEST_MAX_BYTES, &text, err);
+	int r = wd_read_file(mpath, MANIFEST_MAX_BYTES, &text, err); /* host: a recipe's MANIFEST */
 	if (!r)
 		r = manifest_parse(text.p, text.len, true, mpath, &m, err);
 	if (r)

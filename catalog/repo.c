@@ -78,7 +78,7 @@ int catalog_add_bundled(struct catalog *c, const char *dir, const struct keyring
 	char *path = wd_path_join(dir, INDEX_NAME);
 	struct wd_buf b = {0};
 	struct repo_index idx;
-	int r = wd_read_file(path, INDEX_MAX_BYTES, &b, err);
+	int r = wd_read_file(path, INDEX_MAX_BYTES, &b, err); /* host: the bundled repository, the program's own data */
 	if (!r)
 		r = index_read(b.p, b.len, kr, INDEX_NO_EXPIRY, path, &idx, err);
 	if (!r) {
@@ -322,10 +322,11 @@ static int check_bytes(const char *where, const char *p, size_t len,
 }
 
 /* A cached package with the right size and hash: no network needed. */
-static bool cached(const char *path, const struct index_entry *e, struct wd_buf *b)
+static bool cached(const struct fs_root *fs, const char *path, const struct index_entry *e,
+		   struct wd_buf *b)
 {
 	struct wd_err ignore;
-	return wd_exists(path) && !wd_read_file(path, PACKAGE_MAX_BYTES, b, &ignore) &&
+	return fs_is_file(fs, path) && !fs_read(fs, path, PACKAGE_MAX_BYTES, b, &ignore) &&
 	       !check_bytes(path, b->p, b->len, e, &ignore);
 }
 
@@ -336,21 +337,31 @@ static int via_cache(const struct repo *from, const char *u, const struct fetch_
 		     const char *path, const struct index_entry *e, struct wd_buf *b,
 		     struct wd_err *err)
 {
+	const struct fs_root *fs = from->cat->cache_fs;
 	char *part = wd_xasprintf("%s.part", path);
 	int r = 0;
 	for (int round = 0; round < 2; round++) {
 		struct stat st;
-		bool resumed = stat(part, &st) == 0 && st.st_size > 0;
-		r = fetch_file(from->cat->net, u, auth, part, e->size, e->file, err);
-		if (!r && !(r = wd_read_file(part, PACKAGE_MAX_BYTES, b, err)))
+		bool resumed = fs_lstat(fs, part, &st) == 0 && st.st_size > 0;
+		/* resumed in place: a plain file with one link, or refused */
+		int fd = fs_open_inplace(fs, part, 0644, NULL, err);
+		if (fd < 0) {
+			r = fd;
+			break;
+		}
+		r = fetch_file(from->cat->net, u, auth, fd, part, e->size, e->file, err);
+		close(fd);
+		if (!r && !(r = fs_read(fs, part, PACKAGE_MAX_BYTES, b, err)))
 			r = check_bytes(u, b->p, b->len, e, err);
-		if (r == -WD_ETRUST)
-			unlink(part);
+		if (r == -WD_ETRUST) {
+			struct wd_err ignore;
+			fs_unlink(fs, part, &ignore);
+		}
 		if (r != -WD_ETRUST || !resumed)
 			break;
 	}
-	if (!r && rename(part, path) < 0)
-		r = wd_err_set(err, WD_EFAIL, "%s: cannot rename: %s", part, strerror(errno));
+	if (!r)
+		r = fs_rename(fs, part, path, err);
 	free(part);
 	return r;
 }
@@ -365,7 +376,7 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 				  "subscription key first ('warpdrv activate KEY')", from->url);
 	if (from->dir) { /* the bundled repository: the program's own files */
 		char *own = wd_path_join(from->dir, e->file);
-		int r = wd_read_file(own, PACKAGE_MAX_BYTES, b, err);
+		int r = wd_read_file(own, PACKAGE_MAX_BYTES, b, err); /* host: the program's own data */
 		if (!r)
 			r = check_bytes(own, b->p, b->len, e, err);
 		free(own);
@@ -373,12 +384,12 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 	}
 	char *path = c->cache_dir && !is_local(from->url) ? wd_path_join(c->cache_dir, e->file)
 							   : NULL;
-	if (path && cached(path, e, b)) {
+	if (path && cached(c->cache_fs, path, e, b)) {
 		free(path);
 		return 0;
 	}
 	struct failures f = {0};
-	int r = path ? wd_mkdirs(c->cache_dir, err) : 0;
+	int r = path ? fs_mkdirs(c->cache_fs, c->cache_dir, err) : 0;
 	if (r) {
 		free(path);
 		return r;

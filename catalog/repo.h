@@ -36,6 +36,7 @@ struct catalog {
 	const struct fetch_net *net; /* NULL: the defaults */
 	struct fetch_auth auth;      /* for subscription repositories (user NULL: none) */
 	char *cache_dir;             /* remote packages are downloaded here; NULL: into memory */
+	const struct fs_root *cache_fs; /* the volume cache_dir lies on (all access by its handle) */
 };
 
 /* An empty catalog that fetches through net (may be NULL). Not to be moved

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "fs/fs.h"
+#include "state/db.h"
 
 /* 2: the package rows keep the index's choose and nic lines (choice). */
 #define STORE_VERSION 2
@@ -28,28 +30,43 @@ static int sql_fail(sqlite3 *h, const char *path, const char *what, struct wd_er
 			  h ? sqlite3_errmsg(h) : "cannot open");
 }
 
-int store_open(const char *path, sqlite3 **h, struct wd_err *err)
+/* The schema as one step, for the check against the file's (db_check_schema). */
+static const char *const schema_steps[] = {schema, NULL};
+
+/* Opens the file name in the folder dir of the volume by handle. */
+static int open_at(const struct fs_root *fs, const char *path, int flags, struct db *d,
+		   struct wd_err *err)
+{
+	char *dir = wd_dirname(path);
+	const char *name = strrchr(path, '/');
+	int r = db_open_at(d, fs, dir, name ? name + 1 : path, flags, err);
+	free(dir);
+	return r;
+}
+
+int store_open(const struct fs_root *fs, const char *path, sqlite3 **h, struct wd_err *err)
 {
 	*h = NULL;
-	if (!wd_exists(path))
+	if (!fs_exists(fs, path))
 		return 0;
-	if (sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		int r = sql_fail(*h, path, "cannot open the stored catalog", err);
-		sqlite3_close(*h);
-		*h = NULL;
-		return r;
-	}
+	struct db d;
+	int r = open_at(fs, path, SQLITE_OPEN_READONLY, &d, err);
+	if (r)
+		return wd_err_prefix(err, "the stored catalog");
 	sqlite3_stmt *st = NULL;
 	int v = 0;
-	if (sqlite3_prepare_v2(*h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(d.h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (v != STORE_VERSION) { /* another build's cache: as if none */
-		sqlite3_close(*h);
-		*h = NULL;
+	if (v == STORE_VERSION) /* else another build's cache: as if none */
+		r = db_check_schema(&d, schema_steps, 1, "stored catalog", err);
+	if (!r && v == STORE_VERSION) {
+		*h = d.h;
+		d.h = NULL;
 	}
-	return 0;
+	db_close(&d);
+	return r;
 }
 
 static char *col(sqlite3_stmt *st, int i)
@@ -223,36 +240,28 @@ static int fill(sqlite3 *h, const char *tmp, const struct store_entry *e, size_t
 	return r;
 }
 
-static int flush_file(const char *path, struct wd_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ok = fd >= 0 && fsync(fd) == 0;
-	int e = errno;
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : wd_err_set(err, WD_EFAIL, "%s: cannot flush: %s", path, strerror(e));
-}
-
-int store_write(const char *path, const struct store_entry *e, size_t n, struct wd_err *err)
+int store_write(const struct fs_root *fs, const char *path, const struct store_entry *e, size_t n,
+		struct wd_err *err)
 {
 	char *tmp = wd_xasprintf("%s.new", path);
-	unlink(tmp);
-	sqlite3 *h = NULL;
-	int r = 0;
-	if (sqlite3_open_v2(tmp, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
-	    SQLITE_OK)
-		r = sql_fail(h, tmp, "cannot create the catalog", err);
+	struct db d = {0};
+	/* made afresh: a stale one (perhaps a hard link to a file elsewhere) goes first */
+	int r = fs_unlink(fs, tmp, err);
 	if (!r)
-		r = fill(h, tmp, e, n, err);
-	sqlite3_close(h);
+		r = open_at(fs, tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &d, err);
 	if (!r)
-		r = flush_file(tmp, err);
-	if (!r && rename(tmp, path) < 0)
-		r = wd_err_set(err, WD_EFAIL, "%s: cannot replace: %s", path, strerror(errno));
+		r = fill(d.h, tmp, e, n, err);
+	db_close(&d);
 	if (!r)
-		r = wd_fsync_parent(path, err);
-	if (r)
-		unlink(tmp);
+		r = fs_fsync_file(fs, tmp, err);
+	if (!r)
+		r = fs_rename(fs, tmp, path, err);
+	if (!r)
+		r = fs_fsync_parent(fs, path, err);
+	if (r) {
+		struct wd_err ignore;
+		fs_unlink(fs, tmp, &ignore);
+	}
 	free(tmp);
 	return r;
 }

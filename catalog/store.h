@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "catalog/index.h"
+#include "fs/fs.h"
 #include "common/err.h"
 
 #define STORE_DIR "var/cache/warpdrv"
@@ -25,11 +26,14 @@ struct store_entry {
 
 /* Opens the stored catalog read-only; *h NULL when there is none (or it is
  * of another version: it is only a cache). */
-int store_open(const char *path, sqlite3 **h, struct wd_err *err);
+/* path is a host path below fs's root (the volume's cache): opened by
+ * handle (db_open_at), its schema checked before any query. */
+int store_open(const struct fs_root *fs, const char *path, sqlite3 **h, struct wd_err *err);
 /* The index stored for a repository, if any with this name and URL. */
 int store_get(sqlite3 *h, const char *name, const char *url, struct repo_index *idx,
 	      bool *found, struct wd_err *err);
 /* Writes path anew with exactly these entries. */
-int store_write(const char *path, const struct store_entry *e, size_t n, struct wd_err *err);
+int store_write(const struct fs_root *fs, const char *path, const struct store_entry *e, size_t n,
+		struct wd_err *err);
 
 #endif

@@ -1,6 +1,5 @@
 #define _GNU_SOURCE /* syncfs */
 #include "common/file.h"
-#include "common/hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <linux/openat2.h>
-#include <sys/syscall.h>
-#endif
 
 const char *wd_file_kind(mode_t mode)
 {
@@ -30,7 +25,7 @@ const char *wd_file_kind(mode_t mode)
 	return "a file";
 }
 
-static int not_plain(struct wd_err *err, const char *path, mode_t mode)
+int wd_not_plain(struct wd_err *err, const char *path, mode_t mode)
 {
 	return wd_err_set(err, WD_EFAIL, "%s: is %s, not a plain file; warpdrv reads and "
 			  "writes plain files only (replace it with the file itself)", path,
@@ -39,7 +34,7 @@ static int not_plain(struct wd_err *err, const char *path, mode_t mode)
 
 /* After open: a plain file, in blocking mode again (O_NONBLOCK was only there
  * so that opening a FIFO could not wait for a writer). */
-static int plain_fd(int fd, const char *path, bool want_dir, struct wd_err *err)
+int wd_plain_fd(int fd, const char *path, bool want_dir, struct wd_err *err)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
@@ -50,7 +45,7 @@ static int plain_fd(int fd, const char *path, bool want_dir, struct wd_err *err)
 	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
 		int r = want_dir ? wd_err_set(err, WD_EFAIL, "%s: is %s, not a folder", path,
 					      wd_file_kind(st.st_mode))
-				 : not_plain(err, path, st.st_mode);
+				 : wd_not_plain(err, path, st.st_mode);
 		close(fd);
 		return r;
 	}
@@ -67,7 +62,7 @@ static int open_fail(struct wd_err *err, const char *path, int e)
 	struct stat st;
 	if ((e == ELOOP || e == ENOTDIR || e == EXDEV || e == ENXIO) && lstat(path, &st) == 0 &&
 	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return not_plain(err, path, st.st_mode);
+		return wd_not_plain(err, path, st.st_mode);
 	if (e == ELOOP || e == EXDEV)
 		return wd_err_set(err, WD_EFAIL, "%s: the path goes through a symbolic link; "
 				  "warpdrv does not follow links on a volume", path);
@@ -79,11 +74,11 @@ int wd_open_plain(const char *path, int flags, mode_t mode, struct wd_err *err)
 	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
 	if (fd < 0)
 		return open_fail(err, path, errno);
-	return plain_fd(fd, path, false, err);
+	return wd_plain_fd(fd, path, false, err);
 }
 
 /* Reads the open plain file fd (closing it) into out. */
-static int read_fd(int fd, const char *path, size_t max, struct wd_buf *out, struct wd_err *err)
+int wd_read_fd(int fd, const char *path, size_t max, struct wd_buf *out, struct wd_err *err)
 {
 	struct stat st;
 	if (max && fstat(fd, &st) == 0 && (uint64_t)st.st_size > max) {
@@ -124,26 +119,14 @@ int wd_read_file(const char *path, size_t max, struct wd_buf *out, struct wd_err
 		close(fd);
 		return wd_err_set(err, WD_EFAIL, "%s: is a folder, not a file", path);
 	}
-	if ((fd = plain_fd(fd, path, false, err)) < 0)
+	if ((fd = wd_plain_fd(fd, path, false, err)) < 0)
 		return fd;
-	return read_fd(fd, path, max, out, err);
+	return wd_read_fd(fd, path, max, out, err);
 }
 
-int wd_read_beneath(const char *root, const char *rel, size_t max, struct wd_buf *out,
-		    struct wd_err *err)
+int wd_write_all(int fd, const void *data, size_t n)
 {
-	wd_buf_reset(out);
-	int fd = wd_open_beneath(root, rel, O_RDONLY, 0, err);
-	if (fd < 0)
-		return fd;
-	char *path = wd_path_join(root, rel);
-	int r = read_fd(fd, path, max, out, err);
-	free(path);
-	return r;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
+	const char *p = data;
 	while (n) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
@@ -172,7 +155,7 @@ int wd_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		free(tmp);
 		return r;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (wd_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
@@ -287,132 +270,6 @@ char *wd_dirname(const char *path)
 	return wd_xstrndup(path, (size_t)(s - path));
 }
 
-/* ---- confined paths ---- */
-
-/* openat2(2) where the kernel has it: 0 and *fd set, or -1 with errno (ENOSYS
- * when the kernel or the C library lacks it, so the caller walks instead). */
-static int openat2_beneath(int dfd, const char *rel, int flags, mode_t mode, int *fd)
-{
-#if defined(__linux__) && defined(SYS_openat2)
-	struct open_how how = {.flags = (uint64_t)flags, .mode = (uint64_t)mode,
-			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-					  RESOLVE_NO_MAGICLINKS};
-	long r = syscall(SYS_openat2, dfd, rel, &how, sizeof how);
-	if (r < 0)
-		return -1;
-	*fd = (int)r;
-	return 0;
-#else
-	(void)dfd, (void)rel, (void)flags, (void)mode, (void)fd;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
-/* The walk: each folder opened with O_NOFOLLOW | O_DIRECTORY from the one
- * before it, then the last component with O_NOFOLLOW. -1 and errno on failure
- * (EXDEV for a ".." component). */
-static int openat_walk(int dfd, const char *rel, int flags, mode_t mode)
-{
-	char *p = wd_xstrdup(rel);
-	char *comps[128];
-	size_t n = 0;
-	bool deep = false;
-	for (char *c = strtok(p, "/"); c; c = strtok(NULL, "/"))
-		if (strcmp(c, ".") && !(deep = n == sizeof comps / sizeof *comps))
-			comps[n++] = c;
-	int cur = deep ? -1 : dup(dfd), fd = -1;
-	if (deep)
-		errno = ENAMETOOLONG;
-	for (size_t i = 0; cur >= 0 && i < n; i++) {
-		if (!strcmp(comps[i], "..")) {
-			errno = EXDEV;
-			break;
-		}
-		int next = i + 1 < n ? openat(cur, comps[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-							     O_CLOEXEC)
-				     : openat(cur, comps[i], flags, mode);
-		int saved = errno;
-		struct stat st;
-		/* a link to a folder fails O_DIRECTORY | O_NOFOLLOW as "not a folder" */
-		if (next < 0 && saved == ENOTDIR &&
-		    fstatat(cur, comps[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			saved = ELOOP;
-		close(cur);
-		errno = saved;
-		cur = next;
-		if (i + 1 == n) {
-			fd = next;
-			cur = -1;
-		}
-	}
-	if (!n && cur >= 0) {
-		fd = cur;
-		cur = -1;
-	}
-	if (cur >= 0) {
-		close(cur);
-		fd = -1;
-	}
-	free(p);
-	return fd;
-}
-
-int wd_open_beneath(const char *root, const char *rel, int flags, mode_t mode,
-		    struct wd_err *err)
-{
-	char *path = wd_path_join(root, rel);
-	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: cannot open folder: %s", root, strerror(errno));
-		free(path);
-		return r;
-	}
-	flags |= O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-	int fd = -1;
-	/* the walk where the kernel lacks openat2 or a sandbox forbids it (and
-	 * in the tests, which ask for it, so that both ways are tried) */
-	bool walk = wd_test_hook("WARPDRV_NO_OPENAT2") != NULL;
-	if (!walk && openat2_beneath(dfd, rel, flags, mode, &fd) < 0)
-		walk = errno == ENOSYS || errno == EPERM;
-	if (walk)
-		fd = openat_walk(dfd, rel, flags, mode);
-	int e = errno;
-	close(dfd);
-	int r = fd < 0 ? open_fail(err, path, e) : plain_fd(fd, path, (flags & O_DIRECTORY) != 0, err);
-	free(path);
-	return r;
-}
-
-int wd_mkdirs_beneath(const char *root, const char *rel, struct wd_err *err)
-{
-	char *p = wd_xstrdup(rel);
-	int r = 0;
-	for (char *s = p;; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (*p) {
-			char *abs = wd_path_join(root, p);
-			if (mkdir(abs, 0755) < 0 && errno != EEXIST)
-				r = wd_err_set(err, WD_EFAIL, "%s: cannot create folder: %s", abs,
-					       strerror(errno));
-			free(abs);
-			int fd = r ? r : wd_open_beneath(root, p, O_RDONLY | O_DIRECTORY, 0, err);
-			if (fd < 0)
-				r = fd;
-			else
-				close(fd);
-		}
-		*s = c;
-		if (r || !c)
-			break;
-	}
-	free(p);
-	return r;
-}
-
 int wd_check_plain(const char *path, bool *exists, struct wd_err *err)
 {
 	struct stat st;
@@ -428,13 +285,13 @@ int wd_check_plain(const char *path, bool *exists, struct wd_err *err)
 			       ? wd_err_set(err, WD_EFAIL, "%s: is a symbolic link; warpdrv does not "
 					    "follow links on a volume (replace it with the file or "
 					    "folder itself)", path)
-			       : not_plain(err, path, st.st_mode);
+			       : wd_not_plain(err, path, st.st_mode);
 	if (exists)
 		*exists = true;
 	return 0;
 }
 
-static int copy_fds(int in, int out, const char *from, const char *to, struct wd_err *err)
+int wd_copy_fds(int in, int out, const char *from, const char *to, struct wd_err *err)
 {
 	enum { CHUNK = 256 * 1024 };
 	char *buf = malloc(CHUNK);
@@ -451,7 +308,7 @@ static int copy_fds(int in, int out, const char *from, const char *to, struct wd
 		}
 		if (n == 0)
 			break;
-		if (write_all(out, buf, (size_t)n) < 0) {
+		if (wd_write_all(out, buf, (size_t)n) < 0) {
 			r = wd_err_set(err, WD_EFAIL, "%s: cannot write: %s", to, strerror(errno));
 			break;
 		}
@@ -472,7 +329,7 @@ int wd_copy_file(const char *from, const char *to, struct wd_err *err)
 		close(in);
 		return out;
 	}
-	int r = copy_fds(in, out, from, to, err);
+	int r = wd_copy_fds(in, out, from, to, err);
 	if (!r && fchmod(out, st.st_mode & 07777) < 0)
 		r = wd_err_set(err, WD_EFAIL, "%s: cannot set its mode: %s", to, strerror(errno));
 	if (!r && fchown(out, st.st_uid, st.st_gid) < 0 && errno != EPERM)
@@ -495,7 +352,7 @@ int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err
 	if (S_ISLNK(st.st_mode))
 		return 0; /* the rename replaces the link itself: nothing to keep */
 	if (!S_ISREG(st.st_mode))
-		return not_plain(err, old, st.st_mode);
+		return wd_not_plain(err, old, st.st_mode);
 	/* the owner first: chown may clear the set-id bits the mode then restores */
 	if (lchown(new_path, st.st_uid, st.st_gid) < 0 && errno != EPERM)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot give it the owner of %s: %s", new_path,

@@ -1,4 +1,7 @@
-/* Whole-file reads and crash-safe writes. Messages name the path. */
+/* Host files: whole-file reads and crash-safe writes of files that are not on
+ * an OS/2 volume (the program's own data, files named on the command line, a
+ * repository the vendor's tool writes). Everything on a volume goes through
+ * the confined layer, fs/fs.h. Messages name the path. */
 #ifndef WD_FILE_H
 #define WD_FILE_H
 
@@ -26,22 +29,16 @@ const char *wd_file_kind(mode_t mode);
  * O_WRONLY | O_CREAT | O_TRUNC...). Returns the descriptor or -code. */
 int wd_open_plain(const char *path, int flags, mode_t mode, struct wd_err *err);
 
-/* Opens rel (a '/'-separated path) below the folder root without following a
- * symbolic link in any component and without leaving root: openat2 with
- * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS where the kernel has it, else openat
- * with O_NOFOLLOW one component at a time. The last component must be a plain
- * file (or, with O_DIRECTORY in flags, a folder). Returns the descriptor or
- * -code; a link or special file is refused with its path. */
-int wd_open_beneath(const char *root, const char *rel, int flags, mode_t mode,
-		    struct wd_err *err);
-
-/* wd_read_file of rel below root, opened as wd_open_beneath opens it. */
-int wd_read_beneath(const char *root, const char *rel, size_t max, struct wd_buf *out,
-		    struct wd_err *err);
-
-/* mkdir -p of rel below root, refusing a symbolic link or a non-folder in
- * any component that exists (and creating folders 0755). */
-int wd_mkdirs_beneath(const char *root, const char *rel, struct wd_err *err);
+/* The pieces the confined layer (fs/) shares with the host-file functions:
+ * the message for something that is not a plain file; an open descriptor
+ * checked to be a plain file (or a folder), made blocking again (closed and
+ * -code if not); a whole read of an open descriptor (closing it); a write of
+ * every byte; a copy in fixed-size chunks. */
+int wd_not_plain(struct wd_err *err, const char *path, mode_t mode);
+int wd_plain_fd(int fd, const char *path, bool want_dir, struct wd_err *err);
+int wd_read_fd(int fd, const char *path, size_t max, struct wd_buf *out, struct wd_err *err);
+int wd_write_all(int fd, const void *data, size_t n);
+int wd_copy_fds(int in, int out, const char *from, const char *to, struct wd_err *err);
 
 /* Refuses path if it is a symbolic link or a special file; a plain file, a
  * folder or nothing at all passes (*exists, may be NULL, tells which). */

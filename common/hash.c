@@ -69,11 +69,8 @@ void wd_sha256_hex(const void *p, size_t n, char out[WD_SHA256_HEX])
 	wd_hex(md, sizeof md, out);
 }
 
-int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err)
+int wd_sha256_fd(int fd, const char *path, char out[WD_SHA256_HEX], struct wd_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
 	struct wd_sha256 *h = wd_sha256_new();
 	char buf[65536];
 	for (;;) {
@@ -82,7 +79,6 @@ int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err
 			continue;
 		if (n < 0) {
 			int e = errno;
-			close(fd);
 			wd_sha256_free(h);
 			return wd_err_set(err, WD_EFAIL, "%s: cannot read: %s", path, strerror(e));
 		}
@@ -90,10 +86,19 @@ int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err
 			break;
 		wd_sha256_update(h, buf, (size_t)n);
 	}
-	close(fd);
 	unsigned char md[WD_SHA256_LEN];
 	wd_sha256_final(h, md);
 	wd_sha256_free(h);
 	wd_hex(md, sizeof md, out);
 	return 0;
+}
+
+int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC); /* host: a file named by the caller */
+	if (fd < 0)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+	int r = wd_sha256_fd(fd, path, out, err);
+	close(fd);
+	return r;
 }

@@ -20,6 +20,8 @@ void wd_sha256(const void *p, size_t n, unsigned char out[WD_SHA256_LEN]);
 void wd_hex(const unsigned char *p, size_t n, char *out); /* out: 2n+1 bytes */
 void wd_sha256_hex(const void *p, size_t n, char out[WD_SHA256_HEX]);
 /* Hashes a file; out is lowercase hex. */
+/* The SHA-256 of what is left to read from fd (left open). */
+int wd_sha256_fd(int fd, const char *path, char out[WD_SHA256_HEX], struct wd_err *err);
 int wd_sha256_file(const char *path, char out[WD_SHA256_HEX], struct wd_err *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* Test hooks: environment variables the tests and benchmarks use to steer a
- * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT,
+ * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT, WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE,
  * WARPDRV_LOCK_WAIT). They exist only in the programs built in build/
  * (WD_TEST_HOOKS=1, the default);
  * `make install` builds its programs with WD_TEST_HOOKS=0, where every hook

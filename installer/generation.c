@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/fs.h"
 #include "common/file.h"
 #include "common/hash.h"
 
@@ -26,7 +27,7 @@ int generation_plan(const struct volume *v, struct txn_plan *plan, struct genera
 		 * refuse to write over a file that changed since. */
 		char *abs = wd_path_join(v->root, files[i]);
 		char now[WD_SHA256_HEX], then[WD_SHA256_HEX];
-		r = wd_sha256_file(abs, now, err);
+		r = fs_sha256(&v->fs, abs, now, err);
 		wd_sha256_hex(old[i].p, old[i].len, then);
 		if (!r && strcmp(now, then))
 			r = wd_err_set(err, WD_EFAIL, "%s changed while warpdrv was planning; "

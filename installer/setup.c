@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fs/fs.h"
 #include "common/date.h"
 #include "common/diff.h"
 #include "common/file.h"
@@ -184,7 +185,7 @@ int setup_apply(struct setup *s, struct wd_err *err)
 	 * copies nothing else has: the new ones go to a fresh number. */
 	while (!r) {
 		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v.root, d);
-		bool taken = wd_exists(abs);
+		bool taken = fs_exists(&s->v.fs, abs);
 		free(abs);
 		free(d);
 		if (!taken)
@@ -229,7 +230,7 @@ int setup_before_generation(struct setup *s, const struct generation *g, size_t 
 		char *dir = generation_dir(g[i].n);
 		char *path = wd_xasprintf("%s/%s/%s", s->v.root, dir, base);
 		free(dir);
-		bool have = wd_exists(path);
+		bool have = fs_exists(&s->v.fs, path);
 		int r = have ? volume_read_file(&s->v, path, WD_CONFIG_FILE_MAX, out, err) : 0;
 		free(path);
 		if (have || r)
@@ -253,7 +254,7 @@ int setup_copies_there(struct setup *s, long gen, struct wd_err *err)
 			continue;
 		const char *base = strrchr(s->host[f], '/');
 		char *path = wd_path_join(abs, base ? base + 1 : s->host[f]);
-		any |= wd_exists(path);
+		any |= fs_exists(&s->v.fs, path);
 		free(path);
 	}
 	int r = any ? 0 : wd_err_set(err, WD_EFAIL, "rollback %ld: %s holds no copy of CONFIG.SYS "

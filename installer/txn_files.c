@@ -12,6 +12,7 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "fs/fs.h"
 
 static bool writes(const struct txn_op *o)
 {
@@ -32,7 +33,7 @@ static int copy_retired(struct txn *t, const struct txn_op *o, char **copied,
 	char *from = txn_abs(t, o->host), *rel = txn_undo_copy(o->host);
 	*copied = txn_abs(t, rel);
 	free(rel);
-	int r = wd_exists(from) ? txn_copy_flushed(t, from, *copied, err) : 0;
+	int r = fs_exists(TXN_FS(t), from) ? txn_copy_flushed(t, from, *copied, err) : 0;
 	free(from);
 	return r;
 }
@@ -86,7 +87,7 @@ static int drop_undo_copies(struct txn *t, const struct txn_op *ops, size_t n, b
 		}
 	if (!r && any) {
 		char *d = txn_abs(t, WD_KEPT_DIR);
-		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
 		free(d);
 	}
 	return r;
@@ -99,8 +100,8 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	for (size_t i = 0; !r && i < n; i++)
 		if (ops[i].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[i].host);
-			if (txn_step(t) < 0 || (mkdir(d, 0755) < 0 && errno != EEXIST))
-				r = txn_sys_fail(err, d, "create folder");
+			r = txn_step(t) < 0 ? txn_sys_fail(err, d, "create folder")
+					    : fs_mkdir_err(TXN_FS(t), d, 0755, err);
 			free(d);
 		}
 	/* copies of the foreign files first, so that anything renamed over
@@ -124,9 +125,8 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 		if (writes(&ops[i])) {
 			targets[i] = txn_abs(t, ops[i].host);
 			tmps[i] = txn_temp_of(targets[i]);
-			r = txn_write_file(t, tmps[i], ops[i].data, ops[i].len, err);
-			if (!r) /* a rewritten file keeps its mode and owner */
-				r = wd_copy_mode_owner(targets[i], tmps[i], err);
+			/* a rewritten file keeps its mode and owner */
+			r = txn_write_file(t, tmps[i], ops[i].data, ops[i].len, targets[i], err);
 		}
 	for (size_t i = 0; !r && i < n; i++)
 		if (tmps[i])
@@ -149,11 +149,12 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 }
 
 /* Whether two paths lie on one file system (a rename between them works). */
-static bool same_fs(const char *a, const char *b)
+static bool same_fs(const struct txn *t, const char *a, const char *b)
 {
 	struct stat sa, sb;
 	char *db = wd_dirname(b);
-	bool same = stat(a, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev;
+	bool same = fs_lstat(TXN_FS(t), a, &sa) == 0 && fs_lstat(TXN_FS(t), db, &sb) == 0 &&
+		    sa.st_dev == sb.st_dev;
 	free(db);
 	return same;
 }
@@ -164,14 +165,14 @@ static bool same_fs(const char *a, const char *b)
 static int restore_kept(struct txn *t, const struct txn_op *o, const char *target, bool move,
 			struct wd_err *err)
 {
-	if (txn_file_has_sha(target, o->old_sha))
+	if (txn_file_has_sha(t, target, o->old_sha))
 		return 0;
 	char *kept = txn_abs(t, o->kept), *tmp = txn_temp_of(target);
 	int r = 0;
-	if (!txn_file_has_sha(kept, o->old_sha))
+	if (!txn_file_has_sha(t, kept, o->old_sha))
 		r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or damaged; "
 			       "the original file cannot be put back", kept, target);
-	if (!r && move && same_fs(kept, target)) {
+	if (!r && move && same_fs(t, kept, target)) {
 		r = txn_rename(t, kept, target, err);
 		free(kept);
 		free(tmp);
@@ -199,7 +200,7 @@ static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		}
 	if (!r && any) {
 		char *d = txn_abs(t, WD_KEPT_DIR);
-		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
 		free(d);
 	}
 	return r;
@@ -222,11 +223,11 @@ static char *aside_of(const struct txn *t, size_t i)
 static int move_aside(struct txn *t, const struct txn_op *o, size_t i, const char *target,
 		      struct wd_err *err)
 {
-	if (!wd_exists(target) ||
-	    (o->kind == TXN_RESTORE && txn_file_has_sha(target, o->old_sha)))
+	if (!fs_exists(TXN_FS(t), target) ||
+	    (o->kind == TXN_RESTORE && txn_file_has_sha(t, target, o->old_sha)))
 		return 0;
 	char *aside = aside_of(t, i);
-	int r = same_fs(target, aside) ? txn_rename(t, target, aside, err)
+	int r = same_fs(t, target, aside) ? txn_rename(t, target, aside, err)
 				       : txn_unlink(t, target, err);
 	free(aside);
 	return r;
@@ -270,9 +271,9 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
 			continue;
 		targets[k] = txn_abs(t, ops[k].host);
 		char *aside = aside_of(t, k), *kept = ops[k].kept ? txn_abs(t, ops[k].kept) : NULL;
-		if (kept && !wd_exists(kept) && txn_file_has_sha(targets[k], ops[k].old_sha))
+		if (kept && !fs_exists(TXN_FS(t), kept) && txn_file_has_sha(t, targets[k], ops[k].old_sha))
 			r = txn_rename(t, targets[k], kept, err);
-		if (!r && wd_exists(aside))
+		if (!r && fs_exists(TXN_FS(t), aside))
 			r = txn_rename(t, aside, targets[k], err);
 		free(aside);
 		free(kept);
@@ -295,17 +296,17 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
 			continue;
 		char *aside = aside_of(t, i);
-		unlink(aside);
+		fs_unlink_errno(TXN_FS(t), aside);
 		free(aside);
 		if (ops[i].kept) {
 			char *k = txn_abs(t, ops[i].kept);
-			unlink(k);
+			fs_unlink_errno(TXN_FS(t), k);
 			free(k);
 		}
 	}
 	struct wd_err e;
 	char *d = txn_abs(t, WD_KEPT_DIR);
-	wd_fsync_dir(d, &e);
+	fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);
 }
 
@@ -323,13 +324,13 @@ int txn_check_kept(const struct volume *v, const struct txn_plan *plan, struct w
 		struct stat st;
 		char hex[WD_SHA256_HEX];
 		struct wd_err e;
-		bool ok = txn_file_has_sha(target, o->old_sha);
-		if (!ok && (lstat(kept, &st) < 0 || !S_ISREG(st.st_mode)))
+		bool ok = fs_has_sha256(&v->fs, target, o->old_sha);
+		if (!ok && (fs_lstat(&v->fs, kept, &st) < 0 || !S_ISREG(st.st_mode)))
 			r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is missing or not a "
 				       "plain file, so removing %s cannot put the original back; "
 				       "nothing was changed (put the original file there to remove "
 				       "it)", kept, o->os2 ? o->os2 : o->host, plan->name);
-		else if (!ok && (wd_sha256_file(kept, hex, &e) || strcmp(hex, o->old_sha)))
+		else if (!ok && (fs_sha256(&v->fs, kept, hex, &e) || strcmp(hex, o->old_sha)))
 			r = wd_err_set(err, WD_EFAIL, "%s: the kept copy of %s is damaged (its SHA-256 "
 				       "is not the one recorded), so removing %s cannot put the "
 				       "original back; nothing was changed (put the original file "
@@ -347,7 +348,7 @@ static int unretire(struct txn *t, const struct txn_op *o, const char *target,
 {
 	char *rel = txn_undo_copy(o->host), *copy = txn_abs(t, rel), *tmp = txn_temp_of(target);
 	int r = 0;
-	if (!txn_file_has_sha(target, o->new_sha) && txn_file_has_sha(copy, o->new_sha) &&
+	if (!txn_file_has_sha(t, target, o->new_sha) && txn_file_has_sha(t, copy, o->new_sha) &&
 	    !(r = txn_copy_flushed(t, copy, tmp, err)))
 		r = txn_rename(t, tmp, target, err);
 	if (!r) /* a partial copy of the original, or of this one */
@@ -378,7 +379,7 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		 * content is not its to delete, whatever the recorded rows say. */
 		if (ops[k].kept)
 			r = restore_kept(t, &ops[k], targets[k], true, err);
-		else if (txn_file_has_sha(targets[k], ops[k].new_sha))
+		else if (txn_file_has_sha(t, targets[k], ops[k].new_sha))
 			r = txn_unlink(t, targets[k], err);
 		if (!r)
 			r = txn_unlink(t, tmp, err);
@@ -393,8 +394,8 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 	for (size_t k = n; !r && k-- > 0;)
 		if (ops[k].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[k].host);
-			if (rmdir(d) == 0)
-				r = wd_fsync_parent(d, err);
+			if (fs_rmdir(TXN_FS(t), d) == 0)
+				r = fs_fsync_parent(TXN_FS(t), d, err);
 			free(d);
 		}
 	for (size_t i = 0; i < n; i++)
@@ -408,13 +409,13 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 static bool retired_undoable(struct txn *t, const struct txn_op *o)
 {
 	char *target = txn_abs(t, o->host), *rel = txn_undo_copy(o->host), *copy = txn_abs(t, rel);
-	bool ok = txn_file_has_sha(target, o->new_sha) || txn_file_has_sha(copy, o->new_sha);
+	bool ok = txn_file_has_sha(t, target, o->new_sha) || txn_file_has_sha(t, copy, o->new_sha);
 	free(target);
 	free(rel);
 	free(copy);
 	if (ok && o->kept) {
 		char *kept = txn_abs(t, o->kept);
-		ok = txn_file_has_sha(kept, o->old_sha);
+		ok = txn_file_has_sha(t, kept, o->old_sha);
 		free(kept);
 	}
 	return ok;
@@ -433,7 +434,7 @@ bool txn_can_undo(struct txn *t, const struct txn_op *ops, size_t n)
 		if (!writes(&ops[i]) || !ops[i].kept)
 			continue;
 		char *target = txn_abs(t, ops[i].host), *kept = txn_abs(t, ops[i].kept);
-		ok = txn_file_has_sha(target, ops[i].old_sha) || txn_file_has_sha(kept, ops[i].old_sha);
+		ok = txn_file_has_sha(t, target, ops[i].old_sha) || txn_file_has_sha(t, kept, ops[i].old_sha);
 		free(target);
 		free(kept);
 	}
@@ -449,7 +450,7 @@ bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n)
 		if (!writes(&ops[i]))
 			continue;
 		char *target = txn_abs(t, ops[i].host), *tmp = txn_temp_of(target);
-		ok = txn_file_has_sha(target, ops[i].new_sha) || txn_file_has_sha(tmp, ops[i].new_sha);
+		ok = txn_file_has_sha(t, target, ops[i].new_sha) || txn_file_has_sha(t, tmp, ops[i].new_sha);
 		free(target);
 		free(tmp);
 	}
@@ -464,7 +465,7 @@ int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct
 		if (!writes(&ops[i]))
 			continue;
 		targets[i] = txn_abs(t, ops[i].host);
-		if (!txn_file_has_sha(targets[i], ops[i].new_sha)) {
+		if (!txn_file_has_sha(t, targets[i], ops[i].new_sha)) {
 			char *tmp = txn_temp_of(targets[i]);
 			r = txn_rename(t, tmp, targets[i], err);
 			free(tmp);

@@ -21,9 +21,13 @@ int txn_step(struct txn *t);
 char *txn_abs(const struct txn *t, const char *rel);
 char *txn_temp_of(const char *host);
 int txn_sys_fail(struct wd_err *err, const char *path, const char *what);
-bool txn_file_has_sha(const char *path, const char *sha);
+bool txn_file_has_sha(const struct txn *t, const char *path, const char *sha);
+/* The volume's root handle: every file operation of a transaction goes through it. */
+#define TXN_FS(t) (&(t)->v->fs)
+/* Writes a new file (made afresh: a stale one unlinked first), with the mode
+ * and owner of like when like names an existing file. */
 int txn_write_file(struct txn *t, const char *path, const void *data, size_t len,
-		   struct wd_err *err);
+		   const char *like, struct wd_err *err);
 int txn_flush_file(struct txn *t, const char *path, struct wd_err *err);
 int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_err *err);
 int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *err);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fs/fs.h"
 #include "common/file.h"
 #include "common/hooks.h"
 
@@ -22,7 +23,7 @@ static int lock_wait_env(void)
 
 static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
 {
-	t->lock_fd = wd_open_plain(path, O_RDWR | O_CREAT, 0644, err);
+	t->lock_fd = fs_open_inplace(TXN_FS(t), path, 0644, NULL, err);
 	if (t->lock_fd < 0)
 		return t->lock_fd;
 	int tries = lock_wait_env() * 10;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "fs/fs.h"
 #include "common/file.h"
 #include "catalog/version.h"
 #include "common/hash.h"
@@ -115,7 +116,7 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 	char **missing = NULL;
 	size_t n = 0;
 	for (char *d = wd_dirname(abs);; d = wd_dirname(d)) {
-		if (strlen(d) <= rootlen || wd_is_dir(d)) {
+		if (strlen(d) <= rootlen || fs_is_dir(&v->fs, d)) {
 			free(d);
 			break;
 		}
@@ -158,7 +159,7 @@ static int plan_put(const struct volume *v, struct db *db, const struct package 
 		r = wd_err_set(err, WD_EFAIL, "%s: %s belongs to the installed package %s; two "
 			       "packages cannot own one file (remove %s first)", p->m.name,
 			       f->dest, owner, owner);
-	if (!r && found && wd_is_dir(abs))
+	if (!r && found && fs_is_dir(&v->fs, abs))
 		r = wd_err_set(err, WD_EFAIL, "%s: %s is a folder on the volume", p->m.name, f->dest);
 	if (r)
 		goto out;
@@ -173,7 +174,7 @@ static int plan_put(const struct volume *v, struct db *db, const struct package 
 	memcpy(o->new_sha, f->sha256, WD_SHA256_HEX);
 	if (found) {
 		/* a file the package did not install: keep it for removal */
-		if ((r = wd_sha256_file(abs, o->old_sha, err)))
+		if ((r = fs_sha256(&v->fs, abs, o->old_sha, err)))
 			goto out;
 		char upper[300], hex[WD_SHA256_HEX];
 		snprintf(upper, sizeof upper, "%s", f->dest);
@@ -248,9 +249,9 @@ static int plan_replace(const struct volume *v, const struct package *p, size_t 
 	memcpy(o->new_sha, p->m.files[i].sha256, WD_SHA256_HEX);
 	char *abs = wd_path_join(v->root, f->host);
 	int r = 0;
-	if (wd_exists(abs)) {
+	if (fs_exists(&v->fs, abs)) {
 		o->kept = txn_undo_copy(f->host);
-		r = wd_sha256_file(abs, o->old_sha, err);
+		r = fs_sha256(&v->fs, abs, o->old_sha, err);
 	}
 	free(abs);
 	return r;
@@ -267,7 +268,7 @@ static int plan_retire(const struct volume *v, const struct installed_file *f,
 	memcpy(o->old_sha, f->kept_sha, WD_SHA256_HEX);
 	memcpy(o->new_sha, f->sha, WD_SHA256_HEX);
 	char *abs = wd_path_join(v->root, f->host);
-	int r = wd_exists(abs) ? wd_sha256_file(abs, o->new_sha, err) : 0;
+	int r = fs_exists(&v->fs, abs) ? fs_sha256(&v->fs, abs, o->new_sha, err) : 0;
 	free(abs);
 	return r;
 }
@@ -386,7 +387,7 @@ int txn_plan_config(const struct volume *v, struct txn_plan *plan, const char *h
 	o->len = len;
 	o->kept = kept;
 	wd_sha256_hex(data, len, o->new_sha);
-	int r = wd_sha256_file(abs, o->old_sha, err);
+	int r = fs_sha256(&v->fs, abs, o->old_sha, err);
 	free(abs);
 	free(kept_abs);
 	return r;
@@ -397,7 +398,7 @@ static unsigned long long size_on_volume(const struct volume *v, const char *hos
 {
 	char *abs = wd_path_join(v->root, host);
 	struct stat st;
-	unsigned long long n = stat(abs, &st) == 0 ? (unsigned long long)st.st_size : 0;
+	unsigned long long n = fs_lstat(&v->fs, abs, &st) == 0 ? (unsigned long long)st.st_size : 0;
 	free(abs);
 	return n;
 }

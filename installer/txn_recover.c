@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "fs/fs.h"
 #include "common/file.h"
 #include "state/txnlog.h"
 
@@ -120,12 +121,12 @@ int txn_pending(struct db *db, bool *pending, struct wd_err *err)
 void txn_sweep_aside(struct txn *t)
 {
 	char *d = txn_abs(t, WD_KEPT_DIR);
-	DIR *dir = opendir(d);
+	DIR *dir = fs_opendir(TXN_FS(t), d);
 	struct dirent *de;
 	while (dir && (de = readdir(dir)))
 		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
 			char *f = wd_path_join(d, de->d_name);
-			unlink(f);
+			fs_unlink_errno(TXN_FS(t), f);
 			free(f);
 		}
 	if (dir)
@@ -172,9 +173,9 @@ static size_t put_aside_back(struct txn *t, const struct txnlog_pending *p)
 		char *rel = wd_xasprintf("%s/%s%zu", WD_KEPT_DIR, TXN_ASIDE_PREFIX, i);
 		char *aside = txn_abs(t, rel), *target = NULL;
 		struct wd_err e;
-		if (wd_exists(aside) && !resolve(t->v, p->ops[i].host, &target, &e)) {
+		if (fs_exists(TXN_FS(t), aside) && !resolve(t->v, p->ops[i].host, &target, &e)) {
 			char *abs = txn_abs(t, target);
-			if (!wd_exists(abs) && !txn_rename(t, aside, abs, &e))
+			if (!fs_exists(TXN_FS(t), abs) && !txn_rename(t, aside, abs, &e))
 				n++;
 			free(abs);
 		}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "fs/fs.h"
 #include "common/hash.h"
 #include "common/hooks.h"
 #include "installer/unlink_batch.h"
@@ -32,11 +33,29 @@ void txn_fail_at_env(struct txn *t)
 	t->fail_errno = how && !strcmp(how + 1, "EIO") ? EIO : ENOSPC;
 }
 
+/* WARPDRV_PAUSE_AT=N with WARPDRV_PAUSE_FILE=PATH (test builds): before
+ * durable step N the process creates PATH (a host file of the test's) and
+ * waits, at most 20 s, until the test removes it: the test changes the
+ * volume meanwhile (a folder swapped for a link), deterministically. */
+static void pause_hook(int step)
+{
+	const char *at = wd_test_hook("WARPDRV_PAUSE_AT"), *file = wd_test_hook("WARPDRV_PAUSE_FILE");
+	if (!at || !file || atoi(at) != step)
+		return;
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644); /* host: the test's own file */
+	if (fd >= 0)
+		close(fd);
+	struct stat st;
+	for (int i = 0; i < 2000 && stat(file, &st) == 0; i++) /* host: the test's own file */
+		usleep(10000);
+}
+
 /* Counts a step without running the deletes queued before it (see
  * txn_unlink); a crash injected here still finds them done. An injected
  * failure returns -1 with errno set, the step not taken. */
 static int count_step(struct txn *t)
 {
+	pause_hook(t->steps + 1);
 	if (++t->steps == t->crash_at) {
 		struct wd_err e;
 		unlink_batch_run(&e);
@@ -85,26 +104,28 @@ int txn_sys_fail(struct wd_err *err, const char *path, const char *what)
 	return wd_err_set(err, WD_EFAIL, "%s: cannot %s: %s", path, what, strerror(errno));
 }
 
-bool txn_file_has_sha(const char *path, const char *sha)
+bool txn_file_has_sha(const struct txn *t, const char *path, const char *sha)
 {
-	char hex[WD_SHA256_HEX];
-	struct wd_err e;
-	return wd_exists(path) && !wd_sha256_file(path, hex, &e) && !strcmp(hex, sha);
+	return fs_has_sha256(TXN_FS(t), path, sha);
 }
 
 /* Writes a file; its flush comes later, in txn_flush_file, after all files of
  * the batch are written. */
 int txn_write_file(struct txn *t, const char *path, const void *data, size_t len,
-		   struct wd_err *err)
+		   const char *like, struct wd_err *err)
 {
 	int r = run_unlinks(err);
 	if (r)
 		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "write");
-	int fd = wd_open_plain(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
+	int fd = fs_create(TXN_FS(t), path, 0644, true, err);
 	if (fd < 0)
 		return fd;
+	if (like && (r = fs_copy_mode_owner(TXN_FS(t), like, fd, path, err))) {
+		close(fd);
+		return r;
+	}
 	const char *p = data;
 	while (len) {
 		ssize_t w = write(fd, p, len);
@@ -135,10 +156,7 @@ static bool on_whole_fs(struct txn *t, const struct stat *st)
 	if (!WD_HAVE_SYNC_FS)
 		return false;
 	if (!t->fs_dev_known) {
-		struct stat rs;
-		if (stat(t->v->root, &rs) < 0)
-			return false;
-		t->fs_dev = rs.st_dev;
+		t->fs_dev = TXN_FS(t)->dev;
 		t->fs_dev_known = true;
 	}
 	return st->st_dev == t->fs_dev;
@@ -153,7 +171,7 @@ static int sync_fs_step(struct txn *t, struct wd_err *err)
 		return 0;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, t->v->root, "flush");
-	int r = wd_sync_fs(t->v->root, err);
+	int r = fs_sync_all(TXN_FS(t), err);
 	if (!r)
 		t->fs_unsynced = false;
 	return r;
@@ -165,22 +183,13 @@ int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
 	if (r)
 		return r;
 	struct stat st;
-	if (stat(path, &st) < 0)
+	if (fs_lstat(TXN_FS(t), path, &st) < 0)
 		return txn_sys_fail(err, path, "open");
 	if (on_whole_fs(t, &st))
 		return sync_fs_step(t, err);
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "flush");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return txn_sys_fail(err, path, "open");
-	if (fsync(fd) < 0) {
-		r = txn_sys_fail(err, path, "flush");
-		close(fd);
-		return r;
-	}
-	close(fd);
-	return 0;
+	return fs_fsync_file(TXN_FS(t), path, err);
 }
 
 /* A copy streamed in chunks (a 2 GB file is never held in memory), keeping
@@ -192,7 +201,7 @@ int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_
 		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, to, "write");
-	r = wd_copy_file(from, to, err);
+	r = fs_copy(TXN_FS(t), from, to, err);
 	return r ? r : txn_flush_file(t, to, err);
 }
 
@@ -201,9 +210,9 @@ int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *e
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	if (txn_step(t) < 0 || rename(from, to) < 0)
+	if (txn_step(t) < 0)
 		return txn_sys_fail(err, to, "rename into place");
-	return 0;
+	return fs_rename(TXN_FS(t), from, to, err);
 }
 
 /* Whether path is a kept copy: those are deleted at once, their folder is
@@ -222,20 +231,20 @@ static bool is_kept_copy(const struct txn *t, const char *path)
  * latest: the deletes then overlap (installer/unlink_batch.h). */
 int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
 {
-	if (!wd_exists(path))
+	if (!fs_exists(TXN_FS(t), path))
 		return 0;
 	if (!is_kept_copy(t, path)) {
 		if (count_step(t) < 0)
 			return txn_sys_fail(err, path, "delete");
-		unlink_batch_add(path);
+		unlink_batch_add(TXN_FS(t), path);
 		return 0;
 	}
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	if (txn_step(t) < 0 || (unlink(path) < 0 && errno != ENOENT))
+	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "delete");
-	return 0;
+	return fs_unlink(TXN_FS(t), path, err);
 }
 
 /* Flushes each distinct parent folder of the given host paths once (or the
@@ -260,13 +269,13 @@ int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 		}
 		done[nd++] = d;
 		struct stat st;
-		if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (fs_lstat(TXN_FS(t), d, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue; /* undoing a run that stopped before making it */
 		if (on_whole_fs(t, &st)) {
 			r = sync_fs_step(t, err);
 			continue;
 		}
-		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : wd_fsync_dir(d, err);
+		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
 	}
 	for (size_t k = 0; k < nd; k++)
 		free(done[k]);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "fs/fs.h"
 
 /* Threads for a batch: enough to keep a device's queue busy; a small batch
  * is deleted by the caller alone. */
@@ -14,6 +15,7 @@
 #define UNLINK_MIN_PER_THREAD 8
 
 static char **queue;
+static const struct fs_root *queue_root;
 static size_t nqueue, capqueue;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -21,8 +23,9 @@ static size_t next;              /* the next queued path to delete */
 static int failed_errno;         /* the first failure, kept for the process */
 static char *failed_path;
 
-void unlink_batch_add(const char *path)
+void unlink_batch_add(const struct fs_root *root, const char *path)
 {
+	queue_root = root;
 	if (nqueue == capqueue) {
 		capqueue = capqueue ? 2 * capqueue : 64;
 		queue = wd_xrealloc(queue, capqueue * sizeof *queue);
@@ -44,9 +47,9 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&lock);
 		if (i >= nqueue)
 			return NULL;
-		if (unlink(queue[i]) == 0 || errno == ENOENT)
+		int e = fs_unlink_errno(queue_root, queue[i]);
+		if (!e)
 			continue;
-		int e = errno;
 		pthread_mutex_lock(&lock);
 		if (!failed_path) {
 			failed_errno = e;

@@ -11,9 +11,11 @@
 #include <stdbool.h>
 
 #include "common/err.h"
+#include "fs/fs.h"
 
-/* Queues a host path (copied) for deletion. */
-void unlink_batch_add(const char *path);
+/* Queues a host path below root (copied) for deletion; it is deleted by the
+ * handle of its folder (fs_unlink_errno). One root per batch. */
+void unlink_batch_add(const struct fs_root *root, const char *path);
 bool unlink_batch_pending(void);
 /* Deletes every queued path (one already gone is no error) and empties the
  * queue. Returns 0 or -WD_EFAIL naming a path that could not be deleted; once

@@ -116,7 +116,8 @@ int activation_store(struct db *db, const struct subscription *s, int today,
 	/* The key is a credential: keep the database to its owner. A file system
 	 * without modes (FAT, HPFS mounted on a host) refuses, and that is all
 	 * it can do. */
-	chmod(db->path, 0600);
+	struct wd_err ignore;
+	db_chmod(db, 0600, &ignore);
 	int r = db_begin(db, err);
 	if (r)
 		return r;

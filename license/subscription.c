@@ -200,7 +200,7 @@ int sub_read_file(const char *path, struct wd_buf *out, struct wd_err *err)
 		return wd_err_set(err, WD_ELICENSE, "%s: %lld bytes, more than a key file holds "
 				  "(at most %d; a subscription key has %d characters)", path,
 				  (long long)st.st_size, SUB_FILE_MAX, SUB_TEXT_LEN);
-	int r = wd_read_file(path, SUB_FILE_MAX, out, err);
+	int r = wd_read_file(path, SUB_FILE_MAX, out, err); /* host: a key file named on the command line */
 	if (r && out->len > SUB_FILE_MAX) /* grew while read, or not a regular file */
 		r = wd_err_set(err, WD_ELICENSE, "%s: more than %d bytes, more than a key file "
 			       "holds (a subscription key has %d characters)", path, SUB_FILE_MAX,

@@ -16,7 +16,7 @@ int volfile_read(const struct volume *v, const char *os2path, char **host, bool 
 	int r = volume_resolve(v, os2path, host, found, err);
 	if (r || !*found)
 		return r;
-	if (!wd_is_dir(*host))
+	if (!fs_is_dir(&v->fs, *host))
 		return volume_read_file(v, *host, WD_CONFIG_FILE_MAX, out, err);
 	*found = false;
 	return 0;
@@ -96,11 +96,11 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The NIF file names of a host folder, in byte order so results are stable. */
-static size_t list_nifs(const char *dir, char ***out)
+static size_t list_nifs(const struct volume *v, const char *dir, char ***out)
 {
 	char **names = NULL;
 	size_t n = 0;
-	DIR *d = opendir(dir);
+	DIR *d = fs_opendir(&v->fs, dir);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
@@ -139,7 +139,7 @@ static int read_nifs(const struct volume *v, struct boot_files *f, struct wd_err
 	bool found = false;
 	int r = volume_resolve(v, WD_MACS_DIR, &dir, &found, err);
 	char **names = NULL;
-	size_t n = !r && found ? list_nifs(dir, &names) : 0;
+	size_t n = !r && found ? list_nifs(v, dir, &names) : 0;
 	f->nifs = wd_xcalloc(n + 1, sizeof *f->nifs);
 	for (size_t k = 0; k < n; k++) {
 		read_one_nif(v, dir, names[k], &f->nifs[f->nnifs++]);
@@ -173,7 +173,7 @@ int boot_files_read(const struct volume *v, struct boot_files *f, struct wd_err 
 		bool there = false;
 		struct wd_err e;
 		if (!volume_resolve(v, WD_IBMCOM_PROTOCOL_INI, &host, &there, &e))
-			f->stale_ibmcom = there && !wd_is_dir(host);
+			f->stale_ibmcom = there && !fs_is_dir(&v->fs, host);
 		free(host);
 	}
 	return read_nifs(v, f, err);

@@ -10,6 +10,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "fs/fs.h"
 
 /* ---- folder listings, read once per process ----
  *
@@ -71,9 +72,10 @@ static int name_order(const void *a, const void *b)
 }
 
 /* Reads dir into l; false if it cannot be read (then l is untouched). */
-static bool listing_read(const char *dir, const struct stat *st, struct listing *l)
+static bool listing_read(const struct fs_root *fs, const char *dir, const struct stat *st,
+			 struct listing *l)
 {
-	DIR *d = opendir(dir);
+	DIR *d = fs_opendir(fs, dir);
 	if (!d)
 		return false;
 	char **names = NULL;
@@ -98,10 +100,10 @@ static bool listing_read(const char *dir, const struct stat *st, struct listing 
 }
 
 /* The listing of dir as it is now, or NULL if dir is no readable folder. */
-static const struct listing *listing_of(const char *dir)
+static const struct listing *listing_of(const struct fs_root *fs, const char *dir)
 {
 	struct stat st;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (fs_lstat(fs, dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return NULL;
 	struct listing *l = NULL;
 	for (size_t i = 0; i < nlistings && !l; i++)
@@ -110,7 +112,7 @@ static const struct listing *listing_of(const char *dir)
 	if (l && listing_current(l, &st))
 		return l;
 	struct listing fresh;
-	if (!listing_read(dir, &st, &fresh))
+	if (!listing_read(fs, dir, &st, &fresh))
 		return NULL;
 	if (!l) {
 		listings = wd_xrealloc(listings, (nlistings + 1) * sizeof *listings);
@@ -122,9 +124,9 @@ static const struct listing *listing_of(const char *dir)
 	return l;
 }
 
-char *volume_find_entry(const char *dir, const char *name)
+char *volume_find_entry(const struct volume *v, const char *dir, const char *name)
 {
-	const struct listing *l = listing_of(dir);
+	const struct listing *l = listing_of(&v->fs, dir);
 	if (!l)
 		return NULL;
 	/* the first name equal without case is the least in byte order */
@@ -179,11 +181,11 @@ static char *planned_path(const char *path, const char *comp)
 
 /* An existing component: a folder (when more follows) or a plain file or
  * folder (the last), never a link, FIFO, device or socket. */
-static int check_component(const char *os2path, const char *host, bool last,
-			   struct wd_err *err)
+static int check_component(const struct volume *v, const char *os2path, const char *host,
+			   bool last, struct wd_err *err)
 {
 	struct stat st;
-	if (lstat(host, &st) < 0)
+	if (fs_lstat(&v->fs, host, &st) < 0)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot examine %s: %s", os2path, host,
 				  strerror(errno));
 	if (S_ISDIR(st.st_mode) || (last && S_ISREG(st.st_mode)))
@@ -200,26 +202,26 @@ static int check_component(const char *os2path, const char *host, bool last,
 int volume_open(struct volume *v, const char *root, struct wd_err *err)
 {
 	memset(v, 0, sizeof *v);
+	v->fs.fd = -1;
 	if (!root || !*root)
 		return wd_err_set(err, WD_EUSAGE,
 				  "no OS/2 volume given: use --root DIR or set WARPDRV_ROOT");
-	if (!wd_is_dir(root))
-		return wd_err_set(err, WD_EFAIL, "%s: no such folder (--root names the OS/2 boot volume)",
-				  root);
-	char *name = volume_find_entry(root, "CONFIG.SYS");
-	if (!name)
+	struct wd_err e;
+	if (fs_root_open(&v->fs, root, &e))
+		return wd_err_set(err, WD_EFAIL, "%s: no such folder (--root names the OS/2 boot "
+				  "volume): %s", root, e.msg);
+	v->root = wd_xstrdup(v->fs.path);
+	char *name = volume_find_entry(v, v->root, "CONFIG.SYS");
+	if (!name) {
+		volume_close(v);
 		return wd_err_set(err, WD_EFAIL,
 				  "%s: not an OS/2 boot volume (no CONFIG.SYS at its top); "
 				  "--root must name the volume's top folder", root);
-	size_t n = strlen(root);
-	while (n > 1 && root[n - 1] == '/')
-		n--;
-	v->root = wd_xstrndup(root, n);
+	}
 	v->config_sys = wd_path_join(v->root, name);
 	free(name);
-	struct stat st;
-	int r = check_component("CONFIG.SYS", v->config_sys, true, err);
-	if (!r && lstat(v->config_sys, &st) == 0 && S_ISDIR(st.st_mode))
+	int r = check_component(v, "CONFIG.SYS", v->config_sys, true, err);
+	if (!r && fs_is_dir(&v->fs, v->config_sys))
 		r = wd_err_set(err, WD_EFAIL, "%s: is a folder; CONFIG.SYS must be a file",
 			       v->config_sys);
 	if (r)
@@ -231,9 +233,11 @@ void volume_close(struct volume *v)
 {
 	volume_forget_folders();
 	forget_planned();
+	fs_root_close(&v->fs);
 	free(v->root);
 	free(v->config_sys);
 	memset(v, 0, sizeof *v);
+	v->fs.fd = -1;
 }
 
 /* The next component of an OS/2 path at *s (advanced past it): malloc'd, or
@@ -270,7 +274,7 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 			free(comp);
 			break;
 		}
-		char *name = all ? volume_find_entry(path, comp) : NULL;
+		char *name = all ? volume_find_entry(v, path, comp) : NULL;
 		char *next = name ? wd_path_join(path, name) : planned_path(path, comp);
 		all = all && name;
 		free(name);
@@ -280,7 +284,7 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 		parts++;
 		const char *rest = s + strspn(s, "\\/");
 		if (all)
-			r = check_component(os2path, path, !*rest, err);
+			r = check_component(v, os2path, path, !*rest, err);
 	}
 	if (!r && !parts)
 		r = wd_err_set(err, WD_EFAIL, "'%s': empty path inside the volume", os2path);
@@ -294,32 +298,13 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 	return 0;
 }
 
-static const char *rel_of(const struct volume *v, const char *host, struct wd_err *err)
-{
-	size_t n = strlen(v->root);
-	if (strncmp(host, v->root, n) || (host[n] != '/' && host[n] != '\0')) {
-		wd_err_set(err, WD_EFAIL, "%s: not inside the volume %s", host, v->root);
-		return NULL;
-	}
-	return host + n + (host[n] == '/');
-}
-
-int volume_open_file(const struct volume *v, const char *host, int flags, mode_t mode,
-		     struct wd_err *err)
-{
-	const char *rel = rel_of(v, host, err);
-	return rel ? wd_open_beneath(v->root, rel, flags, mode, err) : -err->code;
-}
-
 int volume_read_file(const struct volume *v, const char *host, size_t max, struct wd_buf *out,
 		     struct wd_err *err)
 {
-	const char *rel = rel_of(v, host, err);
-	return rel ? wd_read_beneath(v->root, rel, max, out, err) : -err->code;
+	return fs_read(&v->fs, host, max, out, err);
 }
 
 int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err)
 {
-	const char *rel = rel_of(v, host, err);
-	return rel ? wd_mkdirs_beneath(v->root, rel, err) : -err->code;
+	return fs_mkdirs(&v->fs, host, err);
 }

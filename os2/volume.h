@@ -9,10 +9,12 @@
 #include <sys/types.h>
 
 #include "common/buf.h"
-
 #include "common/err.h"
+#include "fs/fs.h"
 
 struct volume {
+	struct fs_root fs; /* the top folder's handle: every file operation on the
+			    * volume goes through it (fs/fs.h) */
 	char *root;       /* host path of the volume's top folder */
 	char *config_sys; /* host path of CONFIG.SYS as spelled on disk */
 	char boot_drive;  /* 'C'..'Z', or 0 while unknown */
@@ -33,13 +35,10 @@ void volume_close(struct volume *v);
 int volume_resolve(const struct volume *v, const char *os2path, char **out, bool *found,
 		   struct wd_err *err);
 
-/* Confined access to a host path below the root (one volume_resolve gave):
- * opened, read or created as wd_open_beneath, wd_read_beneath and
- * wd_mkdirs_beneath do, so that a link put on the volume between the resolve
- * and the use is refused rather than followed. volume_open_file returns the
- * descriptor or -code. */
-int volume_open_file(const struct volume *v, const char *host, int flags, mode_t mode,
-		     struct wd_err *err);
+/* Reads a file or makes folders at a host path below the root (one
+ * volume_resolve gave), through the root's handle (fs_read, fs_mkdirs), so
+ * that a link put on the volume between the resolve and the use is refused
+ * rather than followed. */
 int volume_read_file(const struct volume *v, const char *host, size_t max, struct wd_buf *out,
 		     struct wd_err *err);
 int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err);
@@ -47,7 +46,7 @@ int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err);
 /* Finds one name in a host folder without regard to case; exact spelling
  * wins, else the first match in byte order. Returns a malloc'd name or NULL.
  * The folder's listing is read once and kept while the folder is unchanged. */
-char *volume_find_entry(const char *dir, const char *name);
+char *volume_find_entry(const struct volume *v, const char *dir, const char *name);
 
 /* Drops the kept folder listings. Whoever changes a folder on the volume
  * calls it before the change (the transaction does, at each step), so that

@@ -9,6 +9,7 @@
 set -eu
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 LAYERS='common
+fs
 trust os2 pci
 state
 license

@@ -103,7 +103,7 @@ static int add_stored_all(const struct session *s, const struct keyring *kr, int
 	if (!r && l.n)
 		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, err);
 	if (!r && l.n)
-		r = store_open(path, &store, err);
+		r = store_open(&v.fs, path, &store, err);
 	for (size_t i = 0; !r && i < l.n; i++) {
 		add_stored(s, store, &l.v[i], today, cat, err, &r);
 		if (l.v[i].subscription && !cat->auth.user && db.h)
@@ -145,6 +145,7 @@ int session_use_cache(const struct session *s, const struct volume *v, struct ca
 	bool found;
 	free(cat->cache_dir);
 	cat->cache_dir = NULL;
+	cat->cache_fs = &v->fs;
 	return volume_resolve(v, STORE_DIR "/packages", &cat->cache_dir, &found, err);
 }
 

@@ -1,13 +1,19 @@
 #include "state/db.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "state/schema.h"
 #include "state/txnlog.h"
 #include "common/buf.h"
 #include "common/file.h"
+#include "fs/fs.h"
+#include "state/db_vfs.h"
 
 int db_fail(struct db *db, struct wd_err *err, const char *what)
 {
@@ -103,10 +109,43 @@ static int migrate(struct db *db, struct wd_err *err)
 /* The database is data from the volume, not code: no function with side
  * effects from its schema (a trigger or view someone planted), no writes to
  * its internals. */
+/* Every statement runs under a bound of virtual-machine steps: a crafted
+ * database that makes a query loop (a recursive view the schema check would
+ * refuse, a row that makes a query explode) ends with an error instead of
+ * holding the CPU. The budget is restarted at each statement (the trace
+ * callback marks its start); the real queries take a few thousand steps. */
+#define DB_STEP_BUDGET 200000 /* progress callbacks of DB_STEP_EVERY steps: 2e8 steps */
+#define DB_STEP_EVERY 1000
+static int budget_left(void *arg)
+{
+	int *left = arg;
+	return --*left <= 0; /* non-zero interrupts the statement */
+}
+static int budget_restart(unsigned type, void *arg, void *p, void *x)
+{
+	(void)type, (void)p, (void)x;
+	*(int *)arg = DB_STEP_BUDGET;
+	return 0;
+}
+static int step_budget; /* one command runs one statement at a time */
+
 static void harden(sqlite3 *h)
 {
 	sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	step_budget = DB_STEP_BUDGET;
+	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, &step_budget);
+	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, &step_budget);
+}
+
+void db_harden(sqlite3 *h)
+{
+	harden(h);
+}
+
+int db_chmod(struct db *db, mode_t mode, struct wd_err *err)
+{
+	return db->fs ? fs_chmod(db->fs, db->path, mode, err) : 0;
 }
 
 int db_open_memory(struct db *db, struct wd_err *err)
@@ -133,16 +172,136 @@ void db_handle_close(sqlite3 *h)
 	sqlite3_close(h);
 }
 
-/* The database and its journal must be plain files (or not there): a link
- * would move the state outside the root, a FIFO would hang SQLite. */
-static int plain_or_none(const char *path, struct wd_err *err)
+/* The schema of the file, as rows "type name table sql", against the one
+ * this build's steps write at the same version: a view, a trigger, a
+ * table or column of someone else's, any difference, and nothing is asked of
+ * the database. */
+static int schema_rows(sqlite3 *h, struct wd_buf *out)
 {
-	int r = wd_check_plain(path, NULL, err);
-	if (!r) {
-		char *journal = wd_xasprintf("%s-journal", path);
-		r = wd_check_plain(journal, NULL, err);
-		free(journal);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h, "SELECT type, name, tbl_name, coalesce(sql, '') FROM "
+			       "sqlite_schema ORDER BY type, name", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW)
+		wd_buf_addf(out, "%s %s %s %s\n", (const char *)sqlite3_column_text(st, 0),
+			    (const char *)sqlite3_column_text(st, 1),
+			    (const char *)sqlite3_column_text(st, 2),
+			    (const char *)sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
+	return s == SQLITE_DONE ? 0 : -1;
+}
+
+int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
+		    struct wd_err *err)
+{
+	int want = 0;
+	while (steps[want])
+		want++;
+	if (version > want)
+		return 0; /* a newer build's file: db_migrate says so */
+	sqlite3 *ref;
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(ref);
+		return wd_err_set(err, WD_EFAIL, "cannot open a database in memory");
 	}
+	int r = 0;
+	for (int v = 0; !r && v < version; v++)
+		if (sqlite3_exec(ref, steps[v], NULL, NULL, NULL) != SQLITE_OK)
+			r = wd_err_set(err, WD_EFAIL, "%s schema step %d: %s", what, v + 1,
+				       sqlite3_errmsg(ref));
+	struct wd_buf have = {0}, expect = {0};
+	if (!r && schema_rows(ref, &expect) < 0)
+		r = wd_err_set(err, WD_EFAIL, "%s schema: %s", what, sqlite3_errmsg(ref));
+	if (!r && schema_rows(db->h, &have) < 0)
+		r = wd_err_set(err, WD_ETRUST, "%s: the %s's schema cannot be read: %s; move the "
+			       "file aside to start afresh", db->path, what, sqlite3_errmsg(db->h));
+	if (!r && (have.len != expect.len || memcmp(have.p, expect.p, have.len))) {
+		/* the first line that differs, for the message */
+		const char *a = have.p ? have.p : "", *b = expect.p ? expect.p : "";
+		while (*a && *a == *b)
+			a++, b++;
+		while (a > (have.p ? have.p : "") && a[-1] != '\n')
+			a--;
+		char shown[120];
+		snprintf(shown, sizeof shown, "%.*s", (int)strcspn(a, "\n"), a);
+		r = wd_err_set(err, WD_ETRUST, "%s: the %s's schema (version %d) is not the one "
+			       "warpdrv writes%s%s; it is not read (a damaged or crafted file: move "
+			       "it aside to start afresh)", db->path, what, version,
+			       *shown ? ", at: " : "", shown);
+	}
+	wd_buf_free(&have);
+	wd_buf_free(&expect);
+	sqlite3_close(ref);
+	return r;
+}
+
+/* Opens the file name in the folder dir below the volume's root: the folder
+ * by handle (fs/), the file by openat in it, never following a link, and a
+ * plain file with one link (it is written in place); its journal, if one is
+ * there, the same. SQLite then opens both through the confined VFS. */
+int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
+	       int flags, struct wd_err *err)
+{
+	memset(db, 0, sizeof *db);
+	db->path = wd_path_join(dir, name);
+	int dfd = fs_open_dir(fs, dir, err);
+	if (dfd < 0) {
+		free(db->path);
+		db->path = NULL;
+		return dfd;
+	}
+	bool rw = (flags & SQLITE_OPEN_READWRITE) != 0;
+	int fd = -1;
+	if (flags & SQLITE_OPEN_CREATE)
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && (!(flags & SQLITE_OPEN_CREATE) || errno == EEXIST))
+		fd = openat(dfd, name, (rw ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int r = 0;
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+		r = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)
+			    ? wd_not_plain(err, db->path, st.st_mode)
+			    : wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, strerror(e));
+	}
+	if (!r)
+		r = fs_check_single(fd, db->path, err);
+	char *journal = wd_xasprintf("%s-journal", name);
+	struct stat js;
+	if (!r && fstatat(dfd, journal, &js, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (!S_ISREG(js.st_mode) || js.st_nlink != 1))
+		r = wd_err_set(err, WD_EFAIL, "%s-journal: is %s; warpdrv writes its journal in "
+			       "place and refuses anything but a plain file with one link (move it "
+			       "aside)", db->path, S_ISREG(js.st_mode) ? "a file with other hard links"
+								   : wd_file_kind(js.st_mode));
+	free(journal);
+	const char *vfs = r ? NULL : db_vfs_name();
+	if (!r && !vfs)
+		r = wd_err_set(err, WD_EFAIL, "%s: SQLite's default file layer cannot be wrapped",
+			       db->path);
+	if (r) {
+		if (fd >= 0)
+			close(fd);
+		close(dfd);
+		free(db->path);
+		db->path = NULL;
+		return r;
+	}
+	char *fname = db_vfs_filename(dfd, fd, name);
+	if (sqlite3_open_v2(fname, &db->h, flags & ~SQLITE_OPEN_NOFOLLOW, vfs) != /* confined: by handle */
+	    SQLITE_OK)
+		r = db_fail(db, err, "cannot open");
+	free(fname);
+	/* the handle has copies of both (state/db_vfs.c); SQLite holds no lock yet */
+	close(fd);
+	close(dfd);
+	db->fs = fs;
+	if (!r)
+		harden(db->h);
+	if (r)
+		db_close(db);
 	return r;
 }
 
@@ -155,8 +314,9 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
 	if (r)
 		return r;
-	db->path = wd_path_join(dir, WD_DB_NAME);
-	bool have = found && wd_exists(db->path);
+	char *path = wd_path_join(dir, WD_DB_NAME);
+	bool have = found && fs_exists(&v->fs, path);
+	free(path);
 	if (exists)
 		*exists = have;
 	if (!have && !create) {
@@ -165,28 +325,22 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	}
 	if (!found && (r = volume_mkdirs(v, dir, err))) {
 		free(dir);
-		db_close(db);
 		return r;
 	}
+	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
+	r = db_open_at(db, &v->fs, dir, WD_DB_NAME, flags, err);
 	free(dir);
-	if ((r = plain_or_none(db->path, err))) {
-		db_close(db);
+	if (r)
 		return r;
-	}
-	int flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE) |
-		    SQLITE_OPEN_NOFOLLOW;
-	if (sqlite3_open_v2(db->path, &db->h, flags, NULL) != SQLITE_OK) {
-		r = db_fail(db, err, "cannot open the state database");
-		db_close(db);
-		return r;
-	}
-	harden(db->h);
 	sqlite3_busy_timeout(db->h, 5000);
 	/* synchronous = EXTRA: besides FULL's flushes, SQLite flushes the folder
 	 * after it unlinks the journal at a commit (DELETE journal mode), so
 	 * that a commit warpdrv reports is on stable storage: a lost unlink
 	 * would leave a hot journal that rolls the commit back. */
-	if ((r = db_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = EXTRA; "
+	int version = 0;
+	if ((r = user_version(db, &version, err)) ||
+	    (r = db_check_schema(db, db_schema_steps, version, "database", err)) ||
+	    (r = db_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = EXTRA; "
 			     "PRAGMA foreign_keys = ON;", err)) ||
 	    (r = migrate(db, err))) {
 		db_close(db);

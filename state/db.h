@@ -7,8 +7,10 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "common/err.h"
+#include "fs/fs.h"
 #include "os2/volume.h"
 
 #define WD_STATE_DIR "var/lib/warpdrv"
@@ -17,6 +19,7 @@
 struct db {
 	sqlite3 *h;
 	char *path;
+	const struct fs_root *fs; /* the volume it lies on (db_open_at) */
 };
 
 /* Opens the volume's database. With create false and no database on the
@@ -26,6 +29,24 @@ struct db {
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	    struct wd_err *err);
 void db_close(struct db *db);
+/* Opens the SQLite file name in the folder dir (a host path below fs's
+ * root) by handle, through the confined VFS (state/db_vfs.c): the folder is
+ * opened beneath the root without following links, the file must be a
+ * plain file with one link, and so must its journal if one is there. flags
+ * are sqlite3_open_v2's. Every statement then runs under a step budget. */
+int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
+	       int flags, struct wd_err *err);
+/* Refuses a database whose schema is not what steps[0..version) write:
+ * tables, columns, indexes, and no view or trigger (WD_ETRUST, naming the
+ * first difference). Called before any other query of the file. */
+int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
+		    struct wd_err *err);
+/* The step budget and the schema distrust of db_open_at, for a handle
+ * opened otherwise (in memory). */
+void db_harden(sqlite3 *h);
+/* chmod of the database file by handle, while no statement runs (a file
+ * system without modes refuses: the caller may ignore it). */
+int db_chmod(struct db *db, mode_t mode, struct wd_err *err);
 /* Runs SQL with no result rows; the message names the database and SQLite's reason. */
 int db_exec(struct db *db, const char *sql, struct wd_err *err);
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err);

@@ -81,10 +81,10 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r) {
 		/* --out FOLDER: the package's own file name inside it */
 		char *name = package_file_name(&m);
-		dest = wd_is_dir(out) ? wd_path_join(out, name) : wd_xstrdup(out);
+		dest = wd_is_dir(out) ? wd_path_join(out, name) : wd_xstrdup(out); /* host: the vendor's output */
 		free(name);
 		out = dest;
-		r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err);
+		r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err); /* host: the vendor's output */
 	}
 	if (!r) {
 		ui_say(ctx, "Packed %s %s (%zu files, %zu bytes) into %s.\n", m.name, m.version,
@@ -214,7 +214,7 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 		goto out;
 	index_write(&idx, &out);
 	if ((r = signed_append(&out, k, &err)) ||
-	    (r = wd_write_atomic(path, out.p, out.len, 0644, &err)))
+	    (r = wd_write_atomic(path, out.p, out.len, 0644, &err))) /* host: the vendor's repository */
 		goto out;
 	ui_say(ctx, "Wrote %s: serial %llu, %zu packages, %zu revoked keys.\n", path,
 	       (unsigned long long)idx.serial, idx.npkgs, idx.nrevoked);
@@ -257,7 +257,7 @@ int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
 	int today;
 	int r = keyring_add_dir(&kr, keys, &err);
 	if (!r)
-		r = wd_read_file(file, PACKAGE_MAX_BYTES, &b, &err);
+		r = wd_read_file(file, PACKAGE_MAX_BYTES, &b, &err); /* host: a package named on the command line */
 	if (!r)
 		r = wd_today(&today, &err);
 	if (!r && b.len >= 2 && (unsigned char)b.p[0] == 0x1f && (unsigned char)b.p[1] == 0x8b) {

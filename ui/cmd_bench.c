@@ -420,7 +420,7 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 					 "listing is a few lines")
 			    : 0;
 	} else {
-		r = wd_read_file(o.file, IMPORT_MAX, &text, &err);
+		r = wd_read_file(o.file, IMPORT_MAX, &text, &err); /* host: a file named on the command line */
 	}
 	struct bench_run run = {0};
 	if (!r)

@@ -452,7 +452,7 @@ static int write_svgs(struct wd_ctx *ctx, const char *path, const struct section
 		struct wd_buf svg = {0};
 		svg_chart(&svg, &sec[p]);
 		char *name = p == 1 && sec[0].found ? udp_svg_name(path) : wd_xstrdup(path);
-		r = wd_write_atomic(name, svg.p, svg.len, 0644, &err);
+		r = wd_write_atomic(name, svg.p, svg.len, 0644, &err); /* host: the picture the user asked for */
 		free(name);
 		wd_buf_free(&svg);
 	}

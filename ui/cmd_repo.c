@@ -196,7 +196,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r)
 		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, &err);
 	if (!r)
-		r = store_open(path, &store, &err);
+		r = store_open(&v.fs, path, &store, &err);
 	char *bundled = ui_data_dir(ctx, "repo");
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);

@@ -94,7 +94,7 @@ static int commit(struct db *db, const struct repo_list *l, struct outcome *o,
 	}
 	int r = db_begin(db, err);
 	if (!r && !(r = catalog_remember(db, &fresh, err)) &&
-	    !(r = activation_note_today(db, err)) && !(r = store_write(store_path, e, n, err)))
+	    !(r = activation_note_today(db, err)) && !(r = store_write(db->fs, store_path, e, n, err)))
 		r = db_commit(db, err);
 	if (r)
 		db_rollback(db);
@@ -178,14 +178,14 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
 	if (!r) {
 		path = wd_path_join(dir, STORE_NAME);
-		r = store_open(path, &store, err);
+		r = store_open(&v->fs, path, &store, err);
 	}
 	if (!r)
 		r = activation_load(db, kr, &a, err);
 	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
 	struct fetch_validators vs;
 	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
-	fetch_validators_read(vpath ? vpath : "", &vs);
+	fetch_validators_read(&v->fs, vpath ? vpath : "", &vs);
 	for (size_t i = 0; !r && i < l->n; i++) {
 		if ((r = store_get(store, l->v[i].name, l->v[i].url, &o[i].old, &o[i].have_old, err)))
 			break;
@@ -196,9 +196,9 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	for (size_t i = 0; i < l->n; i++)
 		any |= o[i].have_fresh && !o[i].unchanged;
 	struct wd_err ignore; /* without the validators, the next update is a full one */
-	if (!r && any && !ctx->dry_run && !(r = wd_mkdirs(dir, err)) &&
+	if (!r && any && !ctx->dry_run && !(r = fs_mkdirs(&v->fs, dir, err)) &&
 	    !(r = commit(db, l, o, path, err)))
-		fetch_validators_write(vpath, &vs, &ignore);
+		fetch_validators_write(&v->fs, vpath, &vs, &ignore);
 	fetch_validators_free(&vs);
 	free(vpath);
 	if (!r) {

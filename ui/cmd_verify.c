@@ -6,6 +6,7 @@
 
 #include "common/file.h"
 #include "common/hash.h"
+#include "fs/fs.h"
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -17,11 +18,11 @@ static const char *check_file(const struct volume *v, const char *host, long lon
 	struct stat st;
 	struct wd_err e;
 	const char *bad = NULL;
-	if (stat(abs, &st) < 0)
+	if (fs_lstat(&v->fs, abs, &st) < 0 || !S_ISREG(st.st_mode))
 		bad = "missing";
 	else if (st.st_size != size)
 		bad = "size differs";
-	else if (wd_sha256_file(abs, hex, &e) || strcmp(hex, sha))
+	else if (fs_sha256(&v->fs, abs, hex, &e) || strcmp(hex, sha))
 		bad = "content differs";
 	free(abs);
 	return bad;

@@ -122,7 +122,7 @@ char *ui_data_dir(const struct wd_ctx *ctx, const char *name)
 	}
 	char *found = NULL;
 	for (int i = 0; i < n; i++) {
-		if (!found && wd_is_dir(cand[i]))
+		if (!found && wd_is_dir(cand[i])) /* host: where the program's data may be */
 			found = cand[i];
 		else
 			free(cand[i]);

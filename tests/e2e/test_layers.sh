@@ -49,4 +49,33 @@ t_a_folder_without_a_layer_fails() {
 	assert_out "newpart/: a folder of sources with no layer"
 }
 
+t_the_tree_keeps_volume_files_in_the_confined_layer() {
+	run sh "$SRC/scripts/confine.sh" "$SRC"
+	assert_rc 0
+	[ -z "$OUT" ] || fail "violations: $OUT"
+}
+
+t_a_path_call_outside_the_confined_layer_fails() {
+	copy_sources
+	printf 'static void x(const char *p) { unlink(p); }\n' >>"$T/tree/installer/txn_files.c"
+	printf 'static int y(const char *p) { return wd_exists(p) && rename(p, "b") == 0; }\n' \
+		>>"$T/tree/os2/volfiles.c"
+	printf 'static int z(int d) { return openat(AT_FDCWD, "x", 0) + openat(d, "y", 0); }\n' \
+		>>"$T/tree/state/txnlog.c"
+	run sh "$SRC/scripts/confine.sh" "$T/tree"
+	assert_rc 1
+	assert_out "installer/txn_files.c:"
+	assert_out "unlink() on a path outside fs/"
+	assert_out "wd_exists() on a path outside fs/"
+	assert_out "rename() on a path outside fs/"
+	assert_out "openat() on a path outside fs/"
+	# the handle-relative openat(d, ...) on the same line is not named twice
+	[ "$(grep -c 'state/txnlog.c' "$T/out")" -eq 1 ] || fail "openat on a handle flagged: $OUT"
+	# a host file said so passes
+	copy_sources
+	printf 'static void w(const char *p) { unlink(p); /* host: a test */ }\n' >>"$T/tree/ui/out.c"
+	run sh "$SRC/scripts/confine.sh" "$T/tree"
+	[ "$(grep -c 'ui/out.c' "$T/out")" -eq 0 ] || fail "marked host call flagged: $OUT"
+}
+
 run_tests

@@ -29,6 +29,30 @@ craft() {
 	sqlite3 "$DB" "$1"
 }
 
+# Replaces the database by a genuine one of schema version N: the first N
+# steps of state/schema.c, as an older warpdrv wrote it (a database whose
+# schema is not exactly one warpdrv wrote is refused before any query).
+old_db() { # N
+	rm -f "$DB"
+	python3 - "$SRC/state/schema.c" "$DB" "$1" <<'PY'
+import re, sqlite3, sys
+src = open(sys.argv[1]).read()
+body = src[src.index("db_schema_steps[] = {"):]
+body = re.sub(r"/\*.*?\*/", "", body[:re.search(r"^\s*NULL\b", body, re.M).start()], flags=re.S)
+steps, cur = [], ""
+for lit, comma in re.findall(r'"((?:[^"\\]|\\.)*)"|(,)', body):
+    if comma:
+        steps.append(cur); cur = ""
+    else:
+        cur += lit.encode().decode("unicode_escape")
+c = sqlite3.connect(sys.argv[2])
+for i in range(int(sys.argv[3])):
+    c.executescript(steps[i])
+c.execute("PRAGMA user_version = %d" % int(sys.argv[3]))
+c.commit()
+PY
+}
+
 # Every read-only command refuses: exit 1, the message, nothing changed.
 refused_by_every_reader() { # MESSAGE...
 	local vol before_v before_o
@@ -105,13 +129,8 @@ t_stored_commit_sql_is_never_run() {
 # upgraded, so that the older warpdrv can still finish it.
 t_an_older_pending_transaction_is_left_for_the_older_warpdrv() {
 	hostile_volume
-	craft "DROP TABLE txn_package;
-	       ALTER TABLE txn DROP COLUMN rows_format; ALTER TABLE txn DROP COLUMN version;
-	       ALTER TABLE txn DROP COLUMN gen_n; ALTER TABLE txn DROP COLUMN gen_command;
-	       ALTER TABLE txn DROP COLUMN gen_summary; ALTER TABLE txn_op DROP COLUMN path;
-	       ALTER TABLE txn_op DROP COLUMN package; ALTER TABLE txn_op DROP COLUMN size;
-	       ALTER TABLE txn_op DROP COLUMN config; PRAGMA user_version = 6;
-	       INSERT INTO txn (id, action, package, started, done_sql)
+	old_db 6
+	craft "INSERT INTO txn (id, action, package, started, done_sql)
 	       VALUES (100, 'install', 'older', datetime('now'), 'INSERT INTO history VALUES (1)');
 	       INSERT INTO txn_op (txn, seq, kind, host, new_sha256)
 	       VALUES (100, 0, 'put', 'OS2/OLDER.SYS', '$SHA');"

@@ -16,6 +16,7 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "fs/fs.h"
 #include "installer/unlink_batch.h"
 #include "os2/volume.h"
 #include "state/db.h"
@@ -191,10 +192,10 @@ static void test_volume_sees_names_made_after_a_lookup(void **state)
 	assert_int_equal(volume_resolve(&v, "\\IBMCOM\\PROTOCOL.INI", &p, &found, &e), 0);
 	assert_false(found);
 	free(p);
-	char *name = volume_find_entry(ibmcom, "foo");
+	char *name = volume_find_entry(&v, ibmcom, "foo");
 	assert_string_equal(name, "FOO");
 	free(name);
-	name = volume_find_entry(ibmcom, "Foo");
+	name = volume_find_entry(&v, ibmcom, "Foo");
 	assert_string_equal(name, "Foo");
 	free(name);
 	/* another program makes the file, spelled otherwise */
@@ -218,10 +219,10 @@ static void test_volume_sees_names_made_after_a_lookup(void **state)
 	free(p);
 	/* and after the kept listings are dropped, the same answers */
 	volume_forget_folders();
-	name = volume_find_entry(ibmcom, "PROTOCOL.INI");
+	name = volume_find_entry(&v, ibmcom, "PROTOCOL.INI");
 	assert_string_equal(name, "protocol.ini");
 	free(name);
-	assert_null(volume_find_entry(ibmcom, "NOSUCH"));
+	assert_null(volume_find_entry(&v, ibmcom, "NOSUCH"));
 	volume_close(&v);
 	free(ibmcom);
 	rmrf(d);
@@ -311,6 +312,69 @@ static void test_db_is_created_only_when_asked(void **state)
 	free(d);
 }
 
+/* A file written in place is refused when it has another hard link (the
+ * other name could be a host file); a new file never writes through an
+ * existing name; a folder swapped for a link after one operation stops the
+ * next, which never reaches outside the root. */
+static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
+{
+	(void)state;
+	char *d = tmpdir(), *out = tmpdir();
+	touch(d, "VOL/var/lock");
+	touch(out, "host.txt");
+	char *host = wd_path_join(out, "host.txt"), *lock = wd_path_join(d, "VOL/var/lock");
+	char *vol = wd_path_join(d, "VOL");
+	assert_int_equal(unlink(lock), 0);
+	assert_int_equal(link(host, lock), 0);
+	struct fs_root r;
+	struct wd_err e;
+	assert_int_equal(fs_root_open(&r, vol, &e), 0);
+	assert_true(fs_open_inplace(&r, "var/lock", 0644, NULL, &e) < 0);
+	assert_non_null(strstr(e.msg, "hard links"));
+	assert_non_null(strstr(e.msg, "var/lock"));
+	/* a stale temporary that is a hard link is unlinked, its target untouched */
+	char *tmp = wd_path_join(d, "VOL/var/C.wd-new");
+	assert_int_equal(link(host, tmp), 0);
+	assert_int_equal(fs_write_atomic(&r, "var/C", "new", 3, 0644, &e), 0);
+	struct wd_buf b = {0};
+	assert_int_equal(wd_read_file(host, 0, &b, &e), 0);
+	assert_int_equal(b.len, 1); /* touch wrote one byte */
+	/* the folder var swapped for a link to the host folder after a check */
+	assert_true(fs_is_dir(&r, "var"));
+	char *var = wd_path_join(d, "VOL/var"), *moved = wd_path_join(d, "VOL/var.old");
+	assert_int_equal(rename(var, moved), 0);
+	assert_int_equal(symlink(out, var), 0);
+	for (int walk = 0; walk < 2; walk++) {
+		if (walk)
+			setenv("WARPDRV_NO_OPENAT2", "1", 1);
+		assert_true(fs_create(&r, "var/EVIL", 0644, true, &e) < 0);
+		assert_non_null(strstr(e.msg, "symbolic link"));
+		assert_int_equal(fs_write_atomic(&r, "var/host.txt", "x", 1, 0644, &e), -WD_EFAIL);
+		assert_int_equal(fs_unlink(&r, "var/host.txt", &e), -WD_EFAIL);
+		assert_int_equal(fs_rename(&r, "var.old/C", "var/C", &e), -WD_EFAIL);
+		assert_int_equal(fs_mkdirs(&r, "var/NEWDIR", &e), -WD_EFAIL);
+		assert_false(fs_exists(&r, "var/host.txt"));
+	}
+	unsetenv("WARPDRV_NO_OPENAT2");
+	assert_int_equal(wd_read_file(host, 0, &b, &e), 0);
+	assert_int_equal(b.len, 1);
+	char *evil = wd_path_join(out, "EVIL");
+	assert_false(wd_exists(evil));
+	wd_buf_free(&b);
+	fs_root_close(&r);
+	free(evil);
+	free(var);
+	free(moved);
+	free(tmp);
+	free(vol);
+	free(host);
+	free(lock);
+	rmrf(d);
+	rmrf(out);
+	free(d);
+	free(out);
+}
+
 /* The deletes of a batch: all happen, one already gone is no error; a
  * failed one is named, and fails every later batch of the process. (Last of
  * the tests: the failure stays with the process.) */
@@ -318,18 +382,21 @@ static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 {
 	(void)state;
 	char *d = tmpdir();
+	struct fs_root root;
+	struct wd_err re;
+	assert_int_equal(fs_root_open(&root, d, &re), 0);
 	for (int i = 0; i < 100; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "F%03d.TXT", i);
 		touch(d, name);
 		char *p = wd_path_join(d, name);
-		unlink_batch_add(p);
+		unlink_batch_add(&root, p);
 		if (i % 10 == 0)
-			unlink_batch_add(p); /* queued twice: gone the second time */
+			unlink_batch_add(&root, p); /* queued twice: gone the second time */
 		free(p);
 	}
 	char *missing = wd_path_join(d, "NEVER.TXT");
-	unlink_batch_add(missing);
+	unlink_batch_add(&root, missing);
 	assert_true(unlink_batch_pending());
 	struct wd_err e;
 	assert_int_equal(unlink_batch_run(&e), 0);
@@ -340,7 +407,7 @@ static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 	/* a folder with something in it cannot be deleted as a file */
 	touch(d, "SUB/X");
 	char *sub = wd_path_join(d, "SUB");
-	unlink_batch_add(sub);
+	unlink_batch_add(&root, sub);
 	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
 	assert_non_null(strstr(e.msg, sub));
 	assert_non_null(strstr(e.msg, "cannot delete"));
@@ -348,6 +415,7 @@ static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
 	free(sub);
 	free(missing);
+	fs_root_close(&root);
 	rmrf(d);
 	free(d);
 }
@@ -356,29 +424,42 @@ static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
  * with the path named, by openat2 and by the walk used without it. */
 static void open_beneath_cases(const char *d)
 {
+	struct fs_root r;
 	struct wd_err e;
-	int fd = wd_open_beneath(d, "A/F", O_RDONLY, 0, &e);
+	assert_int_equal(fs_root_open(&r, d, &e), 0);
+	int fd = fs_open(&r, "A/F", O_RDONLY, &e);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(wd_open_beneath(d, "L/F", O_RDONLY, 0, &e), -WD_EFAIL);
+	assert_int_equal(fs_open(&r, "L/F", O_RDONLY, &e), -WD_EFAIL);
 	assert_non_null(strstr(e.msg, "symbolic link"));
-	assert_int_equal(wd_open_beneath(d, "A/S", O_RDONLY, 0, &e), -WD_EFAIL);
-	assert_non_null(strstr(e.msg, "A/S: is a symbolic link"));
-	assert_int_equal(wd_open_beneath(d, "P", O_RDONLY, 0, &e), -WD_EFAIL);
-	assert_non_null(strstr(e.msg, "P: is a FIFO"));
-	assert_true(wd_open_beneath(d, "../etc/passwd", O_RDONLY, 0, &e) < 0);
-	assert_true(wd_open_beneath(d, "A/../../etc/passwd", O_RDONLY, 0, &e) < 0);
-	fd = wd_open_beneath(d, "A", O_RDONLY | O_DIRECTORY, 0, &e);
+	assert_int_equal(fs_open(&r, "A/S", O_RDONLY, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	assert_int_equal(fs_open(&r, "P", O_RDONLY, &e), -WD_EFAIL);
+	assert_non_null(strstr(e.msg, "FIFO"));
+	assert_true(fs_open(&r, "../etc/passwd", O_RDONLY, &e) < 0);
+	assert_true(fs_open(&r, "A/../../etc/passwd", O_RDONLY, &e) < 0);
+	assert_true(fs_open(&r, "/etc/passwd", O_RDONLY, &e) < 0);
+	assert_non_null(strstr(e.msg, "not inside the volume"));
+	fd = fs_open(&r, "A", O_RDONLY | O_DIRECTORY, &e);
 	assert_true(fd >= 0);
 	close(fd);
-	fd = wd_open_beneath(d, "A/NEW", O_WRONLY | O_CREAT | O_TRUNC, 0644, &e);
+	fd = fs_create(&r, "A/NEW", 0644, false, &e);
 	assert_true(fd >= 0);
 	close(fd);
+	/* a name that exists is never written through unless it is a stale temporary */
+	assert_true(fs_create(&r, "A/NEW", 0644, false, &e) < 0);
+	fd = fs_create(&r, "A/NEW", 0644, true, &e);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(fs_create(&r, "L/NEW", 0644, true, &e) < 0);
 	struct wd_buf b = {0};
-	assert_int_equal(wd_read_beneath(d, "A/F", 0, &b, &e), 0);
+	assert_int_equal(fs_read(&r, "A/F", 0, &b, &e), 0);
 	assert_int_equal(b.len, 1);
-	assert_int_equal(wd_read_beneath(d, "L/F", 0, &b, &e), -WD_EFAIL);
+	assert_int_equal(fs_read(&r, "L/F", 0, &b, &e), -WD_EFAIL);
 	wd_buf_free(&b);
+	assert_int_equal(fs_unlink(&r, "A/NEW", &e), 0);
+	assert_int_equal(fs_unlink(&r, "A/NEW", &e), 0); /* gone already: no error */
+	fs_root_close(&r);
 }
 
 static void test_files_refuse_links_and_special_files(void **state)
@@ -401,14 +482,17 @@ static void test_files_refuse_links_and_special_files(void **state)
 	open_beneath_cases(d);
 	setenv("WARPDRV_NO_OPENAT2", "1", 1);
 	open_beneath_cases(d);
-	assert_int_equal(wd_mkdirs_beneath(d, "L/NEW", &e), -WD_EFAIL);
+	struct fs_root r;
+	assert_int_equal(fs_root_open(&r, d, &e), 0);
+	assert_int_equal(fs_mkdirs(&r, "L/NEW", &e), -WD_EFAIL);
 	assert_non_null(strstr(e.msg, "symbolic link"));
-	assert_int_equal(wd_mkdirs_beneath(d, "A/B/C", &e), 0);
+	assert_int_equal(fs_mkdirs(&r, "A/B/C", &e), 0);
 	unsetenv("WARPDRV_NO_OPENAT2");
-	assert_int_equal(wd_mkdirs_beneath(d, "A/B/C/D", &e), 0);
+	assert_int_equal(fs_mkdirs(&r, "A/B/C/D", &e), 0);
 	char *abcd = wd_path_join(d, "A/B/C/D");
 	assert_true(wd_is_dir(abcd));
-	assert_int_equal(wd_mkdirs_beneath(d, "P/X", &e), -WD_EFAIL);
+	assert_int_equal(fs_mkdirs(&r, "P/X", &e), -WD_EFAIL);
+	fs_root_close(&r);
 	bool exists;
 	assert_int_equal(wd_check_plain(l, &exists, &e), -WD_EFAIL);
 	assert_non_null(strstr(e.msg, "is a symbolic link"));
@@ -543,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_volume_refuses_links_and_merges_new_folders),
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
+		cmocka_unit_test(test_fs_refuses_hard_links_and_swapped_folders),
 		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,151 @@
+/* The confined file layer: every operation on an OS/2 volume goes through here.
+ *
+ * The volume is hostile data. Its top folder is opened once (fs_root_open)
+ * and kept as a handle; every later operation resolves its path beneath that
+ * handle, by the kernel, without following any symbolic link and without
+ * leaving the root's file system: openat2(2) with RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV where the
+ * kernel has it, else a walk of O_NOFOLLOW | O_DIRECTORY opens from the root
+ * handle, each checked to lie on the root's device. What acts on a name
+ * (rename, unlink, mkdir, stat) opens the name's folder that way and then
+ * calls the *at(2) function on that folder's handle with the last component
+ * alone: no volume path string is ever resolved by the kernel from "/", so a
+ * folder swapped for a link between two operations is refused, never
+ * followed.
+ *
+ * Paths are the host paths the volume's resolver hands out (the root's path,
+ * '/', then the part below it) or paths relative to the root; ".." and an
+ * absolute path elsewhere are refused before the kernel sees them.
+ *
+ * Writing: a new file is made with O_CREAT | O_EXCL | O_NOFOLLOW (a stale
+ * temporary of the same name is unlinked by handle first), so nothing is
+ * ever written through a name that already existed, which might be a hard
+ * link to a host file. The few files written in place (the lock, the
+ * databases and their journals, a partial download) are opened with
+ * fs_open_inplace, which refuses anything but a plain file with one link.
+ *
+ * This layer and common/file.c (host files: the program's own data, files
+ * named on the command line) are the only places that call open, rename,
+ * unlink, chmod, mkdir, stat or fopen; scripts/confine.sh checks it. */
+#ifndef WD_FS_H
+#define WD_FS_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/hash.h"
+
+struct fs_root {
+	int fd;       /* the top folder, opened once */
+	char *path;   /* its host path: messages, and the prefix of host paths */
+	size_t len;
+	dev_t dev;    /* the root's file system: nothing beneath may leave it */
+};
+
+/* Opens the folder at path as a root (refusing a link, a non-folder). */
+int fs_root_open(struct fs_root *r, const char *path, struct wd_err *err);
+void fs_root_close(struct fs_root *r);
+
+/* The part of p below the root (p itself when relative), or NULL with a
+ * message when p lies elsewhere or uses "..". */
+const char *fs_rel(const struct fs_root *r, const char *p, struct wd_err *err);
+
+/* Opens an existing file (or, with O_DIRECTORY, folder) beneath the root.
+ * flags are O_RDONLY, O_WRONLY or O_RDWR (no O_CREAT, O_TRUNC, O_APPEND);
+ * anything but a plain file (a link, FIFO, device, socket) is refused with
+ * its path and what it is. Returns the descriptor or -code. */
+int fs_open(const struct fs_root *r, const char *p, int flags, struct wd_err *err);
+
+/* Creates p afresh for writing (O_CREAT | O_EXCL | O_NOFOLLOW, mode): with
+ * stale true, a file already there is unlinked by handle first (a temporary
+ * an interrupted run left); else an existing name is an error. */
+int fs_create(const struct fs_root *r, const char *p, mode_t mode, bool stale,
+	      struct wd_err *err);
+
+/* Opens p read-write, creating it when missing, for a file written in
+ * place: refused (exit 1, naming the path) unless it is a plain file with
+ * exactly one link. *created (may be NULL) tells whether it was made now. */
+int fs_open_inplace(const struct fs_root *r, const char *p, mode_t mode, bool *created,
+		    struct wd_err *err);
+
+/* fstatat of p beneath the root, never following a link: 0, or -1 with
+ * errno (ENOENT also when a folder on the way is missing; ELOOP when one is
+ * a link; EXDEV when it leaves the root's file system). */
+int fs_lstat(const struct fs_root *r, const char *p, struct stat *st);
+bool fs_exists(const struct fs_root *r, const char *p);
+bool fs_is_dir(const struct fs_root *r, const char *p);
+bool fs_is_file(const struct fs_root *r, const char *p);
+
+/* A folder beneath the root opened for reading its entries (closedir ends
+ * it), or NULL with errno. */
+DIR *fs_opendir(const struct fs_root *r, const char *p);
+/* The folder p opened beneath the root (O_DIRECTORY), or -code. */
+int fs_open_dir(const struct fs_root *r, const char *p, struct wd_err *err);
+
+/* renameat of two names beneath the root, each by its folder's handle. */
+int fs_rename(const struct fs_root *r, const char *from, const char *to, struct wd_err *err);
+/* unlinkat of a file (never a folder); a name already gone is no error. */
+int fs_unlink(const struct fs_root *r, const char *p, struct wd_err *err);
+/* The same, for a thread of a batch: 0 or an errno value, no message. */
+int fs_unlink_errno(const struct fs_root *r, const char *p);
+/* Removes an empty folder: 0, or -1 with errno. */
+int fs_rmdir(const struct fs_root *r, const char *p);
+/* mkdir -p beneath the root (folders 0755); an existing component must be a
+ * folder, not a link. */
+int fs_mkdirs(const struct fs_root *r, const char *p, struct wd_err *err);
+/* mkdirat of one folder whose parent exists: 0, or -1 with errno (EEXIST
+ * when something is there already). */
+int fs_mkdir(const struct fs_root *r, const char *p, mode_t mode);
+/* The same with a message: 0 when the folder is there afterwards (made now or
+ * before), else -code naming what is in the way (a link, a file). */
+int fs_mkdir_err(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err);
+
+/* Flushes the folder p. */
+int fs_fsync_dir(const struct fs_root *r, const char *p, struct wd_err *err);
+/* Flushes the parent folder of p. */
+int fs_fsync_parent(const struct fs_root *r, const char *p, struct wd_err *err);
+/* Flushes a plain file. */
+int fs_fsync_file(const struct fs_root *r, const char *p, struct wd_err *err);
+/* syncfs(2) on the root's file system, where there is one (common/file.h,
+ * WD_HAVE_SYNC_FS). */
+int fs_sync_all(const struct fs_root *r, struct wd_err *err);
+
+/* Reads the whole plain file p (at most max bytes, 0: no limit). */
+int fs_read(const struct fs_root *r, const char *p, size_t max, struct wd_buf *out,
+	    struct wd_err *err);
+/* SHA-256 of the plain file p, streamed. */
+int fs_sha256(const struct fs_root *r, const char *p, char out[WD_SHA256_HEX],
+	      struct wd_err *err);
+/* Whether p is a plain file whose SHA-256 is sha (hex). */
+bool fs_has_sha256(const struct fs_root *r, const char *p, const char *sha);
+/* Writes data to a new file at p (fs_create with stale true, then flushed
+ * unless nosync). */
+int fs_write_new(const struct fs_root *r, const char *p, const void *data, size_t len,
+		 mode_t mode, bool nosync, struct wd_err *err);
+/* Writes data beside p (p.wd-new, made afresh), gives it p's mode and owner,
+ * flushes it, renames it over p and flushes the folder. */
+int fs_write_atomic(const struct fs_root *r, const char *p, const void *data, size_t len,
+		    mode_t mode, struct wd_err *err);
+/* Copies the plain file from to a new file to (made afresh, a stale one
+ * unlinked), in fixed-size chunks, with from's mode and (where the process
+ * may give it) owner; not flushed. */
+int fs_copy(const struct fs_root *r, const char *from, const char *to, struct wd_err *err);
+/* Gives the open file fd the mode and owner of the plain file old (nothing
+ * when old does not exist). */
+int fs_copy_mode_owner(const struct fs_root *r, const char *old, int fd, const char *fd_path,
+		       struct wd_err *err);
+/* chmod of a plain file beneath the root (opened, never followed). */
+int fs_chmod(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err);
+/* statvfs of the root's file system: free bytes for an unprivileged writer. */
+int fs_free_bytes(const struct fs_root *r, unsigned long long *free_bytes, struct wd_err *err);
+
+/* Checks an open descriptor: a plain file with one link, or an error naming
+ * path. */
+int fs_check_single(int fd, const char *path, struct wd_err *err);
+
+#endif
