@@ -135,7 +135,10 @@ int boot_critical_manifest(const struct pkg_manifest *m, const struct config_sys
 int boot_critical_manifest_on(const struct volume *v, const struct pkg_manifest *m,
 			      struct wd_err *err)
 {
-	if (!m->nconfig_displace)
+	/* CONFIG.SYS is read only for the message: a manifest that displaces
+	 * nothing critical needs no readable CONFIG.SYS here. */
+	struct wd_err none = {0};
+	if (!boot_critical_manifest(m, NULL, &none))
 		return 0;
 	struct wd_buf b = {0};
 	int r = volfile_config_sys(v, &b, err);
