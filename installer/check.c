@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "common/file.h"
+#include "installer/boot_critical.h"
 
 #define SV(v) (int)(v).n, (v).p
 
@@ -121,6 +122,7 @@ void check_config_sys(const struct volume *v, const struct config_sys *cs,
 			check_files(v, cs, i, &st, rep);
 	}
 	check_acpi(cs, rep);
+	boot_critical_check(v, cs, rep);
 }
 
 /* ---- networking: the boot model's findings ---- */

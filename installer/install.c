@@ -6,6 +6,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "installer/boot_critical.h"
 #include "license/activation.h"
 #include "os2/config_sys.h"
 #include "os2/volfiles.h"
@@ -62,7 +63,9 @@ int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		bool nothing;
-		r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
+		r = boot_critical_manifest_on(v, &pkgs[i].m, err);
+		if (!r)
+			r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
 		if (!r && nothing && show)
 			event(cb, PKG_ALREADY, pkgs[i].m.name, pkgs[i].m.version, NULL, 0);
 		else if (!r && !nothing && show)

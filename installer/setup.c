@@ -11,6 +11,7 @@
 #include "common/file.h"
 #include "common/hooks.h"
 #include "installer/acpi_plan.h"
+#include "installer/boot_critical.h"
 #include "installer/boot_model.h"
 #include "installer/txn.h"
 #include "license/activation.h"
@@ -277,6 +278,14 @@ int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err)
 	if (r)
 		return r;
 	s->nic_done = true;
+	struct wd_buf who = {0}; /* no package may take a boot-critical line away */
+	for (size_t i = 0; i < s->nic.n; i++)
+		wd_buf_addf(&who, "%s%s %s", i ? ", " : "", s->nic.items[i].pkg->m.name,
+			    s->nic.items[i].pkg->m.version);
+	r = boot_critical_guard(&s->bf.cs, &s->cs, who.len ? who.p : "the NIC plan", err);
+	wd_buf_free(&who);
+	if (r)
+		return r;
 	/* A driver already configured whose file is on the volume (the
 	 * E1000.OS2 the OS shipped, say) is left alone: nothing to do. */
 	for (size_t i = 0; i < s->nic.n; i++) {
@@ -291,11 +300,19 @@ int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err)
 
 int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err)
 {
+	int r = boot_critical_manifest(&p->m, &s->bf.cs, err);
+	if (r)
+		return r;
 	int changed = acpi_plan(&p->m, s->v.boot_drive, &s->cs);
 	if (changed < 0)
 		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
 				  "cannot be written as one line; nothing was changed", p->m.name,
 				  p->m.version);
+	char *who = wd_xasprintf("%s %s", p->m.name, p->m.version);
+	r = boot_critical_guard(&s->bf.cs, &s->cs, who, err);
+	free(who);
+	if (r)
+		return r;
 	s->acpi = p;
 	s->acpi_done = true;
 	/* ACPI configured already, its files there (the OS's own, as ArcaOS

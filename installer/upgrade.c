@@ -6,6 +6,7 @@
 
 #include "catalog/version.h"
 #include "common/buf.h"
+#include "installer/boot_critical.h"
 #include "license/activation.h"
 #include "state/holds.h"
 #include "state/installed.h"
@@ -174,7 +175,8 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool
 	int r = db_open(&db, v, false, &have, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
-		if ((r = txn_plan_upgrade(v, &db, &pkgs[i], &plan, err)))
+		if ((r = boot_critical_manifest_on(v, &pkgs[i].m, err)) ||
+		    (r = txn_plan_upgrade(v, &db, &pkgs[i], &plan, err)))
 			break;
 		if ((!boot_follows && (r = install_check_loaded(v, &plan, "upgrading", err))) ||
 		    (r = txn_plan_space(v, &plan, err))) {

@@ -17,6 +17,7 @@
 
 #include "common/buf.h"
 #include "installer/acpi_plan.h"
+#include "installer/boot_critical.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
 #include "state/installed.h"
@@ -214,6 +215,9 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		bool nic = pkgs[i].m.kind == PKG_KIND_NIC && pkgs[i].m.driver;
+		/* no version may displace a boot-critical statement, whatever it edits */
+		if ((r = boot_critical_manifest(&pkgs[i].m, &bf->cs, err)))
+			break;
 		if (!nic && !pkgs[i].m.nconfig_need)
 			continue;
 		struct installed_file *f = NULL;
@@ -222,6 +226,11 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 			r = nic ? edit_for(s, &m, &pkgs[i], f, nf, err)
 				: edit_statements(s, &pkgs[i], f, nf, err);
 		installed_files_free(f, nf);
+		/* the guard: each package's edits keep every boot-critical line */
+		char *who = wd_xasprintf("%s %s", pkgs[i].m.name, pkgs[i].m.version);
+		if (!r)
+			r = boot_critical_guard(&bf->cs, &s->cs, who, err);
+		free(who);
 	}
 	boot_model_free(&m);
 	free(ms);

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "installer/acpi_plan.h"
+#include "installer/boot_critical.h"
 #include "installer/check.h"
 #include "tests/unit/testutil.h"
 
@@ -325,6 +327,211 @@ static void test_guessed_drivername_is_a_warning(void **state)
 	texts_free(&t);
 }
 
+/* ---- boot-critical statements (installer/boot_critical.c) ---- */
+
+static int class_of(const char *keyword, const char *file)
+{
+	const struct bc_entry *e = boot_critical_match(wd_sv_cstr(keyword), wd_sv_cstr(file));
+	return e ? (int)e->cls : -1;
+}
+
+static void test_boot_critical_table_matches(void **state)
+{
+	(void)state;
+	assert_int_equal(class_of("BASEDEV", "OS2DASD.DMD"), BC_DISK_MANAGER);
+	assert_int_equal(class_of("basedev", "os2dasd.dmd"), BC_DISK_MANAGER);
+	assert_int_equal(class_of("BASEDEV", "DANIS506.ADD"), BC_DISK_ADAPTER);
+	assert_int_equal(class_of("BASEDEV", "ibm1s506.add"), BC_DISK_ADAPTER);
+	assert_int_equal(class_of("BASEDEV", "APM.ADD"), BC_NONE);
+	assert_int_equal(class_of("IFS", "JFS.IFS"), BC_BOOT_IFS);
+	assert_int_equal(class_of("ifs", "hpfs.ifs"), BC_BOOT_IFS);
+	assert_int_equal(class_of("DEVICE", "PROTMAN.OS2"), BC_PROTMAN);
+	assert_int_equal(class_of("CALL", "NETBIND.EXE"), BC_NETBIND);
+	assert_int_equal(class_of("RUN", "NETBIND.EXE"), BC_NETBIND);
+	/* Other keywords, files and bare extensions are not critical. */
+	assert_int_equal(class_of("DEVICE", "OS2DASD.DMD"), -1);
+	assert_int_equal(class_of("BASEDEV", ".ADD"), -1);
+	assert_int_equal(class_of("BASEDEV", "OS2LVM.DMD"), -1);
+	assert_int_equal(class_of("IFS", "CDFS.IFS"), -1);
+	assert_int_equal(class_of("BASEDEV", "DANIS506.ADDX"), -1);
+	static const char cs_text[] = "REM BASEDEV=OS2DASD.DMD\r\nBASEDEV=C:\\OS2\\BOOT\\OS2DASD.DMD /V\r\n"
+				      "BASEDEV=APM.ADD\r\nIFS=D:\\OS2\\JFS.IFS /AUTOCHECK:D\r\n";
+	struct config_sys cs;
+	config_sys_parse(&cs, cs_text, strlen(cs_text));
+	assert_null(boot_critical_line(&cs, 0));
+	assert_int_equal(boot_critical_line(&cs, 1)->cls, BC_DISK_MANAGER);
+	assert_null(boot_critical_line(&cs, 2));
+	assert_int_equal(boot_critical_line(&cs, 3)->cls, BC_BOOT_IFS);
+	config_sys_free(&cs);
+}
+
+static const char bc_config[] = "IFS=C:\\OS2\\JFS.IFS /LW:5,20,4\r\n"
+				"IFS=C:\\OS2\\HPFS.IFS /CACHE:2048\r\n"
+				"DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM\r\n"
+				"BASEDEV=IBM1S506.ADD\r\n"
+				"BASEDEV=IBM1S506.ADD\r\n"
+				"BASEDEV=OS2DASD.DMD\r\n"
+				"PSD=OS2APIC.PSD\r\n"
+				"CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE\r\n";
+
+/* The guard on orig and orig edited by f; its result and message. */
+static int guarded(void (*f)(struct config_sys *), struct wd_err *e)
+{
+	struct config_sys orig, now;
+	config_sys_parse(&orig, bc_config, strlen(bc_config));
+	config_sys_parse(&now, bc_config, strlen(bc_config));
+	f(&now);
+	memset(e, 0, sizeof *e);
+	int r = boot_critical_guard(&orig, &now, "evil 1.0", e);
+	config_sys_free(&orig);
+	config_sys_free(&now);
+	return r;
+}
+static void edit_none(struct config_sys *cs) { (void)cs; }
+static void edit_move_and_add(struct config_sys *cs)
+{
+	/* PROTMAN moved to the end, a new adapter driver and a PSD change. */
+	config_sys_delete(cs, 2);
+	config_sys_append(cs, "DEVICE=C:\\IBMCOM\\PROTMAN.OS2 /I:C:\\IBMCOM");
+	config_sys_insert_after(cs, 0, "BASEDEV=OS2AHCI.ADD");
+	assert_true(config_sys_find(cs, 0, "PSD", "OS2APIC.PSD") == 6);
+	config_sys_replace(cs, 6, "PSD=ACPI.PSD");
+}
+static void edit_delete_dasd(struct config_sys *cs) { config_sys_delete(cs, 5); }
+static void edit_rewrite_jfs(struct config_sys *cs) { config_sys_replace(cs, 0, "IFS=C:\\OS2\\JFS.IFS"); }
+static void edit_rem_netbind(struct config_sys *cs)
+{
+	config_sys_replace(cs, 7, "REM CALL=C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE");
+}
+static void edit_one_of_two(struct config_sys *cs) { config_sys_delete(cs, 4); }
+static void edit_many(struct config_sys *cs)
+{
+	config_sys_delete(cs, 5);
+	config_sys_delete(cs, 4);
+	config_sys_delete(cs, 1);
+}
+
+static void test_boot_critical_guard(void **state)
+{
+	(void)state;
+	struct wd_err e;
+	assert_int_equal(guarded(edit_none, &e), 0);
+	assert_int_equal(guarded(edit_move_and_add, &e), 0);
+	assert_int_equal(guarded(edit_delete_dasd, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "evil 1.0 would remove or rewrite CONFIG.SYS line 6, "
+				      "'BASEDEV=OS2DASD.DMD'"));
+	assert_non_null(strstr(e.msg, "disk device manager"));
+	assert_non_null(strstr(e.msg, "nothing was written"));
+	assert_int_equal(guarded(edit_rewrite_jfs, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "line 1, 'IFS=C:\\OS2\\JFS.IFS /LW:5,20,4'"));
+	assert_int_equal(guarded(edit_rem_netbind, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "line 8"));
+	assert_non_null(strstr(e.msg, "NETBIND"));
+	/* Two equal lines are two statements: one of them gone is refused. */
+	assert_int_equal(guarded(edit_one_of_two, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "line 5, 'BASEDEV=IBM1S506.ADD'"));
+	assert_int_equal(guarded(edit_many, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "line 2, 'IFS=C:\\OS2\\HPFS.IFS /CACHE:2048' (and 2 more such lines)"));
+}
+
+/* The ACPI planner applies a config-displace of the disk driver: the
+ * manifest is refused up front, and the guard refuses the plan's result. */
+static void test_boot_critical_displace_refused(void **state)
+{
+	(void)state;
+	static const char manifest[] =
+		"format 1\nname evil\nversion 2\nreleased 2024-01-01\nsummary s\nkind psd\n"
+		"file ACPI.PSD \\OS2\\BOOT\\ACPI.PSD\nconfig-need PSD ACPI.PSD\n"
+		"config-displace PSD OS2APIC.PSD\nconfig-displace BASEDEV OS2DASD.DMD\n";
+	struct pkg_manifest m;
+	struct wd_err e = {0};
+	assert_int_equal(manifest_parse(manifest, strlen(manifest), true, "t", &m, &e), 0);
+	struct config_sys orig, now;
+	config_sys_parse(&orig, bc_config, strlen(bc_config));
+	config_sys_parse(&now, bc_config, strlen(bc_config));
+	assert_int_equal(boot_critical_manifest(&m, &orig, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "evil 2: its manifest says 'config-displace BASEDEV "
+				      "OS2DASD.DMD', which would remove CONFIG.SYS line 6"));
+	assert_int_equal(boot_critical_manifest(&m, NULL, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "any BASEDEV=OS2DASD.DMD line"));
+	assert_true(acpi_plan(&m, 'C', &now) > 0);
+	assert_int_equal(boot_critical_guard(&orig, &now, "evil 2", &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "line 6, 'BASEDEV=OS2DASD.DMD'"));
+	manifest_free(&m);
+	/* The real ACPI package's directives pass. */
+	static const char acpi[] =
+		"format 1\nname acpi-psd\nversion 1\nreleased 2024-01-01\nsummary s\nkind psd\n"
+		"file ACPI.PSD \\OS2\\BOOT\\ACPI.PSD\nfile APM.ADD \\OS2\\BOOT\\APM.ADD\n"
+		"config-need PSD ACPI.PSD\nconfig-need BASEDEV APM.ADD\n"
+		"config-displace PSD OS2APIC.PSD\nconfig-displace BASEDEV APM.SYS\n"
+		"config-displace DEVICE APM.SYS\nconfig-displace BASEDEV APM.ADD\n";
+	assert_int_equal(manifest_parse(acpi, strlen(acpi), true, "t", &m, &e), 0);
+	assert_int_equal(boot_critical_manifest(&m, &orig, &e), 0);
+	config_sys_free(&now);
+	config_sys_parse(&now, bc_config, strlen(bc_config));
+	assert_true(acpi_plan(&m, 'C', &now) > 0);
+	assert_int_equal(boot_critical_guard(&orig, &now, "acpi-psd 1", &e), 0);
+	manifest_free(&m);
+	config_sys_free(&orig);
+	config_sys_free(&now);
+}
+
+/* check's rules on a CONFIG.SYS and facts: "code:key code:key ...". */
+static char *boot_rules_of(const char *cs_text, enum bc_fs fs, bool holds_ifs)
+{
+	struct config_sys cs;
+	config_sys_parse(&cs, cs_text, strlen(cs_text));
+	struct bc_volume_facts f = {fs, holds_ifs, 'D'};
+	struct check_report rep = {0};
+	boot_critical_rules(&cs, &f, &rep);
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < rep.n; i++) {
+		assert_int_equal(rep.v[i].severity, CHECK_ERROR);
+		assert_int_equal(rep.v[i].line, 0);
+		assert_true(strlen(rep.v[i].message) > 40);
+		wd_buf_addf(&b, "%s%s:%s", i ? " " : "", rep.v[i].code, rep.v[i].key);
+	}
+	wd_buf_cstr(&b);
+	assert_int_equal(rep.errors, rep.n);
+	check_report_free(&rep);
+	config_sys_free(&cs);
+	return b.p;
+}
+static void expect_boot(const char *cs, enum bc_fs fs, bool holds_ifs, const char *want)
+{
+	char *got = boot_rules_of(cs, fs, holds_ifs);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_boot_critical_check_rules(void **state)
+{
+	(void)state;
+	static const char disk[] = "BASEDEV=DANIS506.ADD\r\nBASEDEV=OS2DASD.DMD\r\n";
+	static const char jfs[] = "IFS=D:\\OS2\\JFS.IFS\r\n";
+	char *ok = wd_xasprintf("%s%s", disk, jfs);
+	expect_boot(ok, BC_FS_UNKNOWN, true, "");
+	expect_boot(ok, BC_FS_HPFS, true, ""); /* JFS loaded: not this rule's to judge */
+	free(ok);
+	/* No disk manager; no adapter driver (APM.ADD does not count); neither. */
+	expect_boot("BASEDEV=DANIS506.ADD\r\nREM BASEDEV=OS2DASD.DMD\r\nIFS=JFS.IFS\r\n",
+		    BC_FS_UNKNOWN, true, "no-disk-driver:OS2DASD.DMD");
+	expect_boot("BASEDEV=APM.ADD\r\nBASEDEV=OS2DASD.DMD\r\nIFS=JFS.IFS\r\n", BC_FS_UNKNOWN,
+		    true, "no-disk-driver:*.ADD");
+	expect_boot("IFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true,
+		    "no-disk-driver:OS2DASD.DMD no-disk-driver:*.ADD");
+	/* No JFS or HPFS line: FAT needs none; a mounted HPFS or JFS volume
+	 * does; an unknown one does when it holds their driver. */
+	expect_boot(disk, BC_FS_FAT, true, "");
+	expect_boot(disk, BC_FS_HPFS, false, "no-boot-ifs:HPFS");
+	expect_boot(disk, BC_FS_JFS, false, "no-boot-ifs:JFS");
+	expect_boot(disk, BC_FS_UNKNOWN, true, "no-boot-ifs:");
+	expect_boot(disk, BC_FS_UNKNOWN, false, "");
+	char *rem = wd_xasprintf("%sREM IFS=D:\\OS2\\JFS.IFS\r\nIFS=D:\\OS2\\BOOT\\CDFS.IFS\r\n", disk);
+	expect_boot(rem, BC_FS_UNKNOWN, true, "no-boot-ifs:");
+	free(rem);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +544,10 @@ int main(void)
 		cmocka_unit_test(test_lan_manager_raises_no_error),
 		cmocka_unit_test(test_network_that_cannot_start),
 		cmocka_unit_test(test_guessed_drivername_is_a_warning),
+		cmocka_unit_test(test_boot_critical_table_matches),
+		cmocka_unit_test(test_boot_critical_guard),
+		cmocka_unit_test(test_boot_critical_displace_refused),
+		cmocka_unit_test(test_boot_critical_check_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
