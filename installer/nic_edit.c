@@ -118,11 +118,12 @@ static int new_nif(struct nic_ctx *c, const struct nic_item *it, struct nif *nif
 		const struct vol_nif *v = &c->in->nifs[k];
 		if (v->error || !v->nif.file_name || strcasecmp(v->nif.file_name, it->pkg->m.driver))
 			continue;
-		struct wd_buf b = {0};
-		nif_write(&v->nif, &b);
-		int r = nif_parse(nif, b.p ? b.p : "", b.len, c->err);
-		wd_buf_free(&b);
-		if (!r)
+		/* Only its summary was kept: the keywords are read again, and
+		 * the NIF counts only if it still names that file. */
+		struct wd_err e;
+		if (vol_nif_load(c->in->v, v, nif, &e))
+			continue;
+		if (nif->file_name && !strcasecmp(nif->file_name, it->pkg->m.driver))
 			return 0;
 		nif_free(nif);
 	}
