@@ -38,6 +38,10 @@ enum op { KEEP, DEL, ADD };
  * lines come" instead of searching on: the trace of the search grows with
  * the square of the difference, and such a diff helps nobody read anyway. */
 #define MAX_D 2000
+/* The same when the search has compared this many times the lines of both
+ * texts: the search costs (lines) x (differences), and this keeps it linear
+ * in the lines (no diff a person reads comes near it). */
+#define MAX_WORK_PER_LINE 64
 
 static enum op *replace_all(size_t n, size_t m, size_t *len)
 {
@@ -59,7 +63,8 @@ static enum op *edit_script(const struct line *a, size_t n, const struct line *b
 	long **trace = NULL;
 	long d, found = -1;
 	long *prev = NULL;
-	for (d = 0; d <= max && d <= MAX_D && found < 0; d++) {
+	size_t work = 0, budget = MAX_WORK_PER_LINE * (n + m + 1);
+	for (d = 0; d <= max && d <= MAX_D && found < 0 && work <= budget; d++) {
 		long *v = wd_xmalloc((size_t)(2 * d + 1) * sizeof *v); /* v[d + k] */
 		for (long k = -d; k <= d; k += 2) {
 			long x;
@@ -69,11 +74,12 @@ static enum op *edit_script(const struct line *a, size_t n, const struct line *b
 				x = prev[d - 1 + k + 1];
 			else
 				x = prev[d - 1 + k - 1] + 1;
-			long y = x - k;
+			long y = x - k, v0 = x;
 			while (x < (long)n && y < (long)m && eq(&a[x], &b[y])) {
 				x++;
 				y++;
 			}
+			work += (size_t)(x - v0) + 1;
 			v[d + k] = x;
 			if (x >= (long)n && y >= (long)m && found < 0)
 				found = d;
@@ -144,6 +150,8 @@ void wd_diff(const char *a, size_t alen, const char *b, size_t blen, const char 
 	const size_t ctx = 3;
 	bool header = false;
 	size_t i = 0;
+	/* Lines of a and b before ops[done], counted as the hunks go by. */
+	size_t done = 0, ai_done = 0, bi_done = 0;
 	while (i < len) {
 		if (ops[i] == KEEP) {
 			i++;
@@ -164,11 +172,11 @@ void wd_diff(const char *a, size_t alen, const char *b, size_t blen, const char 
 		while (start < i && ops[start] != KEEP)
 			start++;
 		/* Line numbers where the hunk starts in a and b. */
-		size_t ai = 0, bi = 0;
-		for (size_t j = 0; j < start; j++) {
-			ai += ops[j] != ADD;
-			bi += ops[j] != DEL;
+		for (; done < start; done++) {
+			ai_done += ops[done] != ADD;
+			bi_done += ops[done] != DEL;
 		}
+		size_t ai = ai_done, bi = bi_done;
 		size_t ac = 0, bc = 0;
 		for (size_t j = start; j < end; j++) {
 			ac += ops[j] != ADD;

@@ -30,8 +30,13 @@ static bool in_macs_dir(struct wd_sv dir)
 	return wd_sv_ieq(wd_sv_make(dir.p + dir.n - n, n), tail);
 }
 
-static const struct nif *nif_for_file(const struct boot_input *in, const char *file)
+static const struct nif *nif_for_file_ix(const struct boot_input *in, const struct bm_index *ix,
+					 const char *file)
 {
+	if (ix) {
+		const size_t *k = ni_get(&ix->nif_file, wd_sv_cstr(file));
+		return k ? &in->nifs[*k].nif : NULL;
+	}
 	for (size_t k = 0; k < in->nnifs; k++) {
 		const char *fn = in->nifs[k].error ? NULL : in->nifs[k].nif.file_name;
 		if (fn && fn[0] && tl_sv_ieq(wd_sv_trim(wd_sv_cstr(fn)), wd_sv_cstr(file)))
@@ -48,16 +53,22 @@ static const struct pkg_manifest *pkg_for_file(const struct boot_input *in, cons
 	return NULL;
 }
 
-bool boot_is_mac_line(const struct boot_input *in, const struct cs_stmt *st)
+static bool is_mac_line_ix(const struct boot_input *in, const struct bm_index *ix,
+			   const struct cs_stmt *st)
 {
 	if (!wd_sv_ieq(st->keyword, "DEVICE") || !st->name.n || wd_sv_ieq(st->name, "PROTMAN.OS2"))
 		return false;
 	if (in_macs_dir(st->dir))
 		return true;
 	char *file = wd_sv_dup(st->name);
-	bool named = nif_for_file(in, file) || pkg_for_file(in, file);
+	bool named = nif_for_file_ix(in, ix, file) || pkg_for_file(in, file);
 	free(file);
 	return named;
+}
+
+bool boot_is_mac_line(const struct boot_input *in, const struct cs_stmt *st)
+{
+	return is_mac_line_ix(in, NULL, st);
 }
 
 static char *stem_name(const char *file, const char *suffix)
@@ -94,10 +105,10 @@ static char *guess_instance(const struct boot_input *in, const char *first, int 
 	return a;
 }
 
-char *boot_drivername(const struct boot_input *in, const char *file, int k,
-		      enum bm_source *src)
+static char *drivername_ix(const struct boot_input *in, const struct bm_index *ix,
+			   const char *file, int k, enum bm_source *src)
 {
-	const struct nif *nif = nif_for_file(in, file);
+	const struct nif *nif = nif_for_file_ix(in, ix, file);
 	const struct pkg_manifest *p = pkg_for_file(in, file);
 	char *dn = p ? manifest_instance_drivername(p, k) : NULL;
 	if (k == 1 && nif && nif->drivername) {
@@ -119,17 +130,32 @@ char *boot_drivername(const struct boot_input *in, const char *file, int k,
 	return g;
 }
 
+char *boot_drivername(const struct boot_input *in, const char *file, int k,
+		      enum bm_source *src)
+{
+	return drivername_ix(in, NULL, file, k, src);
+}
+
+/* Room for one more in an array grown by doubling (n a count so far). */
+static void *grow(void *v, size_t n, size_t size)
+{
+	if (n & (n - 1) || (n && n < 8))
+		return v;
+	return wd_xrealloc(v, (n ? n * 2 : 8) * size);
+}
+
 static void add_mac(struct boot_model *m, size_t line, const struct cs_stmt *st)
 {
-	m->mac = wd_xrealloc(m->mac, (m->nmac + 1) * sizeof *m->mac);
+	m->mac = grow(m->mac, m->nmac, sizeof *m->mac);
 	struct bm_mac *x = &m->mac[m->nmac++];
 	memset(x, 0, sizeof *x);
 	x->line = line;
 	x->file = wd_sv_dup(st->name);
-	x->instance = 1;
-	for (size_t k = 0; k + 1 < m->nmac; k++)
-		x->instance += !strcasecmp(m->mac[k].file, x->file);
-	x->drivername = boot_drivername(&m->in, x->file, x->instance, &x->source);
+	/* Its instance: how many lines loaded this file before it, plus one. */
+	size_t *count = ni_put(&m->ix->mac_file, wd_sv_cstr(x->file), 0, NULL);
+	x->instance = (int)++*count;
+	x->drivername = drivername_ix(&m->in, m->ix, x->file, x->instance, &x->source);
+	ni_put(&m->ix->mac_dn, wd_sv_cstr(x->drivername), m->nmac - 1, NULL);
 	x->pkg = pkg_for_file(&m->in, x->file);
 	x->section = m->in.pi ? pi_section_by_driver(m->in.pi, 0, x->drivername) : -1;
 }
@@ -174,10 +200,21 @@ static void add_proto(struct boot_model *m, size_t s)
 	for (size_t k = 0; k < sizeof protocol_files / sizeof *protocol_files; k++)
 		if (wd_sv_ieq(dn, protocol_files[k].drivername))
 			p.file = protocol_files[k].file;
-	if (p.file)
-		p.line = config_sys_find(m->in.cs, 0, "DEVICE", p.file);
-	m->proto = wd_xrealloc(m->proto, (m->nproto + 1) * sizeof *m->proto);
+	for (size_t k = 0; k < sizeof protocol_files / sizeof *protocol_files; k++)
+		if (p.file == protocol_files[k].file) {
+			/* Looked up once for all the sections it serves. */
+			if (m->ix->proto_line[k] == -2)
+				m->ix->proto_line[k] = config_sys_find(m->in.cs, 0, "DEVICE", p.file);
+			p.line = m->ix->proto_line[k];
+		}
+	m->proto = grow(m->proto, m->nproto, sizeof *m->proto);
 	m->proto[m->nproto++] = p;
+	ni_put(&m->ix->proto_of, wd_sv_cstr(pi->sec[s].name), m->nproto - 1, NULL);
+	for (size_t i = 0; i < p.b.n; i++) {
+		ni_put(&m->ix->bound, wd_sv_cstr(p.b.slot[i]), m->ix->nranks, NULL);
+		m->ix->nranks++;
+		m->ix->any_binding = m->ix->any_binding || p.b.slot[i][0];
+	}
 }
 
 /* [NETBIOS] ADAPTERn = netbeui$,n: which protocol binding each NetBIOS
@@ -198,7 +235,7 @@ static void read_adapters(struct boot_model *m)
 		struct wd_sv dn = wd_sv_trim(wd_sv_make(v.p, comma ? (size_t)(comma - v.p) : v.n));
 		struct wd_sv at = comma ? wd_sv_trim(wd_sv_make(comma + 1, v.n - (size_t)(comma - v.p) - 1))
 					: wd_sv_make("", 0);
-		m->adapters = wd_xrealloc(m->adapters, (m->nadapters + 1) * sizeof *m->adapters);
+		m->adapters = grow(m->adapters, m->nadapters, sizeof *m->adapters);
 		struct bm_netbios *x = &m->adapters[m->nadapters++];
 		x->n = (int)n;
 		x->drivername = wd_sv_dup(dn);
@@ -207,19 +244,97 @@ static void read_adapters(struct boot_model *m)
 	}
 }
 
+/* A DriverName's owner gains file (NULL: any file). */
+static void add_owner(struct bm_index *ix, struct wd_sv dn, const char *file)
+{
+	bool added;
+	size_t *o = ni_put(&ix->owner_of, dn, ix->nowners, &added);
+	if (added) {
+		ix->owners = grow(ix->owners, ix->nowners, sizeof *ix->owners);
+		ix->owners[ix->nowners++] = (struct bm_owner){file, !file};
+		return;
+	}
+	struct bm_owner *w = &ix->owners[*o];
+	if (!file || strcasecmp(w->file ? w->file : "", file))
+		w->many = true;
+}
+
+/* What the NIFs and packages say, before any line is read. */
+static void index_inputs(struct boot_model *m)
+{
+	struct bm_index *ix = m->ix;
+	const struct boot_input *in = &m->in;
+	ix->proto_line[0] = ix->proto_line[1] = -2;
+	for (size_t k = 0; k < in->nnifs; k++) {
+		if (in->nifs[k].error)
+			continue;
+		const struct nif *n = &in->nifs[k].nif;
+		const char *fn = n->file_name;
+		if (fn && fn[0])
+			ni_put(&ix->nif_file, wd_sv_trim(wd_sv_cstr(fn)), k, NULL);
+		if (n->drivername)
+			add_owner(ix, wd_sv_cstr(n->drivername), fn);
+	}
+	for (size_t k = 0; k < in->npkgs; k++)
+		for (int i = 1; i <= 8; i++) {
+			char *dn = manifest_instance_drivername(in->pkgs[k], i);
+			if (!dn)
+				continue;
+			ix->owned = grow(ix->owned, ix->nowned, sizeof *ix->owned);
+			ix->owned[ix->nowned++] = dn;
+			add_owner(ix, wd_sv_cstr(dn), in->pkgs[k]->driver);
+		}
+}
+
+bool boot_others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file)
+{
+	const size_t *o = ni_get(&m->ix->owner_of, dn);
+	if (!o)
+		return false;
+	const struct bm_owner *w = &m->ix->owners[*o];
+	return !file || w->many || strcasecmp(w->file, file);
+}
+
+size_t boot_binding_rank(const struct boot_model *m, const char *name)
+{
+	const size_t *r = ni_get(&m->ix->bound, wd_sv_cstr(name));
+	return r ? *r : m->ix->nranks;
+}
+
+static void index_free(struct bm_index *ix)
+{
+	if (!ix)
+		return;
+	struct nameidx *all[] = {&ix->nif_file, &ix->mac_file, &ix->mac_dn, &ix->bound,
+				 &ix->owner_of, &ix->guessed, &ix->proto_of, &ix->cand_head, &ix->cand_count};
+	for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+		ni_free(all[k]);
+	free(ix->owners);
+	for (size_t k = 0; k < ix->nowned; k++)
+		free(ix->owned[k]);
+	free(ix->owned);
+	free(ix->cand);
+	free(ix->cand_file);
+	free(ix->cand_next);
+	free(ix->cand_all);
+	free(ix);
+}
+
 void boot_model_build(struct boot_model *m, const struct boot_input *in)
 {
 	memset(m, 0, sizeof *m);
 	m->in = *in;
+	m->ix = wd_xcalloc(1, sizeof *m->ix);
 	m->netbind = -1;
 	m->lanman_line = -1;
+	index_inputs(m);
 	find_lanman(m);
 	const struct config_sys *cs = in->cs;
 	for (size_t i = 0; i < config_sys_lines(cs); i++) {
 		struct cs_stmt st;
 		if (!config_sys_stmt(cs, i, &st))
 			continue;
-		if (boot_is_mac_line(in, &st))
+		if (is_mac_line_ix(in, m->ix, &st))
 			add_mac(m, i, &st);
 		else if (m->netbind < 0 && st.loads && wd_sv_ieq(st.name, "NETBIND.EXE") &&
 			 (wd_sv_ieq(st.keyword, "CALL") || wd_sv_ieq(st.keyword, "RUN")))
@@ -231,6 +346,11 @@ void boot_model_build(struct boot_model *m, const struct boot_input *in)
 			add_proto(m, s);
 		read_adapters(m);
 	}
+	for (size_t k = 0; k < m->nmac; k++)
+		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0) {
+			ni_put(&m->ix->guessed, wd_sv_cstr(m->mac[k].file), k, NULL);
+			m->ix->any_guessed = true;
+		}
 	boot_rules(m);
 	check_sort(&m->rep);
 }
@@ -251,6 +371,7 @@ void boot_model_free(struct boot_model *m)
 		free(m->adapters[k].drivername);
 	free(m->adapters);
 	free(m->lanman_why);
+	index_free(m->ix);
 	check_report_free(&m->rep);
 	memset(m, 0, sizeof *m);
 }
@@ -260,20 +381,16 @@ long boot_answering(const struct boot_model *m, size_t s)
 	struct wd_sv dn;
 	if (!m->in.pi || !pi_get(m->in.pi, s, "DriverName", &dn))
 		return -1;
-	for (size_t k = 0; k < m->nmac; k++)
-		if (wd_sv_ieq(dn, m->mac[k].drivername))
-			return (long)k;
-	return -1;
+	const size_t *k = ni_get(&m->ix->mac_dn, dn);
+	return k ? (long)*k : -1;
 }
 
 /* ---- the postcondition ---- */
 
 static const struct bm_proto *proto_named(const struct boot_model *m, const char *name)
 {
-	for (size_t k = 0; k < m->nproto; k++)
-		if (!strcasecmp(m->in.pi->sec[m->proto[k].section].name, name))
-			return &m->proto[k];
-	return NULL;
+	const size_t *k = ni_get(&m->ix->proto_of, wd_sv_cstr(name));
+	return k ? &m->proto[*k] : NULL;
 }
 
 static int rebound(const struct boot_model *old, const struct boot_model *new_,
@@ -318,6 +435,19 @@ static int bindings_answered(const struct boot_model *m, struct wd_err *err)
 	return 0;
 }
 
+/* Codes are lower-case words that differ in more than case, so one index
+ * without case serves report_find_error's strcmp of code, strcasecmp of
+ * key. */
+static char *error_key(const char *code, const char *key, size_t *len)
+{
+	size_t c = strlen(code), k = strlen(key);
+	char *p = wd_xmalloc(c + k + 2);
+	memcpy(p, code, c + 1);
+	memcpy(p + c + 1, key, k + 1);
+	*len = c + 1 + k;
+	return p;
+}
+
 int boot_postcondition(const struct boot_model *old, const struct boot_model *new_,
 		       const struct boot_change *ch, size_t n, struct wd_err *err)
 {
@@ -330,12 +460,34 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 			r = rebound(old, new_, &ch[i], err);
 	if (!r)
 		r = bindings_answered(new_, err);
+	/* The old errors by code and key ("code\0key"), looked up once each. */
+	struct nameidx had = {0};
+	char **keys = wd_xcalloc(old->rep.n + 1, sizeof *keys);
+	size_t *lens = wd_xcalloc(old->rep.n + 1, sizeof *lens);
+	for (size_t i = 0; !r && i < old->rep.n; i++) {
+		const struct finding *f = &old->rep.v[i];
+		if (f->severity != CHECK_ERROR)
+			continue;
+		keys[i] = error_key(f->code, f->key, &lens[i]);
+		ni_put(&had, wd_sv_make(keys[i], lens[i]), i, NULL);
+	}
 	for (size_t i = 0; !r && i < new_->rep.n; i++) {
 		const struct finding *f = &new_->rep.v[i];
-		if (f->severity == CHECK_ERROR && !report_find_error(&old->rep, f->code, f->key))
+		if (f->severity != CHECK_ERROR)
+			continue;
+		size_t len;
+		char *key = error_key(f->code, f->key, &len);
+		bool known = ni_get(&had, wd_sv_make(key, len)) != NULL;
+		free(key);
+		if (!known)
 			r = wd_err_set(err, WD_EFAIL, "the plan fails its check: after it, %s line "
 				       "%zu: %s [%s]; nothing was written", f->file, f->line,
 				       f->message, f->code);
 	}
+	for (size_t i = 0; i < old->rep.n; i++)
+		free(keys[i]);
+	free(keys);
+	free(lens);
+	ni_free(&had);
 	return r;
 }

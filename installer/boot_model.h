@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "installer/finding.h"
 #include "os2/config_sys.h"
+#include "os2/nameidx.h"
 #include "os2/protocol_ini.h"
 #include "os2/volfiles.h"
 
@@ -68,8 +69,46 @@ struct boot_input {
 	size_t npkgs;
 };
 
+/* Who gives a DriverName: the files of the NIFs and packages naming it. */
+struct bm_owner {
+	const char *file; /* the one file, when one and only one gives it */
+	bool many;        /* several files, or a NIF without [FILE] Name: any */
+};
+
+/* The model's lookups, so that each rule is one pass over the files
+ * (private to boot_model.c and boot_rules.c). */
+struct bm_index {
+	struct nameidx nif_file;  /* a NIF's [FILE] Name (trimmed) -> first NIF */
+	struct nameidx mac_file;  /* a MAC's file -> how many lines load it */
+	struct nameidx mac_dn;    /* a MAC's DriverName -> first MAC */
+	struct nameidx bound;     /* a name in some Bindings -> its first rank */
+	size_t nranks;            /* every slot of every Bindings */
+	bool any_binding;         /* some slot not empty */
+	struct nameidx owner_of;  /* DriverName -> owners[] */
+	struct bm_owner *owners;
+	size_t nowners;
+	char **owned;             /* the package DriverNames owner_of points into */
+	size_t nowned;
+	struct nameidx guessed;   /* files of guessed MACs without a section */
+	bool any_guessed;
+	long proto_line[2];       /* DEVICE= line of each protocol file; -2: not looked */
+	struct nameidx proto_of;  /* protocol section name -> first bm_proto */
+	/* boot_candidates: per section 0 none, 1 candidate for every MAC, 2 for
+	 * the MACs of cand_file[s] only; cand_next links those of one file in
+	 * file order from cand_head. */
+	bool cand_ok;
+	unsigned char *cand;
+	const char **cand_file;
+	size_t *cand_next;
+	struct nameidx cand_head;
+	struct nameidx cand_count; /* file -> how many sections are 2 for it */
+	size_t *cand_all;         /* the sections that are 1, in file order */
+	size_t ncand_all;
+};
+
 struct boot_model {
 	struct boot_input in;
+	struct bm_index *ix;
 	bool lanman;          /* networking by LAN Manager, not MPTS */
 	char *lanman_why;     /* what showed it */
 	long lanman_line;
@@ -97,6 +136,12 @@ long boot_answering(const struct boot_model *m, size_t s);
  * DriverName no NIF or package gives another driver. Their indexes go to out
  * (room for pi->nsec; NULL: only count), in file order; how many. */
 size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out);
+/* Where name is first bound: protocols in file order, slots in order, all
+ * slots counted; past the last when it is bound nowhere. */
+size_t boot_binding_rank(const struct boot_model *m, const char *name);
+/* Is dn given by a NIF or package of a driver other than file (NULL: of
+ * any driver)? */
+bool boot_others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file);
 /* The DriverName of instance k of file: source and value (malloc'd). */
 char *boot_drivername(const struct boot_input *in, const char *file, int k,
 		      enum bm_source *src);

@@ -11,6 +11,8 @@
 
 #define SV(v) (int)(v).n, (v).p
 #define CS "CONFIG.SYS"
+/* A warning names at most this many candidate sections. */
+#define BM_NAMED_MAX 16
 
 static const char *pi_file(const struct boot_model *m)
 {
@@ -47,11 +49,7 @@ static void rule_order(struct boot_model *m)
 /* Is any protocol bound to an adapter? */
 static bool any_binding(const struct boot_model *m)
 {
-	for (size_t k = 0; k < m->nproto; k++)
-		for (size_t i = 0; i < m->proto[k].b.n; i++)
-			if (m->proto[k].b.slot[i][0])
-				return true;
-	return false;
+	return m->ix->any_binding;
 }
 
 static void rule_netbind(struct boot_model *m)
@@ -101,52 +99,84 @@ static void rule_pi_missing(struct boot_model *m)
 
 static bool bound_somewhere(const struct boot_model *m, const char *name)
 {
-	for (size_t k = 0; k < m->nproto; k++)
-		for (size_t i = 0; i < m->proto[k].b.n; i++)
-			if (!strcasecmp(m->proto[k].b.slot[i], name))
-				return true;
-	return false;
+	return ni_get(&m->ix->bound, wd_sv_cstr(name)) != NULL;
 }
 
 /* Is dn the DriverName of a driver other than file (NULL: of any driver),
  * as a NIF on the volume or a package says (instances included)? */
 static bool others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file)
 {
-	for (size_t k = 0; k < m->in.nnifs; k++) {
-		const struct nif *n = m->in.nifs[k].error ? NULL : &m->in.nifs[k].nif;
-		if (n && n->drivername && wd_sv_ieq(dn, n->drivername) &&
-		    (!file || !n->file_name || strcasecmp(n->file_name, file)))
-			return true;
-	}
-	for (size_t k = 0; k < m->in.npkgs; k++) {
-		if (file && !strcasecmp(m->in.pkgs[k]->driver, file))
+	return boot_others_drivername(m, dn, file);
+}
+
+/* Which sections are candidates, for which MACs: worked out once. A section
+ * bound somewhere, with a DriverName no loaded driver answers to, is one
+ * for every MAC when no NIF or package gives that DriverName, for the MACs
+ * of file F when only F's do, else for none. */
+static void index_candidates(const struct boot_model *m)
+{
+	struct bm_index *ix = m->ix;
+	const struct protocol_ini *pi = m->in.pi;
+	size_t n = pi ? pi->nsec : 0;
+	ix->cand = wd_xcalloc(n + 1, 1);
+	ix->cand_file = wd_xcalloc(n + 1, sizeof *ix->cand_file);
+	ix->cand_next = wd_xcalloc(n + 1, sizeof *ix->cand_next);
+	ix->cand_all = wd_xcalloc(n + 1, sizeof *ix->cand_all);
+	for (size_t s = 0; s < n; s++) {
+		struct wd_sv dn;
+		if (!bound_somewhere(m, pi->sec[s].name) || !pi_get(pi, s, "DriverName", &dn))
 			continue;
-		for (int i = 1; i <= 8; i++) {
-			char *n = manifest_instance_drivername(m->in.pkgs[k], i);
-			bool eq = n && wd_sv_ieq(dn, n);
-			free(n);
-			if (eq)
-				return true;
+		if (boot_answering(m, s) >= 0)
+			continue;
+		const size_t *o = ni_get(&ix->owner_of, dn);
+		if (!o) {
+			ix->cand[s] = 1;
+			ix->cand_all[ix->ncand_all++] = s;
+		} else if (!ix->owners[*o].many) {
+			ix->cand[s] = 2;
+			ix->cand_file[s] = ix->owners[*o].file;
 		}
 	}
-	return false;
+	/* Each file's list in file order: built from the last section. */
+	for (size_t s = n; s-- > 0;) {
+		if (ix->cand[s] != 2)
+			continue;
+		bool added;
+		size_t *head = ni_put(&ix->cand_head, wd_sv_cstr(ix->cand_file[s]), s, &added);
+		ix->cand_next[s] = added ? (size_t)-1 : *head;
+		*head = s;
+		++*ni_put(&ix->cand_count, wd_sv_cstr(ix->cand_file[s]), 0, NULL);
+	}
+	ix->cand_ok = true;
+}
+
+/* Up to max candidates of MAC mac, in file order, into out (NULL: none);
+ * how many there are in all. */
+static size_t candidates_of(const struct boot_model *m, size_t mac, size_t *out, size_t max)
+{
+	struct bm_index *ix = m->ix;
+	if (!m->in.pi)
+		return 0;
+	if (!ix->cand_ok)
+		index_candidates(m);
+	struct wd_sv file = wd_sv_cstr(m->mac[mac].file);
+	const size_t *head = ni_get(&ix->cand_head, file), *count = ni_get(&ix->cand_count, file);
+	size_t total = ix->ncand_all + (count ? *count : 0);
+	size_t a = 0, b = head ? *head : (size_t)-1;
+	for (size_t n = 0; out && n < max && n < total; n++) {
+		if (b == (size_t)-1 || (a < ix->ncand_all && ix->cand_all[a] < b)) {
+			out[n] = ix->cand_all[a++];
+		} else {
+			out[n] = b;
+			b = ix->cand_next[b];
+		}
+	}
+	return total;
 }
 
 size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out)
 {
-	const struct protocol_ini *pi = m->in.pi;
-	size_t n = 0;
-	for (size_t s = 0; pi && s < pi->nsec; s++) {
-		struct wd_sv dn;
-		if (!bound_somewhere(m, pi->sec[s].name) || !pi_get(pi, s, "DriverName", &dn))
-			continue;
-		if (boot_answering(m, s) >= 0 || others_drivername(m, dn, m->mac[mac].file))
-			continue;
-		if (out)
-			out[n] = s;
-		n++;
-	}
-	return n;
+	return candidates_of(m, mac, out, (size_t)-1);
 }
 
 /* A MAC whose DriverName was guessed and matches no section, while some
@@ -154,18 +184,21 @@ size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out)
 static void guessed_no_section(struct boot_model *m, size_t k)
 {
 	const struct bm_mac *x = &m->mac[k];
-	size_t *c = wd_xcalloc(m->in.pi->nsec + 1, sizeof *c);
-	size_t n = boot_candidates(m, k, c);
+	/* The first few: a message per MAC naming every section would grow
+	 * with the square of the files. */
+	size_t c[BM_NAMED_MAX];
+	size_t n = candidates_of(m, k, c, BM_NAMED_MAX);
 	struct wd_buf b = {0};
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && i < BM_NAMED_MAX; i++)
 		wd_buf_addf(&b, "%s[%s]", i ? ", " : "", m->in.pi->sec[c[i]].name);
+	if (n > BM_NAMED_MAX)
+		wd_buf_addf(&b, " and %zu more", n - BM_NAMED_MAX);
 	report_add(&m->rep, CS, x->line + 1, CHECK_WARNING, "mac-no-section", x->drivername,
 		   "the MAC driver %s is loaded here; its DriverName could not be verified (no "
 		   "NIF in \\IBMCOM\\MACS names %s) and no section has DriverName = %s, the "
 		   "usual name; it may answer to %s: put the driver's NIF in \\IBMCOM\\MACS to "
 		   "make it certain", x->file, x->file, x->drivername, b.p);
 	wd_buf_free(&b);
-	free(c);
 }
 
 static void rule_mac_sections(struct boot_model *m)
@@ -174,7 +207,7 @@ static void rule_mac_sections(struct boot_model *m)
 		const struct bm_mac *x = &m->mac[k];
 		if (x->section >= 0)
 			continue;
-		if (x->source != BM_GUESSED || !boot_candidates(m, k, NULL))
+		if (x->source != BM_GUESSED || !candidates_of(m, k, NULL, 0))
 			report_add(&m->rep, CS, x->line + 1, CHECK_ERROR, "mac-no-section", x->drivername,
 				   "the MAC driver %s is loaded here but %s has no section with "
 				   "DriverName = %s (%s), so it will not start: add the section, or "
@@ -202,11 +235,13 @@ static bool is_mac_section(const struct boot_model *m, size_t s)
 /* Could a loaded driver whose DriverName was guessed answer to dn? */
 static bool guessed_may_answer(const struct boot_model *m, struct wd_sv dn)
 {
-	for (size_t k = 0; k < m->nmac; k++)
-		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0 &&
-		    !others_drivername(m, dn, m->mac[k].file))
-			return true;
-	return false;
+	/* Such a driver may unless a NIF or package gives dn to another
+	 * file: given by none, any of them may; by one file, its own lines. */
+	const size_t *o = ni_get(&m->ix->owner_of, dn);
+	if (!o)
+		return m->ix->any_guessed;
+	const struct bm_owner *w = &m->ix->owners[*o];
+	return !w->many && ni_get(&m->ix->guessed, wd_sv_cstr(w->file)) != NULL;
 }
 
 static void rule_sections_loaded(struct boot_model *m)
@@ -287,21 +322,21 @@ static void rule_lxcfg(struct boot_model *m)
 static void rule_drivername_twice(struct boot_model *m)
 {
 	const struct protocol_ini *pi = m->in.pi;
+	struct nameidx first = {0}; /* DriverName -> the first section with it */
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv dn;
 		if (!pi_get(pi, s, "DriverName", &dn))
 			continue;
-		for (size_t t = 0; t < s; t++) {
-			struct wd_sv other;
-			if (!pi_get(pi, t, "DriverName", &other) || !tl_sv_ieq(dn, other))
-				continue;
-			report_add(&m->rep, pi_file(m), (size_t)pi_key_line(pi, s, "DriverName") + 1,
-				   CHECK_ERROR, "drivername-twice", pi->sec[s].name,
-				   "[%s] and [%s] both have DriverName = %.*s; a driver reads only "
-				   "one: remove one of them", pi->sec[t].name, pi->sec[s].name, SV(dn));
-			break;
-		}
+		bool added;
+		size_t t = *ni_put(&first, dn, s, &added);
+		if (added)
+			continue;
+		report_add(&m->rep, pi_file(m), (size_t)pi_key_line(pi, s, "DriverName") + 1,
+			   CHECK_ERROR, "drivername-twice", pi->sec[s].name,
+			   "[%s] and [%s] both have DriverName = %.*s; a driver reads only "
+			   "one: remove one of them", pi->sec[t].name, pi->sec[s].name, SV(dn));
 	}
+	ni_free(&first);
 }
 
 void boot_rules(struct boot_model *m)

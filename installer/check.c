@@ -7,6 +7,7 @@
 
 #include "common/file.h"
 #include "installer/boot_critical.h"
+#include "os2/nameidx.h"
 
 #define SV(v) (int)(v).n, (v).p
 
@@ -24,7 +25,15 @@ static void check_line_endings(const struct config_sys *cs, struct check_report 
 	    n, config_sys_lines(cs), first + 1);
 }
 
-static bool on_volume(const struct volume *v, const char *os2path)
+/* What on_volume answered, by path: a CONFIG.SYS names the same files over
+ * and over, and each answer costs a walk of the volume's folders. */
+struct seen {
+	struct nameidx ix; /* path -> found */
+	char **paths;
+	size_t n;
+};
+
+static bool resolve(const struct volume *v, const char *os2path)
 {
 	char *host = NULL;
 	bool found = false;
@@ -35,14 +44,40 @@ static bool on_volume(const struct volume *v, const char *os2path)
 	return found;
 }
 
+static bool on_volume(const struct volume *v, struct seen *seen, const char *os2path)
+{
+	const size_t *known = ni_get(&seen->ix, wd_sv_cstr(os2path));
+	if (known)
+		return *known;
+	/* A file is there only if its folder is: a folder looked up once
+	 * answers for every missing file named in it. */
+	size_t cut = 0;
+	for (size_t k = 0; os2path[k]; k++)
+		if ((os2path[k] == '\\' || os2path[k] == '/') && os2path[k + 1])
+			cut = k + 1;
+	bool found;
+	if (cut > 1) {
+		char *dir = wd_xstrndup(os2path, cut);
+		found = on_volume(v, seen, dir) && resolve(v, os2path);
+		free(dir);
+	} else {
+		found = resolve(v, os2path);
+	}
+	if (!(seen->n & (seen->n - 1)))
+		seen->paths = wd_xrealloc(seen->paths, (seen->n ? seen->n * 2 : 1) * sizeof *seen->paths);
+	char *p = seen->paths[seen->n++] = wd_xstrdup(os2path);
+	ni_put(&seen->ix, wd_sv_cstr(p), found, NULL);
+	return found;
+}
+
 /* A bare name ("ACPI.PSD", "TESTCFG.SYS") is looked up where OS/2 looks for
  * a PSD or a BASEDEV: the root, \OS2 and \OS2\BOOT. */
-static bool bare_on_volume(const struct volume *v, struct wd_sv name)
+static bool bare_on_volume(const struct volume *v, struct seen *seen, struct wd_sv name)
 {
 	static const char *const dirs[] = {"", "OS2\\", "OS2\\BOOT\\"};
 	for (int k = 0; k < 3; k++) {
 		char *p = wd_xasprintf("\\%s%.*s", dirs[k], SV(name));
-		bool ok = on_volume(v, p);
+		bool ok = on_volume(v, seen, p);
 		free(p);
 		if (ok)
 			return true;
@@ -50,7 +85,7 @@ static bool bare_on_volume(const struct volume *v, struct wd_sv name)
 	return false;
 }
 
-static void check_files(const struct volume *v, const struct config_sys *cs, size_t i,
+static void check_files(const struct volume *v, struct seen *seen, size_t i,
 			const struct cs_stmt *st, struct check_report *rep)
 {
 	if (!st->name.n)
@@ -68,13 +103,12 @@ static void check_files(const struct volume *v, const struct config_sys *cs, siz
 		return;
 	bool found;
 	if (!st->dir.n) {
-		found = bare_on_volume(v, st->name);
+		found = bare_on_volume(v, seen, st->name);
 	} else {
 		char *p = wd_xasprintf("%.*s%.*s", SV(st->dir), SV(st->name));
-		found = on_volume(v, p);
+		found = on_volume(v, seen, p);
 		free(p);
 	}
-	(void)cs;
 	/* An error: the guest stops at boot (DEVICE=, BASEDEV=, PSD=, IFS=) or
 	 * loses what the line starts (RUN=, CALL=) looking for it. */
 	if (!found)
@@ -116,11 +150,16 @@ void check_config_sys(const struct volume *v, const struct config_sys *cs,
 		      struct check_report *rep)
 {
 	check_line_endings(cs, rep);
+	struct seen seen = {0};
 	for (size_t i = 0; i < config_sys_lines(cs); i++) {
 		struct cs_stmt st;
 		if (config_sys_stmt(cs, i, &st) && st.loads)
-			check_files(v, cs, i, &st, rep);
+			check_files(v, &seen, i, &st, rep);
 	}
+	for (size_t k = 0; k < seen.n; k++)
+		free(seen.paths[k]);
+	free(seen.paths);
+	ni_free(&seen.ix);
 	check_acpi(cs, rep);
 	boot_critical_check(v, cs, rep);
 }

@@ -12,7 +12,8 @@
 void report_add(struct check_report *rep, const char *file, size_t line,
 		enum check_severity sev, const char *code, const char *key, const char *fmt, ...)
 {
-	rep->v = wd_xrealloc(rep->v, (rep->n + 1) * sizeof *rep->v);
+	if (!(rep->n & (rep->n - 1))) /* 0, 1, 2, 4, ...: room doubles */
+		rep->v = wd_xrealloc(rep->v, (rep->n ? rep->n * 2 : 1) * sizeof *rep->v);
 	struct finding *f = &rep->v[rep->n++];
 	f->file = wd_xstrdup(file);
 	f->line = line;
@@ -68,15 +69,27 @@ static bool before(const struct finding *x, const struct finding *y)
 
 void check_sort(struct check_report *rep)
 {
-	/* Insertion sort: stable, so findings on one line keep the rules'
-	 * order, and a report holds a handful of findings. */
-	for (size_t i = 1; i < rep->n; i++) {
-		struct finding f = rep->v[i];
-		size_t j = i;
-		while (j > 0 && before(&f, &rep->v[j - 1])) {
-			rep->v[j] = rep->v[j - 1];
-			j--;
+	/* A merge sort: stable, so findings on one line keep the rules'
+	 * order, and n log n however many a hostile volume makes. */
+	if (rep->n < 2)
+		return;
+	struct finding *tmp = wd_xmalloc(rep->n * sizeof *tmp), *a = rep->v, *b = tmp;
+	for (size_t w = 1; w < rep->n; w *= 2) {
+		for (size_t lo = 0; lo < rep->n; lo += 2 * w) {
+			size_t mid = lo + w < rep->n ? lo + w : rep->n;
+			size_t hi = lo + 2 * w < rep->n ? lo + 2 * w : rep->n, i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
 		}
-		rep->v[j] = f;
+		struct finding *t = a;
+		a = b;
+		b = t;
 	}
+	if (a != rep->v)
+		memcpy(rep->v, a, rep->n * sizeof *a);
+	free(tmp);
 }

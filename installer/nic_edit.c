@@ -118,11 +118,12 @@ static int new_nif(struct nic_ctx *c, const struct nic_item *it, struct nif *nif
 		const struct vol_nif *v = &c->in->nifs[k];
 		if (v->error || !v->nif.file_name || strcasecmp(v->nif.file_name, it->pkg->m.driver))
 			continue;
-		struct wd_buf b = {0};
-		nif_write(&v->nif, &b);
-		int r = nif_parse(nif, b.p ? b.p : "", b.len, c->err);
-		wd_buf_free(&b);
-		if (!r)
+		/* Only its summary was kept: the keywords are read again, and
+		 * the NIF counts only if it still names that file. */
+		struct wd_err e;
+		if (vol_nif_load(c->in->v, v, nif, &e))
+			continue;
+		if (nif->file_name && !strcasecmp(nif->file_name, it->pkg->m.driver))
 			return 0;
 		nif_free(nif);
 	}
@@ -143,36 +144,65 @@ int nic_package_nif(const struct package *p, struct nif *nif, struct wd_err *err
 	return r;
 }
 
+struct fit_drop {
+	const struct nif *nif;
+	nic_fit_note *note;
+	void *ud;
+	bool bad; /* a key pi_unset could not have named (a NUL byte in it) */
+};
+
+static bool fit_drop(void *ud, struct wd_sv k, struct wd_sv val)
+{
+	struct fit_drop *f = ud;
+	if (wd_sv_ieq(k, "DriverName"))
+		return false;
+	char *key = wd_sv_dup(k), *v = wd_sv_dup(val);
+	bool keep = nif_keyword(f->nif, key) != NULL;
+	if (f->note && !f->bad)
+		f->note(f->ud, keep ? NIC_CARRIED : NIC_DROPPED, key, v);
+	if (!keep && memchr(k.p, '\0', k.n))
+		f->bad = true;
+	free(key);
+	free(v);
+	return !keep;
+}
+
 int nic_fit_keywords(struct protocol_ini *pi, size_t s, const struct nif *nif,
 		     nic_fit_note *note, void *ud)
 {
-	int r = 0;
-	for (size_t i = pi->sec[s].header + 1; !r && i < pi->sec[s].end;) {
-		struct wd_sv k, val;
-		if (!pi_line_key(pi, i, &k, &val) || wd_sv_ieq(k, "DriverName")) {
-			i++;
-			continue;
-		}
-		char *key = wd_sv_dup(k), *v = wd_sv_dup(val);
-		bool keep = nif_keyword(nif, key) != NULL;
-		if (note)
-			note(ud, keep ? NIC_CARRIED : NIC_DROPPED, key, v);
-		if (keep)
-			i++;
-		else
-			r = pi_unset(pi, s, key); /* the next line is now line i */
-		free(key);
-		free(v);
-	}
+	/* Each keyword line is looked at once and those that go leave in one
+	 * pass (a section of many keywords costs no more than its lines). */
+	struct fit_drop f = {nif, note, ud, false};
+	pi_drop_keys(pi, s, fit_drop, &f);
+	if (f.bad)
+		return -1;
 	struct nif_kv *kv;
-	size_t n = nif_mac_section(nif, &kv);
-	for (size_t i = 0; !r && i < n; i++) {
-		if (!strcasecmp(kv[i].key, "DriverName") || pi_key_line(pi, s, kv[i].key) >= 0)
+	size_t n = nif_mac_section(nif, &kv), m = 0;
+	const char **keys = wd_xcalloc(n + 1, sizeof *keys), **values = wd_xcalloc(n + 1, sizeof *values);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcasecmp(kv[i].key, "DriverName"))
 			continue;
-		if (note)
-			note(ud, NIC_ADDED, kv[i].key, kv[i].value);
-		r = pi_set(pi, s, kv[i].key, kv[i].value);
+		keys[m] = kv[i].key;
+		values[m++] = kv[i].value;
 	}
+	/* pi_add_keys adds the ones the section lacks, each once; the notes
+	 * name the same ones, first value first. */
+	struct nameidx have = {0};
+	for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++) {
+		struct wd_sv k, v;
+		if (pi_line_key(pi, i, &k, &v))
+			ni_put(&have, k, i, NULL);
+	}
+	for (size_t i = 0; i < m; i++) {
+		bool added;
+		ni_put(&have, wd_sv_cstr(keys[i]), 0, &added);
+		if (added && note)
+			note(ud, NIC_ADDED, keys[i], values[i]);
+	}
+	ni_free(&have);
+	int r = pi_add_keys(pi, s, keys, values, m);
+	free(keys);
+	free(values);
 	nif_kv_free(kv, n);
 	return r ? -1 : 0;
 }

@@ -143,41 +143,61 @@ static char *nif_of(struct nic_ctx *c, const char *file)
 	return n;
 }
 
-static bool lxcfg_names(const struct protocol_ini *pi, size_t s, const char *nif)
+/* [IBMLXCFG]'s entries: name -> its first line. */
+static void index_lxcfg(const struct protocol_ini *pi, struct nameidx *ix)
 {
 	long lx = pi_section(pi, "IBMLXCFG");
-	struct wd_sv v;
-	return lx >= 0 && pi_get(pi, (size_t)lx, pi->sec[s].name, &v) && wd_sv_ieq(v, nif);
+	if (lx < 0)
+		return;
+	for (size_t i = pi->sec[lx].header + 1; i < pi->sec[lx].end; i++) {
+		struct wd_sv k, v;
+		if (pi_line_key(pi, i, &k, &v))
+			ni_put(ix, k, i, NULL);
+	}
 }
 
-/* Where section s is first bound: protocols in file order, slots in order. */
-static size_t binding_rank(const struct boot_model *m, size_t s)
+static bool lxcfg_names(const struct protocol_ini *pi, const struct nameidx *lx, size_t s,
+			const char *nif)
 {
-	size_t rank = 0;
-	for (size_t k = 0; k < m->nproto; k++)
-		for (size_t i = 0; i < m->proto[k].b.n; i++, rank++)
-			if (!strcasecmp(m->proto[k].b.slot[i], m->in.pi->sec[s].name))
-				return rank;
-	return rank;
+	const size_t *i = ni_get(lx, wd_sv_cstr(pi->sec[s].name));
+	struct wd_sv k, v;
+	return i && pi_line_key(pi, *i, &k, &v) && wd_sv_ieq(v, nif);
+}
+
+struct ranked {
+	size_t rank, order, s;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The candidates of line k: boot_candidates whose [IBMLXCFG] entry names
- * the driver's NIF, in binding order. */
+ * the driver's NIF, in binding order (where each is first bound: protocols
+ * in file order, slots in order), file order among equals. */
 static size_t candidates(struct nic_ctx *c, const struct boot_model *m, size_t k, size_t *out)
 {
 	size_t *all = wd_xcalloc(c->pi->nsec + 1, sizeof *all), n = 0;
 	size_t na = boot_candidates(m, k, all);
 	char *nif = nif_of(c, c->macs[k].file);
+	struct nameidx lx = {0};
+	index_lxcfg(c->pi, &lx);
+	struct ranked *r = wd_xcalloc(na + 1, sizeof *r);
 	for (size_t i = 0; i < na; i++) {
-		if (!lxcfg_names(c->pi, all[i], nif))
+		if (!lxcfg_names(c->pi, &lx, all[i], nif))
 			continue;
-		size_t at = n++;
-		while (at > 0 && binding_rank(m, out[at - 1]) > binding_rank(m, all[i])) {
-			out[at] = out[at - 1];
-			at--;
-		}
-		out[at] = all[i];
+		r[n] = (struct ranked){boot_binding_rank(m, c->pi->sec[all[i]].name), n, all[i]};
+		n++;
 	}
+	qsort(r, n, sizeof *r, by_rank);
+	for (size_t i = 0; i < n; i++)
+		out[i] = r[i].s;
+	free(r);
+	ni_free(&lx);
 	free(nif);
 	free(all);
 	return n;

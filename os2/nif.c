@@ -76,7 +76,10 @@ static enum part open_section(struct nif *nif, struct wd_sv name, size_t line)
 	}
 	if (wd_sv_ieq(name, "FILE"))
 		return PART_FILE;
-	nif->kw = wd_xrealloc(nif->kw, (nif->nkw + 1) * sizeof *nif->kw);
+	if (nif->nkw == nif->kwcap) {
+		nif->kwcap = nif->kwcap ? nif->kwcap * 2 : 16;
+		nif->kw = wd_xrealloc(nif->kw, nif->kwcap * sizeof *nif->kw);
+	}
 	struct nif_keyword *kw = &nif->kw[nif->nkw++];
 	memset(kw, 0, sizeof *kw);
 	kw->name = wd_sv_dup(name);
@@ -121,6 +124,8 @@ int nif_parse(struct nif *nif, const char *p, size_t n, struct wd_err *err)
 		else
 			free(value);
 	}
+	for (size_t k = 0; k < nif->nkw; k++)
+		ni_put(&nif->kwix, wd_sv_cstr(nif->kw[k].name), k, NULL);
 	if (!nif->section)
 		return wd_err_set(err, WD_EFAIL, "not a NIF: it has no [driver] section");
 	if (!nif->drivername || !*nif->drivername)
@@ -146,6 +151,7 @@ void nif_free(struct nif *nif)
 	for (size_t k = 0; k < nif->nkw; k++)
 		free_keyword(&nif->kw[k]);
 	free(nif->kw);
+	ni_free(&nif->kwix);
 	memset(nif, 0, sizeof *nif);
 }
 
@@ -156,10 +162,8 @@ void nif_write(const struct nif *nif, struct wd_buf *out)
 
 const struct nif_keyword *nif_keyword(const struct nif *nif, const char *name)
 {
-	for (size_t k = 0; k < nif->nkw; k++)
-		if (tl_sv_ieq(wd_sv_cstr(nif->kw[k].name), wd_sv_cstr(name)))
-			return &nif->kw[k];
-	return NULL;
+	const size_t *k = ni_get(&nif->kwix, wd_sv_cstr(name));
+	return k ? &nif->kw[*k] : NULL;
 }
 
 bool nif_keyword_optional(const struct nif_keyword *k)

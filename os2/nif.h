@@ -10,6 +10,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "os2/nameidx.h"
 #include "os2/textlines.h"
 
 /* One keyword of the MAC section ("[NETADDRESS]"). Values are as written,
@@ -27,7 +28,8 @@ struct nif {
 	char *type, *title, *version, *drivername, *xports;
 	char *file_name, *file_path; /* [FILE] Name and Path as written */
 	struct nif_keyword *kw;
-	size_t nkw;
+	size_t nkw, kwcap;
+	struct nameidx kwix; /* keyword name -> its first entry */
 };
 
 /* A keyword and the value MPTS would write for it in PROTOCOL.INI. */

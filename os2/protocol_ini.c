@@ -3,8 +3,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os2/nameidx.h"
+
+/* Built when first asked for, dropped by the edits that could change them:
+ * names by a section added, removed or renamed, DriverNames also by an
+ * edit of a DriverName line. The DriverNames are copies (an edit frees the
+ * line a view would point into). */
+struct pi_index {
+	bool names_ok, drivers_ok;
+	struct nameidx names;   /* section name -> first section */
+	struct nameidx drivers; /* DriverName -> first section with it */
+	char **dn;              /* the copies, one per section or NULL */
+	size_t ndn;
+};
+
+static struct pi_index *index_of(const struct protocol_ini *pi)
+{
+	return pi->ix;
+}
+
+static void drop_drivers(struct protocol_ini *pi)
+{
+	struct pi_index *ix = pi->ix;
+	if (!ix)
+		return;
+	ni_free(&ix->drivers);
+	for (size_t k = 0; k < ix->ndn; k++)
+		free(ix->dn[k]);
+	free(ix->dn);
+	ix->dn = NULL;
+	ix->ndn = 0;
+	ix->drivers_ok = false;
+}
+
+static void drop_names(struct protocol_ini *pi)
+{
+	if (!pi->ix)
+		return;
+	ni_free(&pi->ix->names);
+	pi->ix->names_ok = false;
+}
+
 static void free_index(struct protocol_ini *pi)
 {
+	drop_names(pi);
+	drop_drivers(pi);
 	for (size_t s = 0; s < pi->nsec; s++)
 		free(pi->sec[s].name);
 	free(pi->sec);
@@ -18,8 +61,8 @@ static enum ini_kind line_kind(const struct protocol_ini *pi, size_t i, struct w
 	return tl_ini_line(tl_text(&pi->t, i), a, b);
 }
 
-/* Rebuilt after every edit: the files are small, and one source of truth
- * (the lines) cannot drift from its index. */
+/* The sections, from the lines: after parsing and after an edit that adds
+ * or removes a header. */
 static void reindex(struct protocol_ini *pi)
 {
 	free_index(pi);
@@ -38,9 +81,47 @@ static void reindex(struct protocol_ini *pi)
 	}
 }
 
+/* n lines that are no headers went in before line at: the sections from
+ * there move down. */
+static void shift_n(struct protocol_ini *pi, size_t at, size_t n)
+{
+	for (size_t s = pi->nsec; n && s-- > 0;) {
+		struct pi_section *x = &pi->sec[s];
+		if (x->end < at)
+			break;
+		x->end += n;
+		if (x->header >= at)
+			x->header += n;
+	}
+}
+
+/* A line that is no header went in before line at (+1) or line at went
+ * (-1). */
+static void shift(struct protocol_ini *pi, size_t at, int delta)
+{
+	if (delta > 0) {
+		shift_n(pi, at, 1);
+		return;
+	}
+	for (size_t s = pi->nsec; s-- > 0;) {
+		struct pi_section *x = &pi->sec[s];
+		if (x->end <= at)
+			break;
+		x->end--;
+		if (x->header > at)
+			x->header--;
+	}
+}
+
+static bool is_drivername(const char *key)
+{
+	return wd_sv_ieq(wd_sv_cstr(key), "DriverName");
+}
+
 void protocol_ini_parse(struct protocol_ini *pi, const char *p, size_t n)
 {
 	memset(pi, 0, sizeof *pi);
+	pi->ix = wd_xcalloc(1, sizeof *pi->ix);
 	tl_parse(&pi->t, p, n);
 	reindex(pi);
 }
@@ -48,7 +129,9 @@ void protocol_ini_parse(struct protocol_ini *pi, const char *p, size_t n)
 void protocol_ini_free(struct protocol_ini *pi)
 {
 	free_index(pi);
+	free(pi->ix);
 	tl_free(&pi->t);
+	memset(pi, 0, sizeof *pi);
 }
 
 void protocol_ini_write(const struct protocol_ini *pi, struct wd_buf *out)
@@ -58,10 +141,20 @@ void protocol_ini_write(const struct protocol_ini *pi, struct wd_buf *out)
 
 long pi_section(const struct protocol_ini *pi, const char *name)
 {
-	for (size_t s = 0; s < pi->nsec; s++)
-		if (tl_sv_ieq(wd_sv_cstr(pi->sec[s].name), wd_sv_cstr(name)))
-			return (long)s;
-	return -1;
+	struct pi_index *ix = index_of(pi);
+	if (!ix) {
+		for (size_t s = 0; s < pi->nsec; s++)
+			if (tl_sv_ieq(wd_sv_cstr(pi->sec[s].name), wd_sv_cstr(name)))
+				return (long)s;
+		return -1;
+	}
+	if (!ix->names_ok) {
+		for (size_t s = 0; s < pi->nsec; s++)
+			ni_put(&ix->names, wd_sv_cstr(pi->sec[s].name), s, NULL);
+		ix->names_ok = true;
+	}
+	const size_t *s = ni_get(&ix->names, wd_sv_cstr(name));
+	return s ? (long)*s : -1;
 }
 
 bool pi_line_key(const struct protocol_ini *pi, size_t i, struct wd_sv *key, struct wd_sv *val)
@@ -88,8 +181,31 @@ bool pi_get(const struct protocol_ini *pi, size_t s, const char *key, struct wd_
 	return i >= 0 && pi_line_key(pi, (size_t)i, &k, val);
 }
 
+static void index_drivers(const struct protocol_ini *pi, struct pi_index *ix)
+{
+	ix->dn = wd_xcalloc(pi->nsec + 1, sizeof *ix->dn);
+	ix->ndn = pi->nsec;
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct wd_sv v;
+		if (!pi_get(pi, s, "DriverName", &v))
+			continue;
+		ix->dn[s] = wd_xmalloc(v.n + 1);
+		memcpy(ix->dn[s], v.p, v.n);
+		ix->dn[s][v.n] = '\0';
+		ni_put(&ix->drivers, wd_sv_make(ix->dn[s], v.n), s, NULL);
+	}
+	ix->drivers_ok = true;
+}
+
 long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername)
 {
+	struct pi_index *ix = index_of(pi);
+	if (ix && from == 0) {
+		if (!ix->drivers_ok)
+			index_drivers(pi, ix);
+		const size_t *s = ni_get(&ix->drivers, wd_sv_cstr(drivername));
+		return s ? (long)*s : -1;
+	}
 	for (size_t s = from; s < pi->nsec; s++) {
 		struct wd_sv v;
 		if (pi_get(pi, s, "DriverName", &v) && wd_sv_ieq(v, drivername))
@@ -120,16 +236,14 @@ static long sample_key_line(const struct protocol_ini *pi, long s)
 	return -1;
 }
 
-/* "   key = value" for section s, in the layout of its (or the file's)
- * first keyword line; MPTS's is a three-space indent and " = ". */
-static char *key_line(const struct protocol_ini *pi, long s, const char *key, const char *value)
+/* "   key = value" in the layout of line sample (when have): its indent,
+ * its spaces around '='; MPTS's is a three-space indent and " = ". */
+static char *key_line_like(struct wd_sv t, bool have, const char *key, const char *value)
 {
 	const char *indent = "   ";
 	size_t nindent = 3;
 	const char *before = " ", *after = " ";
-	long i = sample_key_line(pi, s);
-	if (i >= 0) {
-		struct wd_sv t = tl_text(&pi->t, (size_t)i);
+	if (have) {
 		nindent = 0;
 		while (nindent < t.n && (t.p[nindent] == ' ' || t.p[nindent] == '\t'))
 			nindent++;
@@ -140,6 +254,24 @@ static char *key_line(const struct protocol_ini *pi, long s, const char *key, co
 		after = at + 1 < t.n && (t.p[at + 1] == ' ' || t.p[at + 1] == '\t') ? " " : "";
 	}
 	return wd_xasprintf("%.*s%s%s=%s%s", (int)nindent, indent, key, before, after, value);
+}
+
+/* A new keyword line for section s, in the layout of its (or the file's)
+ * first keyword line. */
+static char *key_line(const struct protocol_ini *pi, long s, const char *key, const char *value)
+{
+	long i = sample_key_line(pi, s);
+	struct wd_sv t = i >= 0 ? tl_text(&pi->t, (size_t)i) : wd_sv_make("", 0);
+	return key_line_like(t, i >= 0, key, value);
+}
+
+static bool section_has_key_line(const struct protocol_ini *pi, size_t s)
+{
+	struct wd_sv k, v;
+	for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++)
+		if (pi_line_key(pi, i, &k, &v))
+			return true;
+	return false;
 }
 
 /* Does the file put a blank line after each header? (MPTS does.) */
@@ -224,13 +356,18 @@ static int set_at(struct protocol_ini *pi, size_t s, const char *key, const char
 	long i = pi_key_line(pi, s, key);
 	int r;
 	if (i >= 0) {
+		/* In place: the line stays a keyword line, no section moves. */
 		r = replace_value(pi, (size_t)i, value);
 	} else {
 		char *line = key_line(pi, (long)s, key, value);
-		r = insert(pi, at >= 0 ? (size_t)at : new_key_at(pi, s), line);
+		size_t where = at >= 0 ? (size_t)at : new_key_at(pi, s);
+		r = insert(pi, where, line);
+		if (!r)
+			shift(pi, where, +1);
 		free(line);
 	}
-	reindex(pi);
+	if (is_drivername(key))
+		drop_drivers(pi);
 	return r;
 }
 
@@ -245,8 +382,87 @@ int pi_unset(struct protocol_ini *pi, size_t s, const char *key)
 	if (i < 0)
 		return -1;
 	tl_delete(&pi->t, (size_t)i);
-	reindex(pi);
+	shift(pi, (size_t)i, -1);
+	if (is_drivername(key))
+		drop_drivers(pi);
 	return 0;
+}
+
+size_t pi_drop_keys(struct protocol_ini *pi, size_t s,
+		    bool (*drop)(void *ud, struct wd_sv key, struct wd_sv value), void *ud)
+{
+	if (s >= pi->nsec)
+		return 0;
+	struct pi_section *sec = &pi->sec[s];
+	size_t w = sec->header + 1, gone = 0;
+	for (size_t i = sec->header + 1; i < sec->end; i++) {
+		struct wd_sv k, v;
+		if (pi_line_key(pi, i, &k, &v) && drop(ud, k, v)) {
+			free(pi->t.v[i].p);
+			gone++;
+			continue;
+		}
+		pi->t.v[w++] = pi->t.v[i];
+	}
+	if (!gone)
+		return 0;
+	memmove(pi->t.v + w, pi->t.v + sec->end, (pi->t.n - sec->end) * sizeof *pi->t.v);
+	pi->t.n -= gone;
+	sec->end -= gone;
+	for (size_t x = s + 1; x < pi->nsec; x++) {
+		pi->sec[x].header -= gone;
+		pi->sec[x].end -= gone;
+	}
+	drop_drivers(pi);
+	return gone;
+}
+
+int pi_add_keys(struct protocol_ini *pi, size_t s, const char *const *keys,
+		const char *const *values, size_t n)
+{
+	if (s >= pi->nsec)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (!valid_key(keys[k]) || !one_line(values[k]))
+			return -1;
+	/* Which go in: each key the section lacks, once. Decided before any
+	 * edit, while the views into the lines hold. */
+	struct nameidx have = {0};
+	for (size_t i = pi->sec[s].header + 1; i < pi->sec[s].end; i++) {
+		struct wd_sv k, v;
+		if (pi_line_key(pi, i, &k, &v))
+			ni_put(&have, k, i, NULL);
+	}
+	char **lines = wd_xcalloc(n + 1, sizeof *lines);
+	size_t *lens = wd_xcalloc(n + 1, sizeof *lens), m = 0;
+	bool dn = false, own = section_has_key_line(pi, s);
+	for (size_t k = 0; k < n; k++) {
+		bool added;
+		ni_put(&have, wd_sv_cstr(keys[k]), 0, &added);
+		if (!added)
+			continue;
+		/* The layout pi_set would give it: the section's first keyword
+		 * line's, which is the first one added when it had none. */
+		if (m && !own)
+			lines[m] = key_line_like(wd_sv_make(lines[0], lens[0]), true, keys[k], values[k]);
+		else
+			lines[m] = key_line(pi, (long)s, keys[k], values[k]);
+		lens[m] = strlen(lines[m]);
+		m++;
+		dn = dn || is_drivername(keys[k]);
+	}
+	ni_free(&have);
+	size_t at = new_key_at(pi, s);
+	int r = tl_insert_many(&pi->t, at, (const char *const *)lines, lens, m);
+	if (!r)
+		shift_n(pi, at, m);
+	for (size_t k = 0; k < m; k++)
+		free(lines[k]);
+	free(lines);
+	free(lens);
+	if (dn)
+		drop_drivers(pi);
+	return r;
 }
 
 int pi_rename_key(struct protocol_ini *pi, size_t s, const char *key, const char *name,
@@ -271,6 +487,8 @@ int pi_rename_key(struct protocol_ini *pi, size_t s, const char *key, const char
 	wd_buf_add(&line, vend, (size_t)(t.p + t.n - vend));
 	int r = tl_replace(&pi->t, (size_t)i, line.p, line.len);
 	wd_buf_free(&line);
+	if (is_drivername(key) || is_drivername(name))
+		drop_drivers(pi);
 	return r;
 }
 
@@ -313,8 +531,7 @@ int pi_remove_section(struct protocol_ini *pi, size_t s)
 	if (s + 1 == pi->nsec && s > 0)
 		while (from > pi->sec[s - 1].header + 1 && is_blank(pi, from - 1))
 			from--;
-	while (to > from)
-		tl_delete(&pi->t, --to);
+	tl_delete_range(&pi->t, from, to);
 	reindex(pi);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* PROTOCOL.INI (NDIS 2) as a list of lines that keep their bytes
- * (installer/textlines.h) with an index of its sections, rebuilt after every
- * edit. Sections are numbered in file order from 0; line indexes start at 0.
+ * (installer/textlines.h) with an index of its sections, kept right by every
+ * edit, and hash indexes of section names and DriverNames built when first
+ * asked for (so a lookup costs the same in a file of 100 000 sections). Sections are numbered in file order from 0; line indexes start at 0.
  * New lines follow the file's own layout: its indent, its " = ", its blank
  * line after headers and between sections, its quoting of Bindings. */
 #ifndef WD_PROTOCOL_INI_H
@@ -18,10 +19,13 @@ struct pi_section {
 	size_t end;    /* one past its last line: the next header or the end */
 };
 
+struct pi_index;
+
 struct protocol_ini {
 	struct textlines t;
 	struct pi_section *sec;
 	size_t nsec;
+	struct pi_index *ix; /* the lookup indexes; private to protocol_ini.c */
 };
 
 /* A Bindings value split into slots. An empty slot ("Bindings = ,IBMEAN_nif")
@@ -51,6 +55,17 @@ bool pi_line_key(const struct protocol_ini *pi, size_t i, struct wd_sv *key, str
  * line goes after the section's last keyword. */
 int pi_set(struct protocol_ini *pi, size_t s, const char *key, const char *value);
 int pi_unset(struct protocol_ini *pi, size_t s, const char *key);
+/* Removes, in one pass, each keyword line of section s (DriverName's too)
+ * for which drop says true, as pi_unset of each would; drop sees them in
+ * file order. How many went. */
+size_t pi_drop_keys(struct protocol_ini *pi, size_t s,
+		    bool (*drop)(void *ud, struct wd_sv key, struct wd_sv value), void *ud);
+/* Adds, in one pass, each keyword section s does not have yet (a key
+ * named twice goes in once, at its first value), where and as pi_set would
+ * put it. 0, or -1
+ * with nothing changed when a key or value could not be held. */
+int pi_add_keys(struct protocol_ini *pi, size_t s, const char *const *keys,
+		const char *const *values, size_t n);
 /* Renames keyword key of section s where it stands, keeping the line's
  * layout; value NULL keeps its value. -1 when the keyword is not there. */
 int pi_rename_key(struct protocol_ini *pi, size_t s, const char *key, const char *name,

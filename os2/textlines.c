@@ -136,6 +136,52 @@ void tl_delete(struct textlines *t, size_t i)
 	t->n--;
 }
 
+void tl_delete_range(struct textlines *t, size_t from, size_t to)
+{
+	if (to > t->n)
+		to = t->n;
+	if (from >= to)
+		return;
+	for (size_t i = from; i < to; i++)
+		free(t->v[i].p);
+	memmove(t->v + from, t->v + to, (t->n - to) * sizeof *t->v);
+	t->n -= to - from;
+}
+
+int tl_insert_many(struct textlines *t, size_t at, const char *const *text, const size_t *len,
+		   size_t n)
+{
+	if (at > t->n)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (!tl_one_line(text[k], len[k]))
+			return -1;
+	if (!n)
+		return 0;
+	/* The first one fixes the line before it and the ending; the rest
+	 * follow it (the ending tl_newline gives cannot change after it). */
+	if (tl_insert(t, at, text[0], len[0]))
+		return -1;
+	if (n == 1)
+		return 0;
+	const char *nl = tl_newline(t);
+	size_t nll = strlen(nl);
+	if (t->n + n - 1 > t->cap) {
+		while (t->n + n - 1 > t->cap)
+			t->cap *= 2;
+		t->v = wd_xrealloc(t->v, t->cap * sizeof *t->v);
+	}
+	memmove(t->v + at + n, t->v + at + 1, (t->n - at - 1) * sizeof *t->v);
+	for (size_t k = 1; k < n; k++) {
+		char *p = wd_xmalloc(len[k] + nll + 1);
+		memcpy(p, text[k], len[k]);
+		memcpy(p + len[k], nl, nll + 1);
+		t->v[at + k] = (struct tl_line){p, len[k] + nll, nll};
+	}
+	t->n += n - 1;
+	return 0;
+}
+
 bool tl_sv_ieq(struct wd_sv a, struct wd_sv b)
 {
 	if (a.n != b.n)

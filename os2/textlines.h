@@ -49,6 +49,12 @@ bool tl_one_line(const char *text, size_t len);
 int tl_insert(struct textlines *t, size_t at, const char *text, size_t len);
 int tl_replace(struct textlines *t, size_t i, const char *text, size_t len);
 void tl_delete(struct textlines *t, size_t i);
+/* Lines [from, to) go, in one move of the rest. */
+void tl_delete_range(struct textlines *t, size_t from, size_t to);
+/* n lines at at, at + 1, ...: what n calls of tl_insert would do, in one
+ * move of the rest. -1 with nothing changed when one cannot be a line. */
+int tl_insert_many(struct textlines *t, size_t at, const char *const *text, const size_t *len,
+		   size_t n);
 
 /* INI-style lines (PROTOCOL.INI, NIF): ';' in column one is a comment,
  * "[name]" a section header (name trimmed), "key = value" a keyword (both

@@ -117,20 +117,55 @@ static size_t list_nifs(const struct volume *v, const char *dir, char ***out)
 	return n;
 }
 
+static int load_nif(const struct volume *v, const char *path, struct nif *nif,
+		    struct wd_err *e)
+{
+	struct wd_buf b = {0};
+	int r = volume_read_file(v, path, WD_CONFIG_FILE_MAX, &b, e);
+	if (!r)
+		r = nif_parse(nif, b.p ? b.p : "", b.len, e);
+	else
+		memset(nif, 0, sizeof *nif);
+	wd_buf_free(&b);
+	return r;
+}
+
+static bool too_long(const char *s)
+{
+	return s && strlen(s) > WD_NIF_NAME_MAX;
+}
+
+/* Reads one NIF, keeps its summary and frees the rest before the next. */
 static void read_one_nif(const struct volume *v, const char *dir, const char *name,
 			 struct vol_nif *out)
 {
-	char *path = wd_path_join(dir, name);
+	out->host = wd_path_join(dir, name);
 	out->label = wd_xasprintf("IBMCOM\\MACS\\%s", name);
-	struct wd_buf b = {0};
 	struct wd_err e;
-	int r = volume_read_file(v, path, WD_CONFIG_FILE_MAX, &b, &e);
-	if (!r)
-		r = nif_parse(&out->nif, b.p ? b.p : "", b.len, &e);
-	if (r)
+	struct nif whole;
+	int r = load_nif(v, out->host, &whole, &e);
+	if (!r && (too_long(whole.section) || too_long(whole.drivername) ||
+		   too_long(whole.file_name)))
+		r = wd_err_set(&e, WD_EFAIL, "a name in it (section, DriverName or [FILE] Name) is "
+			       "longer than %d bytes", WD_NIF_NAME_MAX);
+	if (r) {
 		out->error = wd_xstrdup(e.msg);
-	wd_buf_free(&b);
-	free(path);
+	} else {
+		out->nif.section = whole.section;
+		out->nif.drivername = whole.drivername;
+		out->nif.file_name = whole.file_name;
+		whole.section = whole.drivername = whole.file_name = NULL;
+	}
+	nif_free(&whole);
+}
+
+int vol_nif_load(const struct volume *v, const struct vol_nif *vn, struct nif *out,
+		 struct wd_err *err)
+{
+	int r = load_nif(v, vn->host, out, err);
+	if (r)
+		nif_free(out);
+	return r;
 }
 
 static int read_nifs(const struct volume *v, struct boot_files *f, struct wd_err *err)
@@ -192,6 +227,7 @@ void boot_files_free(struct boot_files *f)
 		nif_free(&f->nifs[k].nif);
 		free(f->nifs[k].error);
 		free(f->nifs[k].label);
+		free(f->nifs[k].host);
 	}
 	free(f->nifs);
 	memset(f, 0, sizeof *f);

@@ -51,12 +51,25 @@ struct pi_location {
 void pi_locate(const struct config_sys *cs, char boot_drive, struct pi_location *loc);
 void pi_location_free(struct pi_location *loc);
 
-/* A MAC driver's NIF found on the volume. */
+/* A MAC driver's NIF found on the volume. Only what the boot model asks of
+ * it is kept (its section, DriverName and [FILE] Name): the NIFs are read
+ * one at a time and each is freed before the next, so memory does not grow
+ * with the bytes of a folder of them (docs/config-files.md, "Limits").
+ * vol_nif_load reads one whole again. */
 struct vol_nif {
 	char *label;     /* "IBMCOM\MACS\E1000.NIF" */
-	struct nif nif;  /* parsed; unused when error is set */
+	struct nif nif;  /* section, drivername, file_name; unused when error is set */
 	char *error;     /* why it could not be read, or NULL */
+	char *host;      /* its path on disk */
 };
+
+/* A name kept from a NIF is at most this long; a NIF with a longer one is
+ * reported unreadable (no driver or file name is that long). */
+#define WD_NIF_NAME_MAX 255
+
+/* Reads and parses the whole NIF again, for its keywords. */
+int vol_nif_load(const struct volume *v, const struct vol_nif *vn, struct nif *out,
+		 struct wd_err *err);
 
 /* What the guest reads at boot, read from the volume. */
 struct boot_files {

@@ -1,0 +1,100 @@
+#include "os2/nameidx.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "os2/textlines.h"
+
+static uint64_t seed(void)
+{
+	static uint64_t k;
+	if (!k) {
+		uint64_t r = 0;
+		if (getentropy(&r, sizeof r)) {
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			r = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)getpid();
+		}
+		k = r | 1;
+	}
+	return k;
+}
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Upper-cases ASCII so that names equal without case hash alike. */
+static uint64_t hash(struct wd_sv key)
+{
+	uint64_t h = seed() ^ (key.n * 0x9e3779b97f4a7c15ull);
+	for (size_t i = 0; i < key.n; i++) {
+		unsigned char c = (unsigned char)key.p[i];
+		if (c >= 'a' && c <= 'z')
+			c -= 32;
+		h = (h ^ c) * 0x100000001b3ull;
+		if ((i & 7) == 7)
+			h = mix(h);
+	}
+	return mix(h);
+}
+
+static size_t find(const struct nameidx *ix, struct wd_sv key, uint64_t h)
+{
+	size_t mask = ix->cap - 1, i = (size_t)h & mask;
+	while (ix->v[i].used && !tl_sv_ieq(wd_sv_make(ix->v[i].p, ix->v[i].len), key))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void grow(struct nameidx *ix)
+{
+	struct nameidx big = {wd_xcalloc(ix->cap ? ix->cap * 2 : 16, sizeof *big.v),
+			      ix->cap ? ix->cap * 2 : 16, ix->n};
+	for (size_t i = 0; i < ix->cap; i++) {
+		if (!ix->v[i].used)
+			continue;
+		struct wd_sv k = wd_sv_make(ix->v[i].p, ix->v[i].len);
+		big.v[find(&big, k, hash(k))] = ix->v[i];
+	}
+	free(ix->v);
+	*ix = big;
+}
+
+size_t *ni_put(struct nameidx *ix, struct wd_sv key, size_t val, bool *added)
+{
+	if ((ix->n + 1) * 2 > ix->cap)
+		grow(ix);
+	size_t i = find(ix, key, hash(key));
+	bool add = !ix->v[i].used;
+	if (add) {
+		ix->v[i] = (struct ni_slot){key.p, key.n, val, true};
+		ix->n++;
+	}
+	if (added)
+		*added = add;
+	return &ix->v[i].val;
+}
+
+const size_t *ni_get(const struct nameidx *ix, struct wd_sv key)
+{
+	if (!ix->cap)
+		return NULL;
+	size_t i = find(ix, key, hash(key));
+	return ix->v[i].used ? &ix->v[i].val : NULL;
+}
+
+void ni_free(struct nameidx *ix)
+{
+	free(ix->v);
+	memset(ix, 0, sizeof *ix);
+}
