@@ -1,6 +1,10 @@
 /* Test hooks: environment variables the tests and benchmarks use to steer a
- * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT, WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE,
- * WARPDRV_LOCK_WAIT). They exist only in the programs built in build/
+ * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT,
+ * WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE (installer/txn_step.c),
+ * WARPDRV_SIGNAL_AT, WARPDRV_LOCK_WAIT). WARPDRV_SIGNAL_AT=N:TERM (or INT,
+ * HUP, QUIT) makes the process send itself that signal just before its Nth
+ * durable step (installer/txn_step.c), as a host shutting down would.
+ * They exist only in the programs built in build/
  * (WD_TEST_HOOKS=1, the default);
  * `make install` builds its programs with WD_TEST_HOOKS=0, where every hook
  * reads as unset. */

@@ -35,7 +35,9 @@
  * _exit(TXN_CRASH_EXIT) just before its Nth durable step (each write, flush,
  * rename, unlink, mkdir and database commit of txn_apply);
  * WARPDRV_FAIL_AT=N[:EIO] makes that step fail with ENOSPC (or EIO), as a
- * full or failing disk would: the command then puts the volume back itself. */
+ * full or failing disk would: the command then puts the volume back itself;
+ * WARPDRV_SIGNAL_AT=N:TERM (INT, HUP, QUIT) sends the process that signal
+ * just before step N (common/signals.h: deferred, it undoes or finishes). */
 #ifndef WD_TXN_H
 #define WD_TXN_H
 
@@ -98,6 +100,9 @@ struct txn {
 	int lock_fd;
 	int steps, crash_at;
 	int fail_at, fail_errno;   /* WARPDRV_FAIL_AT (txn_step.c) */
+	/* a deferred signal (common/signals.h) fails the next step while
+	 * signal_arms (txn_apply, up to its commit); signal_failed: one did */
+	bool signal_arms, signal_failed;
 	bool recovered;            /* an interrupted run was finished or undone */
 	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */

@@ -1,6 +1,9 @@
 /* Applying a plan: the intent recorded as rows (state/txnlog.h), the file
  * phases, then the commit that records the plan as done, made from those
- * rows. */
+ * rows. Signals are deferred from the intent to the end (common/signals.h):
+ * one noticed before the commit fails the next step, and the change is put
+ * back as after any failure; one after it lets the change finish; either
+ * way the run then fails, saying it was interrupted. */
 #include "installer/txn_internal.h"
 
 #include <stdio.h>
@@ -8,6 +11,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/signals.h"
 #include "license/activation.h"
 #include "state/txnlog.h"
 
@@ -92,23 +96,30 @@ static int tell(struct wd_err *err, int r, const char *what)
 	return r;
 }
 
+/* What a failure left: the change undone (or never begun), finished, or
+ * neither (left to the next run's recovery). */
+enum outcome { UNDONE, FINISHED, LEFT };
+
 /* A failure after the intent was committed (a full disk, an I/O error) is
  * undone at once, as recovery would after a crash, so that the volume the
  * command leaves is the one it found: only a crash, or an undo that fails
  * too, leaves the work to the next run. Past the point where recovery
  * finishes instead of undoing, it is finished at once the same way. */
 static int put_back(struct txn *t, const struct txn_plan *plan, long long id, int r,
-		    struct wd_err *err)
+		    enum outcome *how, struct wd_err *err)
 {
 	struct wd_err e2;
 	db_rollback(&t->db);
+	*how = LEFT;
 	if (plan->install && !txn_can_undo(t, plan->ops, plan->nops) &&
 	    txn_can_finish(t, plan->ops, plan->nops)) {
 		/* Past the point of no return (an upgrade's copies to undo from
 		 * were being dropped): forward, as recovery would after a crash. */
 		if (!txn_finish_install(t, plan->ops, plan->nops, &e2) &&
-		    !txn_record_done(t, id, &e2))
+		    !txn_record_done(t, id, &e2)) {
+			*how = FINISHED;
 			return 0;
+		}
 		char note[sizeof err->msg + 200];
 		snprintf(note, sizeof note, "finishing the change failed too (%.600s): the next "
 			 "warpdrv command finishes it (or run warpdrv recover)", e2.msg);
@@ -118,28 +129,76 @@ static int put_back(struct txn *t, const struct txn_plan *plan, long long id, in
 			      : txn_undo_remove(t, plan->ops, plan->nops, &e2);
 	if (!u)
 		u = txnlog_forget(&t->db, id, &e2);
-	if (!u)
+	if (!u) {
+		*how = UNDONE;
 		return tell(err, r, "the volume was put back as it was: nothing was changed");
+	}
 	char note[sizeof err->msg + 200];
 	snprintf(note, sizeof note, "putting the volume back failed too (%.600s): the next "
 		 "warpdrv command finishes or undoes it (or run warpdrv recover)", e2.msg);
 	return tell(err, r, note);
 }
 
-int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
+/* The intent, the files, the commit; a failure put back (or finished) at
+ * once. *how: what became of the change. */
+static int apply(struct txn *t, const struct txn_plan *plan, enum outcome *how,
+		 struct wd_err *err)
 {
 	long long id = 0;
-	int r = txn_check_kept(t->v, plan, err);
-	if (r)
-		return r;
+	int r;
+	*how = UNDONE;
 	if ((r = record_intent(t, plan, &id, err)))
 		return tell(err, r, "nothing was changed");
 	r = plan->install ? txn_put_files(t, plan->ops, plan->nops, err)
 			  : txn_remove_files(t, plan->ops, plan->nops, err);
 	if (!r && !(r = txn_record_done(t, id, err))) {
+		/* committed: a signal from here on fails no step, the rest runs */
+		t->signal_arms = false;
+		*how = FINISHED;
 		if (!plan->install)
 			txn_remove_cleanup(t, plan->ops, plan->nops);
 		return 0;
 	}
-	return put_back(t, plan, id, r, err);
+	/* the way back runs to its end, whatever signal comes */
+	t->signal_arms = false;
+	return put_back(t, plan, id, r, how, err);
+}
+
+/* The message of a run a signal interrupted: which signal, and whether the
+ * change was undone or finished. A failure of another kind that came first
+ * keeps its own message behind the signal's name. Always exit 1. */
+static int interrupted(const struct txn *t, int sig, int r, enum outcome how,
+		       struct wd_err *err)
+{
+	const char *name = wd_signal_name(sig);
+	bool ours = t->signal_failed || !r; /* the signal, not another failure */
+	if (ours && how == UNDONE)
+		wd_err_set(err, WD_EFAIL, "interrupted by %s before the change was committed: it "
+			   "was undone, the volume was put back as it was: nothing was changed",
+			   name);
+	else if (ours && how == FINISHED)
+		wd_err_set(err, WD_EFAIL, "interrupted by %s %s: it was finished, the volume is as "
+			   "the change leaves it", name, r ? "past the point of no return"
+			   : "after the change was committed");
+	else
+		wd_err_prefix(err, "interrupted by %s (the change was %s)", name,
+			      how == UNDONE ? "undone" : how == FINISHED ? "finished"
+			      : "neither undone nor finished");
+	err->code = WD_EFAIL;
+	return -WD_EFAIL;
+}
+
+int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
+{
+	int r = txn_check_kept(t->v, plan, err);
+	if (r)
+		return r;
+	enum outcome how;
+	wd_defer_begin();
+	t->signal_arms = true;
+	t->signal_failed = false;
+	r = apply(t, plan, &how, err);
+	t->signal_arms = false;
+	int sig = wd_defer_end();
+	return sig ? interrupted(t, sig, r, how, err) : r;
 }

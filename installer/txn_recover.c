@@ -11,6 +11,7 @@
 
 #include "fs/fs.h"
 #include "common/file.h"
+#include "common/signals.h"
 #include "state/txnlog.h"
 
 /* A checked relative path from the database, resolved under the root as any
@@ -70,6 +71,10 @@ int txn_recover(struct txn *t, struct wd_err *err)
 	int r = txnlog_load(&t->db, &p, &found, err);
 	if (r || !found)
 		return r;
+	/* a signal waits for the recovery to end (common/signals.h): it is
+	 * finished or undone all the same, and then the run fails */
+	wd_defer_begin();
+	const char *became = NULL;
 	struct txn_op *ops = NULL;
 	if ((r = ops_of(t->v, &p, &ops, err)))
 		goto out;
@@ -82,18 +87,30 @@ int txn_recover(struct txn *t, struct wd_err *err)
 		 * consistent volume. */
 		if (!(r = txn_finish_install(t, ops, p.nops, err)))
 			r = txn_record_done(t, p.id, err);
+		became = "finished";
 	} else if (p.install) {
 		/* not committed: undo it, and say so in the history */
 		r = undo(t, &p, ops, err);
+		became = "undone";
 	} else {
 		/* committed intent: finish it */
 		if (!(r = txn_remove_files(t, ops, p.nops, err)) &&
 		    !(r = txn_record_done(t, p.id, err)))
 			txn_remove_cleanup(t, ops, p.nops);
+		became = "finished";
 	}
 	t->recovered = !r;
 	txn_free_ops(ops, p.nops);
-out:
+out:;
+	int sig = wd_defer_end();
+	if (sig && !r) {
+		r = wd_err_set(err, WD_EFAIL, "interrupted by %s while recovering: the interrupted "
+			       "%s of %s was %s first, the volume is as %s it", wd_signal_name(sig),
+			       p.install ? "install" : "removal", p.name, became,
+			       !strcmp(became, "undone") ? "before" : "after");
+		txnlog_pending_free(&p);
+		return r;
+	}
 	if (r) {
 		wd_err_prefix(err, "finishing an interrupted %s of %s", p.install ? "install"
 			      : "removal", p.name);
@@ -101,6 +118,8 @@ out:
 		snprintf(err->msg + n, sizeof err->msg - n, ". If that file cannot be put right, "
 			 "'warpdrv recover --abandon' forgets the interrupted transaction, leaving "
 			 "the files as they are (docs/recovery.md)");
+		if (sig)
+			r = wd_err_prefix(err, "interrupted by %s", wd_signal_name(sig));
 	}
 	txnlog_pending_free(&p);
 	return r;
@@ -204,6 +223,7 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 	}
 	a->install = p.install;
 	a->name = wd_xstrdup(p.name);
+	wd_defer_begin(); /* its steps run to the end, a signal waits */
 	a->put_back = put_aside_back(&t, &p);
 	if (!(r = db_begin(&t.db, err))) {
 		if ((r = txnlog_abandoned(&t.db, p.id, p.install, p.name, err)) ||
@@ -212,6 +232,13 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 	}
 	if (!r)
 		txn_sweep_aside(&t);
+	int sig = wd_defer_end();
+	if (sig && !r)
+		r = wd_err_set(err, WD_EFAIL, "interrupted by %s: the interrupted %s of %s was "
+			       "abandoned all the same", wd_signal_name(sig),
+			       p.install ? "install" : "removal", p.name);
+	else if (sig)
+		r = wd_err_prefix(err, "interrupted by %s", wd_signal_name(sig));
 	txnlog_pending_free(&p);
 	txn_end(&t);
 	return r;

@@ -1,12 +1,16 @@
 /* The durable steps of a transaction: each write, flush, rename, unlink,
  * mkdir and database commit is counted, and the crash test can stop the
  * process just before any of them (WARPDRV_CRASH_AT=N) or make that one step
- * fail as a full or failing disk would (WARPDRV_FAIL_AT=N, N:ENOSPC or N:EIO). */
+ * fail as a full or failing disk would (WARPDRV_FAIL_AT=N, N:ENOSPC or N:EIO).
+ * A signal deferred while txn_apply runs (common/signals.h) fails the next
+ * step the same way, once, up to the commit; WARPDRV_SIGNAL_AT=N:TERM (INT,
+ * HUP, QUIT) sends one just before step N. */
 #define _GNU_SOURCE /* sync_file_range, where there is one */
 #include "installer/txn_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include "fs/fs.h"
 #include "common/hash.h"
 #include "common/hooks.h"
+#include "common/signals.h"
 #include "installer/unlink_batch.h"
 
 int txn_crash_at_env(void)
@@ -50,9 +55,25 @@ static void pause_hook(int step)
 		usleep(10000);
 }
 
+/* WARPDRV_SIGNAL_AT=N:TERM (or INT, HUP, QUIT; SIGTERM alone): the process
+ * sends itself that signal just before its Nth durable step. */
+static void signal_hook(int step)
+{
+	const char *c = wd_test_hook("WARPDRV_SIGNAL_AT");
+	if (!c || atoi(c) != step)
+		return;
+	const char *how = strchr(c, ':');
+	how = !how ? "TERM" : strncmp(how + 1, "SIG", 3) ? how + 1 : how + 4;
+	int sig = !strcmp(how, "INT") ? SIGINT : !strcmp(how, "HUP") ? SIGHUP
+		: !strcmp(how, "QUIT") ? SIGQUIT : SIGTERM;
+	kill(getpid(), sig);
+}
+
 /* Counts a step without running the deletes queued before it (see
  * txn_unlink); a crash injected here still finds them done. An injected
- * failure returns -1 with errno set, the step not taken. */
+ * failure, or a deferred signal while the transaction is armed for it,
+ * returns -1 with errno set, the step not taken: the caller's failure path
+ * then undoes the change. */
 static int count_step(struct txn *t)
 {
 	pause_hook(t->steps + 1);
@@ -60,6 +81,14 @@ static int count_step(struct txn *t)
 		struct wd_err e;
 		unlink_batch_run(&e);
 		_exit(TXN_CRASH_EXIT);
+	}
+	signal_hook(t->steps);
+	if (t->signal_arms && wd_defer_pending()) {
+		/* once: the undo that follows runs its steps to the end */
+		t->signal_arms = false;
+		t->signal_failed = true;
+		errno = EINTR;
+		return -1;
 	}
 	if (t->steps == t->fail_at) {
 		errno = t->fail_errno;

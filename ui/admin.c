@@ -1,5 +1,6 @@
 /* warpdrv-admin: the vendor's program (keys, packing, indexes, subscriptions). */
 #include "ui/commands.h"
+#include "ui/interrupt.h"
 
 static const struct wd_cmd commands[] = {
 	{"issue", cmd_issue,
@@ -21,6 +22,7 @@ static const struct wd_cmd commands[] = {
 
 int main(int argc, char **argv)
 {
+	ui_catch_signals("warpdrv-admin", "");
 	return ui_main(argc, argv, "warpdrv-admin", commands,
 		       "Usage: warpdrv-admin [OPTIONS] COMMAND [ARGS]\n\n"
 		       "The vendor's side of warpdrv: signing keys, packages, repository\n"

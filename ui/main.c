@@ -1,5 +1,6 @@
 /* warpdrv: the user's program. */
 #include "ui/commands.h"
+#include "ui/interrupt.h"
 
 static const struct wd_cmd commands[] = {
 	/* the main job */
@@ -99,6 +100,7 @@ static const struct wd_cmd commands[] = {
 
 int main(int argc, char **argv)
 {
+	ui_catch_signals("warpdrv", "; no transaction was under way, so no change is left half made");
 	return ui_main(argc, argv, "warpdrv", commands,
 		       "Usage: warpdrv [OPTIONS] COMMAND [ARGS]\n\n"
 		       "Installs and configures OS/2 driver packages (NIC drivers, the ACPI PSD)\n"
