@@ -44,13 +44,14 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		return;
 	}
 	if (plan->upgrade_from)
-		ui_say(ctx, "Upgrade %s %s -> %s:\n", plan->name, plan->upgrade_from, plan->version);
+		ui_say(ctx, "Upgrade %s %s -> %s:\n", ui_esc(plan->name), ui_esc(plan->upgrade_from),
+		       ui_esc(plan->version));
 	else
-		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", plan->name,
-		       plan->version);
+		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", ui_esc(plan->name),
+		       ui_esc(plan->version));
 	for (size_t i = 0; i < plan->nops; i++)
 		ui_say(ctx, "  %-24s %s\n", op_verb(&plan->ops[i]),
-		       plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host);
+		       ui_esc(plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host));
 }
 
 /* Renders what install and remove tell: text as it happens, or the items
@@ -90,10 +91,11 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 		return;
 	case PKG_ALREADY:
-		ui_say(ctx, "%s %s is already installed.\n", name, version);
+		ui_say(ctx, "%s %s is already installed.\n", ui_esc(name), ui_esc(version));
 		return;
 	case PKG_REPLACED:
-		ui_say(ctx, "Removed %s %s (replaced by %s).\n", name, version, by);
+		ui_say(ctx, "Removed %s %s (replaced by %s).\n", ui_esc(name), ui_esc(version),
+		       ui_esc(by));
 		return;
 	case PKG_INSTALLED:
 	case PKG_REMOVED:
@@ -102,13 +104,16 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	if (!ctx->json) {
 		if (ev == PKG_UPGRADED && by)
-			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", name, by, version, nfiles);
+			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", ui_esc(name), ui_esc(by),
+			       ui_esc(version), nfiles);
 		else if (ev == PKG_UPGRADED)
-			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
+			       nfiles);
 		else if (ev == PKG_INSTALLED)
-			ui_say(ctx, "Installed %s %s (%zu files).\n", name, version, nfiles);
+			ui_say(ctx, "Installed %s %s (%zu files).\n", ui_esc(name), ui_esc(version),
+			       nfiles);
 		else
-			ui_say(ctx, "Removed %s %s.\n", name, version);
+			ui_say(ctx, "Removed %s %s.\n", ui_esc(name), ui_esc(version));
 		return;
 	}
 	render_open(rd);

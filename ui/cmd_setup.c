@@ -199,26 +199,26 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 	struct wd_ctx *ctx = j->ctx;
 	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
 		const struct nic_item *it = &j->s.nic.items[i];
-		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", it->dev->slot,
+		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", ui_esc(it->dev->slot),
 		       it->dev->vbox_model ? it->dev->vbox_model : "", ui_color(ctx, "bold"),
-		       it->pkg->m.name, it->pkg->m.version, it->pkg->m.driver, it->section,
-		       ui_color(ctx, "reset"));
+		       ui_esc(it->pkg->m.name), ui_esc(it->pkg->m.version),
+		       ui_esc(it->pkg->m.driver), ui_esc(it->section), ui_color(ctx, "reset"));
 		if (it->replaced_file && !it->unchanged)
-			ui_say(ctx, "  replaces %s%s%s%s\n", it->replaced_file,
+			ui_say(ctx, "  replaces %s%s%s%s\n", ui_esc(it->replaced_file),
 			       it->replaced_section ? " [" : "",
-			       it->replaced_section ? it->replaced_section : "",
+			       it->replaced_section ? ui_esc(it->replaced_section) : "",
 			       it->replaced_section ? "]" : "");
 		if (it->unchanged)
 			ui_say(ctx, "  already configured\n");
 		for (size_t k = 0; k < it->nnotes; k++)
-			ui_say(ctx, "  note: %s\n", it->notes[k]);
+			ui_say(ctx, "  note: %s\n", ui_esc_text(it->notes[k], strlen(it->notes[k])));
 	}
 	if (j->s.acpi_done)
 		ui_say(ctx, "ACPI: %s %s (%s)\n", j->s.acpi->m.name, j->s.acpi->m.version,
 		       setup_file_changed(&j->s, F_CONFIG) || j->s.ninstall ? "PSD=ACPI.PSD, APM.ADD, the daemon"
 							       : "already configured");
 	for (size_t i = 0; i < j->s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", j->s.notes[i]);
+		ui_say(ctx, "note: %s\n", ui_esc_text(j->s.notes[i], strlen(j->s.notes[i])));
 	struct wd_buf more = {0};
 	would_add(j, &more);
 	if (more.len)
@@ -231,7 +231,7 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 		ui_say(ctx, "\n");
 	}
 	if (diff->len)
-		ui_say(ctx, "\n%s", diff->p);
+		ui_say(ctx, "\n%s", ui_esc_text(diff->p, diff->len));
 }
 
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)

@@ -30,13 +30,16 @@ static void tell_choice(struct wd_ctx *ctx, const struct upgrade_choice *c)
 		return;
 	if (c->held && c->to)
 		ui_say(ctx, "%s %s is held: %s is not installed ('warpdrv unhold %s' lets it "
-		       "upgrade).\n", c->name, c->installed, c->to->version, c->name);
+		       "upgrade).\n", ui_esc(c->name), ui_esc(c->installed), ui_esc(c->to->version),
+		       ui_esc(c->name));
 	else if (c->held)
-		ui_say(ctx, "%s %s is held.\n", c->name, c->installed);
+		ui_say(ctx, "%s %s is held.\n", ui_esc(c->name), ui_esc(c->installed));
 	if (c->newest && c->why_not)
-		ui_say(ctx, "%s: %s is not offered: %s\n", c->name, c->newest->version, c->why_not);
+		ui_say(ctx, "%s: %s is not offered: %s\n", ui_esc(c->name),
+		       ui_esc(c->newest->version), ui_esc(c->why_not));
 	if (!c->held && !c->to && !c->newest)
-		ui_say(ctx, "%s %s is the newest version.\n", c->name, c->installed);
+		ui_say(ctx, "%s %s is the newest version.\n", ui_esc(c->name),
+		       ui_esc(c->installed));
 }
 
 static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
@@ -103,7 +106,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	if (ev == PKG_RECOVERED)
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 	else if (ev == PKG_UPGRADED)
-		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
+		       nfiles);
 }
 
 /* Is any package one whose new version may change the boot files (a NIC
@@ -135,10 +139,10 @@ static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err
 	struct wd_buf diff = {0};
 	setup_diff(&s, &diff);
 	if (!ctx->json)
-		fwrite(diff.p, 1, diff.len, stdout);
+		fputs(ui_esc_text(wd_buf_cstr(&diff), diff.len), stdout);
 	wd_buf_free(&diff);
 	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", s.notes[i]);
+		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));
 	if (!ctx->dry_run && !(r = confirm(ctx, err)) && !(r = setup_apply(&s, err))) {
 		for (size_t i = 0; i < u->npkgs; i++)
 			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
