@@ -355,6 +355,25 @@ static int via_cache(const struct repo *from, const char *u, const struct fetch_
 	return r;
 }
 
+static char *cache_path(const struct repo *from, const struct index_entry *e)
+{
+	const struct catalog *c = from->cat;
+	return c->cache_dir && !from->dir && !is_local(from->url)
+		       ? wd_path_join(c->cache_dir, e->file) : NULL;
+}
+
+bool catalog_would_download(const struct repo *from, const struct index_entry *e)
+{
+	if (from->dir || is_local(from->url))
+		return false;
+	char *path = cache_path(from, e);
+	struct wd_buf b = {0};
+	bool have = path && cached(path, e, &b);
+	wd_buf_free(&b);
+	free(path);
+	return !have;
+}
+
 static int download(const struct repo *from, const struct index_entry *e, struct wd_buf *b,
 		    struct wd_err *err)
 {
@@ -371,11 +390,16 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 		free(own);
 		return r;
 	}
-	char *path = c->cache_dir && !is_local(from->url) ? wd_path_join(c->cache_dir, e->file)
-							   : NULL;
+	char *path = cache_path(from, e);
 	if (path && cached(path, e, b)) {
 		free(path);
 		return 0;
+	}
+	if (c->no_download && !is_local(from->url)) {
+		free(path);
+		return wd_err_set(err, WD_EFAIL, "%s %s: not downloaded (--dry-run downloads "
+				  "nothing; it is %llu bytes from %s)", e->name, e->version,
+				  (unsigned long long)e->size, from->name ? from->name : from->url);
 	}
 	struct failures f = {0};
 	int r = path ? wd_mkdirs(c->cache_dir, err) : 0;

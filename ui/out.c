@@ -71,15 +71,19 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 		code = err->code;
 	const char *msg = err && err->msg[0] ? err->msg : "failed";
 	if (ctx->json) {
-		struct json j;
-		json_init(&j, stdout);
-		json_obj_begin(&j, NULL);
-		json_obj_begin(&j, "error");
-		json_int(&j, "code", code);
-		json_str(&j, "message", msg);
-		json_obj_end(&j);
-		json_obj_end(&j);
-		json_finish(&j);
+		/* one document: the error goes into the one begun, if any */
+		struct json *j = &ctx->j;
+		if (!json_reopen_top(j)) {
+			json_init(j, stdout);
+			json_hold_top(j);
+			json_obj_begin(j, NULL);
+		}
+		json_obj_begin(j, "error");
+		json_int(j, "code", code);
+		json_str(j, "message", msg);
+		json_obj_end(j);
+		json_obj_end(j);
+		json_finish(j);
 	} else {
 		fprintf(stderr, "%s: %s", ctx->prog, ui_color(ctx, "red"));
 		put_msg(stderr, msg);
