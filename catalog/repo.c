@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +76,13 @@ static bool same_origin(const char *a, const char *b)
 	free(x);
 	free(y);
 	return same;
+}
+
+/* The key goes over https only, to the host named (a repository row that
+ * says http:// came from the volume, not from 'repo add', which refuses it). */
+static bool key_may_go(const char *url, const char *host_of)
+{
+	return !strncasecmp(url, "https://", 8) && same_origin(url, host_of);
 }
 
 static char *join_url(const char *base, const char *name)
@@ -314,8 +322,7 @@ int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 		struct fetch_cond fc;
 		/* the credentials go to the repository's own host only: a mirror
 		 * elsewhere (named by the volume's database) is asked without */
-		const struct fetch_auth *a = auth && (!i || same_origin(urls[i], urls[0])) ? auth
-											  : NULL;
+		const struct fetch_auth *a = auth && key_may_go(urls[i], urls[0]) ? auth : NULL;
 		r = fetch_index(net, a, u, cond, &fc, &b, err);
 		if (!r && cond && cond->unchanged) {
 			*used = i;
@@ -459,9 +466,9 @@ static void places_free(struct places *pl)
 static void places_auth(struct places *pl, const struct repo *from, const struct repo_index *sig)
 {
 	for (size_t i = 0; from->subscription && i < pl->n; i++) {
-		pl->auth[i] = same_origin(pl->url[i], from->url);
+		pl->auth[i] = key_may_go(pl->url[i], from->url);
 		for (size_t k = 0; sig && !pl->auth[i] && k < sig->nmirrors; k++)
-			pl->auth[i] = same_origin(pl->url[i], sig->mirrors[k]);
+			pl->auth[i] = key_may_go(pl->url[i], sig->mirrors[k]);
 	}
 }
 
