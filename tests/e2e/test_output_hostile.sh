@@ -303,4 +303,40 @@ PY
 	[ -f "$T/v/var/cache/warpdrv/packages/testpkg-2.0.wdp" ] || fail "not downloaded into the cache folder"
 }
 
+# setup reads the NIC driver it chose (its NIF); one a remote repository
+# offers is downloaded only after a yes: refused with no terminal, not done
+# under --dry-run, done with --yes.
+t_setup_downloads_the_driver_only_once_agreed_to() {
+	need_samples
+	mkdir -p "$T/www/e"
+	cp -R "$FIXT/k" "$T/k"
+	cp -R "$SRC/drivers/e1000" "$T/e1000"
+	sed -i 's/^version .*/version 9.00/' "$T/e1000/MANIFEST"
+	wda -q pack "$T/e1000" --key "$T/k/repo/test.key" --out "$T/www/e/"
+	assert_rc 0
+	wda -q index "$T/www/e" --key "$T/k/repo/test.key"
+	assert_rc 0
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	start_server H
+	s() { wd --root "$T/g" --keys "$T/k" $NET --repo "$H_URL/e/" \
+		--pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" "$@"; }
+	before=$(snapshot "$T/g")
+	s setup
+	assert_rc 2
+	assert_err "setup must download e1000 9.00 ("
+	assert_err "there is no terminal to ask on: add --yes"
+	s setup --dry-run
+	assert_rc 1
+	assert_err "setup --dry-run downloads nothing, and the plan needs e1000 9.00"
+	s --json setup --dry-run
+	assert_rc 1
+	assert_json 'd["error"]["code"] == 1 and "downloads nothing" in d["error"]["message"]'
+	! grep -q "GET /e/e1000-9.00.wdp" "$T/H.log" || fail "downloaded before a yes: $(cat "$T/H.log")"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused setup changed the volume"
+	s setup --yes
+	assert_rc 0
+	[ "$(grep -c "GET /e/e1000-9.00.wdp" "$T/H.log")" = 1 ] || fail "not one download: $(cat "$T/H.log")"
+	[ -f "$T/g/var/cache/warpdrv/packages/e1000-9.00.wdp" ] || fail "not downloaded into the cache folder"
+}
+
 run_tests
