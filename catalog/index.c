@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalog/names.h"
 #include "trust/signed.h"
@@ -224,6 +225,16 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 		idx->revoked[idx->nrevoked++] = wd_sv_dup(w[1]);
 		return 0;
 	}
+	if (wd_sv_eq(w[0], "mirror")) {
+		if (n != 2 || !index_valid_mirror(w[1].p, w[1].n))
+			return bad(err, where, no, "mirror: one http:// or https:// URL with a host "
+				   "and no user part");
+		if (idx->nmirrors == INDEX_MAX_MIRRORS)
+			return bad(err, where, no, "mirror: at most %d", INDEX_MAX_MIRRORS);
+		idx->mirrors = wd_xrealloc(idx->mirrors, (idx->nmirrors + 1) * sizeof *idx->mirrors);
+		idx->mirrors[idx->nmirrors++] = wd_sv_dup(w[1]);
+		return 0;
+	}
 	unsigned bit = wd_sv_eq(w[0], "serial") ? SERIAL : wd_sv_eq(w[0], "issued") ? ISSUED
 		     : wd_sv_eq(w[0], "expires") ? EXPIRES : 0;
 	/* A field of a newer format 1 (a word of lowercase letters, digits and
@@ -405,6 +416,8 @@ void index_write(const struct repo_index *idx, struct wd_buf *out)
 	}
 	for (size_t i = 0; i < idx->nrevoked; i++)
 		wd_buf_addf(out, "revoke %s\n", idx->revoked[i]);
+	for (size_t i = 0; i < idx->nmirrors; i++)
+		wd_buf_addf(out, "mirror %s\n", idx->mirrors[i]);
 }
 
 void index_free(struct repo_index *idx)
@@ -427,6 +440,9 @@ void index_free(struct repo_index *idx)
 	for (size_t i = 0; i < idx->nrevoked; i++)
 		free(idx->revoked[i]);
 	free(idx->revoked);
+	for (size_t i = 0; i < idx->nmirrors; i++)
+		free(idx->mirrors[i]);
+	free(idx->mirrors);
 	memset(idx, 0, sizeof *idx);
 }
 
@@ -436,6 +452,25 @@ const struct index_entry *index_find(const struct repo_index *idx, const char *n
 		if (!strcmp(idx->pkgs[i].name, name))
 			return &idx->pkgs[i];
 	return NULL;
+}
+
+bool index_valid_mirror(const char *s, size_t n)
+{
+	size_t skip = n >= 8 && !strncasecmp(s, "https://", 8) ? 8
+		    : n >= 7 && !strncasecmp(s, "http://", 7) ? 7 : 0;
+	if (!skip || n > 1024 || n == skip || s[skip] == '/')
+		return false;
+	bool in_host = true;
+	for (size_t i = skip; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= 0x20 || c >= 0x7f)
+			return false;
+		if (c == '/' || c == '?' || c == '#')
+			in_host = false;
+		if (in_host && c == '@')
+			return false;
+	}
+	return true;
 }
 
 bool index_is_revoked(const struct repo_index *idx, const char *keyid)

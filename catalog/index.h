@@ -41,6 +41,12 @@ struct repo_index {
 	size_t npkgs;
 	char **revoked;      /* subscription key ids */
 	size_t nrevoked;
+	/* The repository's own mirrors ("mirror URL" lines): the only places
+	 * besides its own host that a subscription repository's credentials
+	 * go (docs/repository.md). The stored catalog does not keep them: a
+	 * non-empty list is from an index whose signature was checked in this run. */
+	char **mirrors;
+	size_t nmirrors;
 	char signer[WD_FPR_HEX];
 };
 
@@ -66,6 +72,10 @@ int index_choice_read(struct repo_index *idx, const char *text, size_t len, cons
 void index_free(struct repo_index *idx);
 const struct index_entry *index_find(const struct repo_index *idx, const char *name);
 bool index_is_revoked(const struct repo_index *idx, const char *keyid);
+#define INDEX_MAX_MIRRORS 16
+/* A mirror's URL: http:// or https:// (any case), a host, no user part, at
+ * most 1024 printable ASCII characters. */
+bool index_valid_mirror(const char *s, size_t n);
 /* A revoked key id: 1..128 of [A-Za-z0-9._:-]. */
 bool index_valid_keyid(const char *s, size_t n);
 

@@ -4,13 +4,16 @@
 
 #include "license/activation.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
 #include "state/subscriptions.h"
@@ -36,6 +39,50 @@ char *repo_url(const char *arg)
 	}
 	free(abs);
 	return (char *)wd_buf_cstr(&b);
+}
+
+char *repo_origin(const char *url)
+{
+	const char *sep = strstr(url, "://");
+	if (!sep)
+		return NULL;
+	const char *h = sep + 3;
+	size_t hl = strcspn(h, "/?#");
+	for (size_t i = hl; i-- > 0;)
+		if (h[i] == '@') { /* a user part is not where the request goes */
+			hl -= i + 1;
+			h += i + 1;
+			break;
+		}
+	struct wd_buf b = {0};
+	for (const char *p = url; p < sep; p++)
+		wd_buf_addc(&b, (char)tolower((unsigned char)*p));
+	wd_buf_adds(&b, "://");
+	for (size_t i = 0; i < hl; i++)
+		wd_buf_addc(&b, (char)tolower((unsigned char)h[i]));
+	/* the default port said or not is the same place */
+	const char *o = wd_buf_cstr(&b);
+	size_t n = b.len;
+	if ((!strncmp(o, "https://", 8) && n > 12 && !strcmp(o + n - 4, ":443")) ||
+	    (!strncmp(o, "http://", 7) && n > 10 && !strcmp(o + n - 3, ":80")))
+		b.p[b.len = (size_t)(strrchr(o, ':') - o)] = '\0';
+	return b.p;
+}
+
+static bool same_origin(const char *a, const char *b)
+{
+	char *x = repo_origin(a), *y = repo_origin(b);
+	bool same = x && y && !strcmp(x, y);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* The key goes over https only, to the host named (a repository row that
+ * says http:// came from the volume, not from 'repo add', which refuses it). */
+static bool key_may_go(const char *url, const char *host_of)
+{
+	return !strncasecmp(url, "https://", 8) && same_origin(url, host_of);
 }
 
 static char *join_url(const char *base, const char *name)
@@ -273,7 +320,10 @@ int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 	for (size_t i = 0; r && i < n; i++) {
 		char *u = join_url(urls[i], INDEX_NAME);
 		struct fetch_cond fc;
-		r = fetch_index(net, auth, u, cond, &fc, &b, err);
+		/* the credentials go to the repository's own host only: a mirror
+		 * elsewhere (named by the volume's database) is asked without */
+		const struct fetch_auth *a = auth && key_may_go(urls[i], urls[0]) ? auth : NULL;
+		r = fetch_index(net, a, u, cond, &fc, &b, err);
 		if (!r && cond && cond->unchanged) {
 			*used = i;
 			fetch_cond_free(&fc);
@@ -366,8 +416,103 @@ static int via_cache(const struct repo *from, const char *u, const struct fetch_
 	return r;
 }
 
-static int download(const struct repo *from, const struct index_entry *e, struct wd_buf *b,
-		    struct wd_err *err)
+static char *cache_path(const struct repo *from, const struct index_entry *e)
+{
+	const struct catalog *c = from->cat;
+	return c->cache_dir && !from->dir && !is_local(from->url)
+		       ? wd_path_join(c->cache_dir, e->file) : NULL;
+}
+
+bool catalog_would_download(const struct repo *from, const struct index_entry *e)
+{
+	if (from->dir || is_local(from->url))
+		return false;
+	char *path = cache_path(from, e);
+	struct wd_buf b = {0};
+	bool have = path && cached(from->cat->cache_fs, path, e, &b);
+	wd_buf_free(&b);
+	free(path);
+	return !have;
+}
+
+/* Where a package is fetched from: the repository's URL, the mirrors the
+ * volume's database names, then those its signed index names (not listed
+ * already), each with the credentials it may be sent. */
+struct places {
+	char **url;
+	bool *auth;
+	size_t n;
+};
+
+static bool listed(const struct places *pl, const char *url)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (!strcmp(pl->url[i], url))
+			return true;
+	return false;
+}
+
+static void place_add(struct places *pl, const char *url)
+{
+	if (listed(pl, url))
+		return;
+	pl->url = wd_xrealloc(pl->url, (pl->n + 1) * sizeof *pl->url);
+	pl->auth = wd_xrealloc(pl->auth, (pl->n + 1) * sizeof *pl->auth);
+	pl->url[pl->n] = wd_xstrdup(url);
+	pl->auth[pl->n++] = false;
+}
+
+static void places_free(struct places *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		free(pl->url[i]);
+	free(pl->url);
+	free(pl->auth);
+}
+
+/* A subscription repository's key goes to its own host, and to the hosts of
+ * the mirrors its signed index lists (signed: an index checked in this run;
+ * the stored catalog does not keep them). A mirror only the volume's
+ * database names is still tried, without the key. */
+static void places_auth(struct places *pl, const struct repo *from, const struct repo_index *sig)
+{
+	for (size_t i = 0; from->subscription && i < pl->n; i++) {
+		pl->auth[i] = key_may_go(pl->url[i], from->url);
+		for (size_t k = 0; sig && !pl->auth[i] && k < sig->nmirrors; k++)
+			pl->auth[i] = key_may_go(pl->url[i], sig->mirrors[k]);
+	}
+}
+
+static void places_of(const struct repo *from, struct places *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	place_add(pl, from->url);
+	for (size_t i = 0; i < from->nmirrors; i++)
+		place_add(pl, from->mirrors[i]);
+	for (size_t i = 0; i < from->idx.nmirrors; i++)
+		place_add(pl, from->idx.mirrors[i]);
+	places_auth(pl, from, &from->idx);
+}
+
+/* The signed mirror list of a subscription repository whose index came
+ * from the stored catalog: its index fetched again from its own host (with
+ * the key) and checked, once the package could not be had there. */
+static void signed_again(const struct repo *from, const struct keyring *kr,
+			 struct repo_index *sig)
+{
+	memset(sig, 0, sizeof *sig);
+	int today;
+	size_t used;
+	struct wd_err ignore;
+	const char *u = from->url;
+	if (!kr || wd_today(&today, &ignore) ||
+	    repo_fetch_index(from->cat->net, &from->cat->auth, &u, 1, kr, today, NULL, NULL, NULL,
+			     sig, &used, &ignore))
+		memset(sig, 0, sizeof *sig);
+}
+
+static int download(const struct repo *from, const struct index_entry *e,
+		    const struct keyring *kr, struct wd_buf *b, struct wd_err *err)
 {
 	const struct catalog *c = from->cat;
 	const struct fetch_auth *auth = from->subscription ? &c->auth : NULL;
@@ -382,11 +527,16 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 		free(own);
 		return r;
 	}
-	char *path = c->cache_dir && !is_local(from->url) ? wd_path_join(c->cache_dir, e->file)
-							   : NULL;
+	char *path = cache_path(from, e);
 	if (path && cached(c->cache_fs, path, e, b)) {
 		free(path);
 		return 0;
+	}
+	if (c->no_download && !is_local(from->url)) {
+		free(path);
+		return wd_err_set(err, WD_EFAIL, "%s %s: not downloaded (--dry-run downloads "
+				  "nothing; it is %llu bytes from %s)", e->name, e->version,
+				  (unsigned long long)e->size, from->name ? from->name : from->url);
 	}
 	struct failures f = {0};
 	int r = path ? fs_mkdirs(c->cache_fs, c->cache_dir, err) : 0;
@@ -394,19 +544,34 @@ static int download(const struct repo *from, const struct index_entry *e, struct
 		free(path);
 		return r;
 	}
+	struct places pl;
+	places_of(from, &pl);
+	struct repo_index sig = {0};
+	bool asked = from->idx.nmirrors > 0 || !from->subscription;
 	r = -WD_EFAIL;
-	for (size_t i = 0; r && i <= from->nmirrors; i++) {
-		char *u = join_url(i ? from->mirrors[i - 1] : from->url, e->file);
+	for (size_t i = 0; r && i < pl.n; i++) {
+		const struct fetch_auth *a = pl.auth[i] ? auth : NULL;
+		char *u = join_url(pl.url[i], e->file);
 		if (path)
-			r = via_cache(from, u, auth, path, e, b, err);
-		else if (!(r = fetch_mem(c->net, u, auth, e->size, e->file, b, err)))
+			r = via_cache(from, u, a, path, e, b, err);
+		else if (!(r = fetch_mem(c->net, u, a, e->size, e->file, b, err)))
 			r = check_bytes(u, b->p, b->len, e, err);
 		free(u);
-		if (r && from->nmirrors)
-			failed(&f, c->net, err);
+		if (r)
+			failed(&f, pl.n > 1 ? c->net : NULL, err);
+		if (r && !asked) { /* which mirrors may have the key? */
+			asked = true;
+			signed_again(from, kr, &sig);
+			for (size_t k = 0; k < sig.nmirrors; k++)
+				place_add(&pl, sig.mirrors[k]);
+			places_auth(&pl, from, &sig);
+		}
 	}
+	size_t tried = pl.n;
+	places_free(&pl);
+	index_free(&sig);
 	free(path);
-	if (r && from->nmirrors)
+	if (r && tried > 1)
 		return all_failed(&f, e->file, err);
 	wd_buf_free(&f.text);
 	return r;
@@ -416,7 +581,7 @@ int catalog_fetch(const struct repo *from, const struct index_entry *e, const st
 		  struct package *p, struct wd_err *err)
 {
 	struct wd_buf b = {0};
-	int r = download(from, e, &b, err);
+	int r = download(from, e, kr, &b, err);
 	if (!r)
 		r = package_read(b.p, b.len, kr, e->file, p, err);
 	if (!r && (strcmp(p->m.name, e->name) || strcmp(p->m.version, e->version))) {

@@ -37,6 +37,7 @@ struct catalog {
 	struct fetch_auth auth;      /* for subscription repositories (user NULL: none) */
 	char *cache_dir;             /* remote packages are downloaded here; NULL: into memory */
 	const struct fs_root *cache_fs; /* the volume cache_dir lies on (all access by its handle) */
+	bool no_download;            /* --dry-run: the cache is read, nothing is downloaded */
 };
 
 /* An empty catalog that fetches through net (may be NULL). Not to be moved
@@ -73,6 +74,15 @@ const struct index_entry *catalog_find_version(const struct catalog *c, const ch
  * mirror; when all fail, the error lists each. */
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
+
+/* Whether catalog_fetch would download e: a remote repository's package that
+ * is not complete (right size and hash) in the cache folder. The bundled and
+ * file:// repositories are read in place: false. */
+bool catalog_would_download(const struct repo *from, const struct index_entry *e);
+/* The scheme, host and port of a URL ("https://host:port"), lowercase, no
+ * user part: where credentials would go. malloc'd; NULL for a URL without
+ * "scheme://". */
+char *repo_origin(const char *url);
 
 /* A package known from e alone, when its index says what setup chooses by
  * (e->choice): name, version, kind, entitlement, release, pci lines and the

@@ -140,12 +140,12 @@ int session_catalog(const struct session *s, const struct keyring *kr, struct ca
 int session_use_cache(const struct session *s, const struct volume *v, struct catalog *cat,
 		      struct wd_err *err)
 {
-	if (s->dry_run)
-		return 0;
 	bool found;
 	free(cat->cache_dir);
 	cat->cache_dir = NULL;
 	cat->cache_fs = &v->fs;
+	/* under --dry-run the cache is read, never written: nothing downloads */
+	cat->no_download = s->dry_run;
 	return volume_resolve(v, STORE_DIR "/packages", &cat->cache_dir, &found, err);
 }
 

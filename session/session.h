@@ -43,7 +43,8 @@ int session_keyring(const struct session *s, const struct volume *v, struct keyr
 int session_catalog(const struct session *s, const struct keyring *kr, struct catalog *cat,
 		    struct wd_err *err);
 /* For a command that installs: remote packages are downloaded into the
- * volume's var/cache/warpdrv/packages (nothing under --dry-run). */
+ * volume's var/cache/warpdrv/packages (under --dry-run only read: nothing
+ * downloads). */
 int session_use_cache(const struct session *s, const struct volume *v, struct catalog *cat,
 		      struct wd_err *err);
 /* A package by name (from the catalog) or a .wdp file on disk. */

@@ -15,7 +15,9 @@ static const struct wd_cmd commands[] = {
 	{"index", cmd_admin_index, "REPO_DIR --key KEY", "sign the index of a repository folder",
 	 "  --serial N           the serial (default: one more than the index there)\n"
 	 "  --expires YYYY-MM-DD the expiry (default: a year from today)\n"
-	 "  --revoke KEYID       list a revoked subscription key (repeatable)\n"},
+	 "  --revoke KEYID       list a revoked subscription key (repeatable)\n"
+	 "  --mirror URL         list a mirror of the repository (repeatable): a subscription\n"
+	 "                       repository's key is sent only to its own host and these\n"},
 	{"verify", cmd_admin_verify, "FILE --keys DIR", "check a package's or an index's signature", NULL},
 	{0},
 };

@@ -171,6 +171,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	ctx.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
+	json_hold_top(&ctx.j);
 
 	char **rest = wd_xcalloc((size_t)argc + 1, sizeof *rest);
 	int nrest = 0;
@@ -235,6 +236,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	rc = cmd->run(&ctx, nrest, rest);
 out:
+	json_end_document(&ctx.j);
 	fflush(stdout);
 	free(rest);
 	free(ctx.exe_dir);

@@ -125,14 +125,16 @@ struct index_opts {
 	const char *dir, *keyp, *serial, *expires;
 	const char *revoke[64];
 	int nrevoke;
+	const char *mirror[INDEX_MAX_MIRRORS];
+	int nmirror;
 };
 
 static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_opts *o)
 {
-	static const char *names[] = {"--key", "--serial", "--expires", "--revoke"};
+	static const char *names[] = {"--key", "--serial", "--expires", "--revoke", "--mirror"};
 	for (int i = 0; i < argc; i++) {
 		bool matched = false;
-		for (int k = 0; k < 4 && !matched; k++) {
+		for (int k = 0; k < 5 && !matched; k++) {
 			const char *val;
 			int r = ui_opt_value(ctx, argc, argv, &i, names[k], &val, &matched);
 			if (r)
@@ -145,6 +147,11 @@ static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_op
 				o->serial = val;
 			else if (k == 2)
 				o->expires = val;
+			else if (k == 4 && o->nmirror == INDEX_MAX_MIRRORS)
+				return ui_usage(ctx, "index: at most %d --mirror options",
+						INDEX_MAX_MIRRORS);
+			else if (k == 4)
+				o->mirror[o->nmirror++] = val;
 			else if (o->nrevoke == 64)
 				return ui_usage(ctx, "index: at most 64 --revoke options");
 			else
@@ -158,7 +165,11 @@ static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_op
 	}
 	if (!o->dir || !o->keyp)
 		return ui_usage(ctx, "index: usage: index REPO_DIR --key KEY [--serial N] "
-				"[--expires YYYY-MM-DD] [--revoke KEYID]...");
+				"[--expires YYYY-MM-DD] [--revoke KEYID]... [--mirror URL]...");
+	for (int i = 0; i < o->nmirror; i++)
+		if (!index_valid_mirror(o->mirror[i], strlen(o->mirror[i])))
+			return ui_usage(ctx, "--mirror %s: expected an http:// or https:// URL with a "
+					"host and no user part", o->mirror[i]);
 	for (int i = 0; i < o->nrevoke; i++)
 		if (!index_valid_keyid(o->revoke[i], strlen(o->revoke[i])))
 			return ui_usage(ctx, "--revoke %s: a key id is letters, digits and ._:-",
@@ -209,6 +220,10 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < o.nrevoke; i++) {
 		idx.revoked = wd_xrealloc(idx.revoked, (idx.nrevoked + 1) * sizeof *idx.revoked);
 		idx.revoked[idx.nrevoked++] = wd_xstrdup(o.revoke[i]);
+	}
+	for (int i = 0; i < o.nmirror; i++) {
+		idx.mirrors = wd_xrealloc(idx.mirrors, (idx.nmirrors + 1) * sizeof *idx.mirrors);
+		idx.mirrors[idx.nmirrors++] = wd_xstrdup(o.mirror[i]);
 	}
 	if ((r = index_build(o.dir, &kr, &idx, &err)))
 		goto out;

@@ -86,11 +86,12 @@ static void print_text(struct wd_ctx *ctx, const struct check_report *rep)
 		const struct finding *f = &rep->v[i];
 		bool error = f->severity == CHECK_ERROR;
 		if (f->line)
-			printf("%s line %zu: ", f->file, f->line);
+			printf("%s line %zu: ", ui_esc(f->file), f->line);
 		else
-			printf("%s: ", f->file);
+			printf("%s: ", ui_esc(f->file));
 		printf("%s%s%s: %s [%s]\n", ui_color(ctx, error ? "red" : "yellow"),
-		       error ? "error" : "warning", ui_color(ctx, "reset"), f->message, f->code);
+		       error ? "error" : "warning", ui_color(ctx, "reset"), ui_esc(f->message),
+		       ui_esc(f->code));
 	}
 	size_t warnings = rep->n - rep->errors;
 	if (!rep->n)

@@ -26,7 +26,8 @@ static int show_generations(struct wd_ctx *ctx, struct db *db, struct wd_err *er
 			json_str(&ctx->j, "summary", g[i].summary);
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%4ld  %s  %-16s %s\n", g[i].n, g[i].at, g[i].command, g[i].summary);
+			ui_say(ctx, "%4ld  %s  %-16s %s\n", g[i].n, ui_esc(g[i].at),
+			       ui_esc(g[i].command), ui_esc(g[i].summary));
 		}
 	}
 	if (ctx->json)
@@ -75,8 +76,8 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 			json_str(&ctx->j, "version", x->version);
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", x->id, x->at, x->action, x->package,
-			       x->version);
+			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", x->id, ui_esc(x->at), ui_esc(x->action),
+			       ui_esc(x->package), ui_esc(x->version));
 		}
 	}
 	history_list_free(h, nh);

@@ -10,12 +10,13 @@ static void print_text(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 	char rel[11];
 	pkg_date(m->released, rel);
 	ui_say(ctx, "Package:     %s\nVersion:     %s\nReleased:    %s\nKind:        %s\n"
-	       "Entitlement: %s\nSummary:     %s\nSigned by:   %s\n", m->name, m->version, rel,
-	       pkg_kind_name(m->kind), m->entitlement ? m->entitlement : "none (free)",
-	       m->summary, signer);
+	       "Entitlement: %s\nSummary:     %s\nSigned by:   %s\n", ui_esc(m->name),
+	       ui_esc(m->version), rel, pkg_kind_name(m->kind),
+	       m->entitlement ? ui_esc(m->entitlement) : "none (free)", ui_esc(m->summary),
+	       ui_esc(signer));
 	if (m->driver)
-		ui_say(ctx, "Driver:      %s (DriverName %s, NIF %s)\n", m->driver, m->driver_name,
-		       m->nif);
+		ui_say(ctx, "Driver:      %s (DriverName %s, NIF %s)\n", ui_esc(m->driver),
+		       ui_esc(m->driver_name), ui_esc(m->nif));
 	for (size_t i = 0; i < m->npci; i++) {
 		const struct pkg_pci *p = &m->pci[i];
 		ui_say(ctx, "%s %04x:%04x", i ? "            " : "Devices:    ", p->vendor, p->device);
@@ -27,12 +28,13 @@ static void print_text(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 	}
 	for (size_t i = 0; i < m->nfiles; i++)
 		ui_say(ctx, "%s %-28s %8llu bytes\n", i ? "            " : "Files:      ",
-		       m->files[i].dest, (unsigned long long)m->files[i].size);
+		       ui_esc(m->files[i].dest), (unsigned long long)m->files[i].size);
 	for (size_t i = 0; i < m->nconfig_need; i++)
-		ui_say(ctx, "Needs:       %s=%s\n", m->config_need[i].keyword, m->config_need[i].value);
+		ui_say(ctx, "Needs:       %s=%s\n", ui_esc(m->config_need[i].keyword),
+		       ui_esc(m->config_need[i].value));
 	for (size_t i = 0; i < m->nconfig_displace; i++)
-		ui_say(ctx, "Displaces:   %s=...%s\n", m->config_displace[i].keyword,
-		       m->config_displace[i].value);
+		ui_say(ctx, "Displaces:   %s=...%s\n", ui_esc(m->config_displace[i].keyword),
+		       ui_esc(m->config_displace[i].value));
 }
 
 static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const char *signer)

@@ -44,13 +44,14 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		return;
 	}
 	if (plan->upgrade_from)
-		ui_say(ctx, "Upgrade %s %s -> %s:\n", plan->name, plan->upgrade_from, plan->version);
+		ui_say(ctx, "Upgrade %s %s -> %s:\n", ui_esc(plan->name), ui_esc(plan->upgrade_from),
+		       ui_esc(plan->version));
 	else
-		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", plan->name,
-		       plan->version);
+		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", ui_esc(plan->name),
+		       ui_esc(plan->version));
 	for (size_t i = 0; i < plan->nops; i++)
 		ui_say(ctx, "  %-24s %s\n", op_verb(&plan->ops[i]),
-		       plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host);
+		       ui_esc(plan->ops[i].os2 ? plan->ops[i].os2 : plan->ops[i].host));
 }
 
 /* Renders what install and remove tell: text as it happens, or the items
@@ -90,10 +91,11 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 		return;
 	case PKG_ALREADY:
-		ui_say(ctx, "%s %s is already installed.\n", name, version);
+		ui_say(ctx, "%s %s is already installed.\n", ui_esc(name), ui_esc(version));
 		return;
 	case PKG_REPLACED:
-		ui_say(ctx, "Removed %s %s (replaced by %s).\n", name, version, by);
+		ui_say(ctx, "Removed %s %s (replaced by %s).\n", ui_esc(name), ui_esc(version),
+		       ui_esc(by));
 		return;
 	case PKG_INSTALLED:
 	case PKG_REMOVED:
@@ -102,13 +104,16 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	if (!ctx->json) {
 		if (ev == PKG_UPGRADED && by)
-			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", name, by, version, nfiles);
+			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", ui_esc(name), ui_esc(by),
+			       ui_esc(version), nfiles);
 		else if (ev == PKG_UPGRADED)
-			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
+			       nfiles);
 		else if (ev == PKG_INSTALLED)
-			ui_say(ctx, "Installed %s %s (%zu files).\n", name, version, nfiles);
+			ui_say(ctx, "Installed %s %s (%zu files).\n", ui_esc(name), ui_esc(version),
+			       nfiles);
 		else
-			ui_say(ctx, "Removed %s %s.\n", name, version);
+			ui_say(ctx, "Removed %s %s.\n", ui_esc(name), ui_esc(version));
 		return;
 	}
 	render_open(rd);
@@ -154,6 +159,56 @@ static int load_arg(struct wd_ctx *ctx, const struct keyring *kr, const struct c
 	return r;
 }
 
+/* The catalog entry an argument names (NULL for a .wdp file or a name the
+ * catalog lacks: load_arg says why). */
+static const struct index_entry *arg_entry(const struct catalog *cat, const char *arg,
+					   const struct repo **from)
+{
+	size_t n = strlen(arg);
+	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
+		return NULL;
+	const char *eq = strchr(arg, '=');
+	if (!eq)
+		return catalog_find(cat, arg, from);
+	char *name = wd_xstrndup(arg, (size_t)(eq - arg));
+	const struct index_entry *e = catalog_find_version(cat, name, eq + 1, from);
+	free(name);
+	return e;
+}
+
+/* --dry-run downloads nothing: a package that would be downloaded is named
+ * with its size (from the signed index) instead of its files. */
+static bool dry_download(struct wd_ctx *ctx, struct render *rd, const struct catalog *cat,
+			 const char *arg)
+{
+	const struct repo *from;
+	const struct index_entry *e = ctx->dry_run ? arg_entry(cat, arg, &from) : NULL;
+	if (!e || !catalog_would_download(from, e))
+		return false;
+	const char *where = from->name ? from->name : from->url;
+	if (ctx->json) {
+		rd->dry_run = true;
+		if (!rd->open) {
+			rd->open = true;
+			json_obj_begin(&ctx->j, NULL);
+			json_bool(&ctx->j, "dry_run", true);
+			json_arr_begin(&ctx->j, "plans");
+		}
+		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "action", "download");
+		json_str(&ctx->j, "name", e->name);
+		json_str(&ctx->j, "version", e->version);
+		json_int(&ctx->j, "size", (long long)e->size);
+		json_str(&ctx->j, "repository", where);
+		json_obj_end(&ctx->j);
+	} else {
+		ui_say(ctx, "Install %s %s: download %llu bytes from %s first (not done: --dry-run "
+		       "downloads nothing)\n", ui_esc(e->name), ui_esc(e->version),
+		       (unsigned long long)e->size, ui_esc(where));
+	}
+	return true;
+}
+
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 1)
@@ -166,7 +221,9 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	struct keyring kr = {0};
 	struct catalog cat = {0};
 	struct package *pkgs = wd_xcalloc((size_t)argc, sizeof *pkgs);
-	int loaded = 0;
+	int loaded = 0, n = 0;
+	struct render rd;
+	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
 	int r = volume_open(&v, ctx->root, &err);
 	if (r) {
 		free(pkgs);
@@ -175,26 +232,25 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (!(r = pkg_keyring(ctx, &v, &kr, &err)) && !(r = pkg_catalog(ctx, &kr, &cat, &err)))
 		r = pkg_use_cache(ctx, &v, &cat, &err);
 	for (; !r && loaded < argc; loaded++)
-		if ((r = load_arg(ctx, &kr, &cat, argv[loaded], &pkgs[loaded], &err)))
-			break;
+		if (!dry_download(ctx, &rd, &cat, argv[loaded]) &&
+		    !(r = load_arg(ctx, &kr, &cat, argv[loaded], &pkgs[n], &err)))
+			n++;
 	struct db db = {0};
 	bool have;
 	if (!r)
 		r = db_open(&db, &v, false, &have, &err);
 	if (!r)
-		r = install_check_entitlements(&db, &kr, &cat, pkgs, (size_t)argc, &err);
+		r = install_check_entitlements(&db, &kr, &cat, pkgs, (size_t)n, &err);
 	db_close(&db);
-	struct render rd;
-	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
 	if (!r)
-		r = install_preplan(&v, pkgs, (size_t)argc, &cb, &err);
+		r = install_preplan(&v, pkgs, (size_t)n, &cb, &err);
 	if (!r)
-		r = install_check_plans(&v, pkgs, (size_t)argc, &err);
+		r = install_check_plans(&v, pkgs, (size_t)n, &err);
 	if (!r && !ctx->dry_run)
-		r = install_packages(&v, &cat, pkgs, (size_t)argc, &cb, &err);
+		r = install_packages(&v, &cat, pkgs, (size_t)n, &cb, &err);
 	if (!r)
 		pkg_render_close(&rd);
-	for (int i = 0; i < loaded; i++)
+	for (int i = 0; i < n; i++)
 		package_free(&pkgs[i]);
 	free(pkgs);
 	catalog_free(&cat);

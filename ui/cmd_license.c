@@ -23,9 +23,9 @@ static void report(struct wd_ctx *ctx, const struct activation *a, enum sub_stat
 	}
 	ui_sub_text(ctx, st, a->ctx.sub, a->ctx.today);
 	if (a->have)
-		ui_say(ctx, "Activated:     %s\n", a->activated);
+		ui_say(ctx, "Activated:     %s\n", ui_esc(a->activated));
 	if (why)
-		ui_say(ctx, "Why:           %s\n", why);
+		ui_say(ctx, "Why:           %s\n", ui_esc(why));
 }
 
 static int license(struct wd_ctx *ctx, struct wd_err *err)

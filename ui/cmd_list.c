@@ -48,7 +48,8 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 			json_bool(&ctx->j, "held", is_held(&db, p[i].name));
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%-10s %-9s %s%s\n", p[i].name, p[i].version, p[i].summary,
+			ui_say(ctx, "%-10s %-9s %s%s\n", ui_esc(p[i].name), ui_esc(p[i].version),
+			       ui_esc(p[i].summary),
 			       is_held(&db, p[i].name) ? " [held]" : "");
 		}
 	}
@@ -58,7 +59,7 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	} else if (!r && !n) {
-		ui_say(ctx, "No packages installed on %s.\n", v.root);
+		ui_say(ctx, "No packages installed on %s.\n", ui_esc(v.root));
 	}
 	db_close(&db);
 	volume_close(&v);
@@ -109,12 +110,14 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 	}
 	char note[300] = "";
 	if (inst && upgradable)
-		snprintf(note, sizeof note, " [installed %s; %s from %s%s]", inst, e->version,
-			 from->name ? from->name : from->url, held ? "; held" : "");
+		snprintf(note, sizeof note, " [installed %s; %s from %s%s]", ui_esc(inst),
+			 ui_esc(e->version), ui_esc(from->name ? from->name : from->url),
+			 held ? "; held" : "");
 	else if (inst)
 		snprintf(note, sizeof note, " [installed%s]", held ? "; held" : "");
-	ui_say(ctx, "%-10s %-9s %-4s %-9s %s%s\n", e->name, e->version, pkg_kind_name(e->kind),
-	       e->entitlement ? e->entitlement : "free", e->summary, note);
+	ui_say(ctx, "%-10s %-9s %-4s %-9s %s%s\n", ui_esc(e->name), ui_esc(e->version),
+	       pkg_kind_name(e->kind), e->entitlement ? ui_esc(e->entitlement) : "free",
+	       ui_esc(e->summary), note);
 }
 
 /* Each package once: its newest version, where from, and what is installed. */

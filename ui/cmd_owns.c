@@ -55,7 +55,7 @@ static int owns(struct wd_ctx *ctx, const char *arg, struct wd_err *err)
 		json_finish(&ctx->j);
 	}
 	if (!r)
-		ui_say(ctx, "%s belongs to %s %s.\n", os2, owner, ver);
+		ui_say(ctx, "%s belongs to %s %s.\n", ui_esc(os2), ui_esc(owner), ui_esc(ver));
 	free(os2);
 	free(owner);
 	free(ver);

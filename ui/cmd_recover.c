@@ -26,7 +26,7 @@ static void report(struct wd_ctx *ctx, bool abandon, bool found, const struct tx
 	} else {
 		ui_say(ctx, "Abandoned the interrupted %s of %s: the files stay as they are%s; "
 		       "'warpdrv verify' shows what differs from the database.\n",
-		       a->install ? "install" : "removal", a->name,
+		       a->install ? "install" : "removal", ui_esc(a->name),
 		       a->put_back ? " (the files it had moved aside are back in place)" : "");
 	}
 }

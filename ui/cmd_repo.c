@@ -91,7 +91,8 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 		json_finish(&ctx->j);
 	} else if (!r) {
 		ui_say(ctx, "%s repository %s: %s (%zu mirrors%s).\n",
-		       ctx->dry_run ? "Would add" : "Added", a.c.name, a.c.url, a.c.nmirrors,
+		       ctx->dry_run ? "Would add" : "Added", ui_esc(a.c.name), ui_esc(a.c.url),
+		       a.c.nmirrors,
 		       a.c.subscription ? ", subscription" : "");
 		ui_say(ctx, "Run 'warpdrv update' to fetch its catalog.\n");
 	}
@@ -128,7 +129,7 @@ static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 		json_finish(&ctx->j);
 	} else if (!r) {
 		ui_say(ctx, "%s repository %s.\n", ctx->dry_run ? "Would remove" : "Removed",
-		       argv[0]);
+		       ui_esc(argv[0]));
 	}
 	repolist_free(&l);
 	db_close(&db);
@@ -163,9 +164,10 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 		}
 		json_obj_end(&ctx->j);
 	} else {
-		ui_say(ctx, "%-16s %s%s\n", c->name, c->url, c->subscription ? "  (subscription)" : "");
+		ui_say(ctx, "%-16s %s%s\n", ui_esc(c->name), ui_esc(c->url),
+		       c->subscription ? "  (subscription)" : "");
 		for (size_t i = 0; i < c->nmirrors; i++)
-			ui_say(ctx, "%-16s   mirror %s\n", "", c->mirrors[i]);
+			ui_say(ctx, "%-16s   mirror %s\n", "", ui_esc(c->mirrors[i]));
 		if (found)
 			ui_say(ctx, "%-16s   catalog: serial %llu, %zu packages, expires %s\n", "",
 			       (unsigned long long)idx.serial, idx.npkgs, exp);
@@ -204,7 +206,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 		json_arr_begin(&ctx->j, "repositories");
 	} else if (!r) {
 		ui_say(ctx, "%-16s %s  (always used, read directly)\n", "bundled",
-		       bundled ? bundled : "(none found)");
+		       bundled ? ui_esc(bundled) : "(none found)");
 	}
 	for (size_t i = 0; !r && i < l.n; i++)
 		show_one(ctx, &l.v[i], store);

@@ -28,6 +28,7 @@ struct job {
 	size_t npkgs;
 	struct activation act;
 	bool act_loaded;
+	bool download_ok;      /* the user agreed to download what the plan needs */
 	struct setup s;        /* the files, the plans, the transaction */
 };
 
@@ -55,6 +56,39 @@ static int job_open(struct job *j, struct wd_err *err)
 
 
 
+/* A package the plan needs that is not here yet (a remote repository's, not
+ * complete in the cache) is downloaded only once the user agreed: --yes, or
+ * a yes at the terminal, asked once a run; no terminal: refused (exit 2);
+ * --dry-run downloads nothing (exit 1, saying what it would need). */
+static int may_download(struct job *j, const struct repo *from, const struct index_entry *e,
+			struct wd_err *err)
+{
+	struct wd_ctx *ctx = j->ctx;
+	if (!j->writes || j->download_ok || !catalog_would_download(from, e))
+		return 0;
+	const char *where = from->name ? from->name : from->url;
+	if (ctx->dry_run)
+		return wd_err_set(err, WD_EFAIL, "%s --dry-run downloads nothing, and the plan needs "
+				  "%s %s (%llu bytes from %s), which is not in the cache: run '%s' "
+				  "without --dry-run, which asks before downloading", j->s.command,
+				  e->name, e->version, (unsigned long long)e->size, where,
+				  j->s.command);
+	if (!ctx->yes && (ctx->json || !isatty(STDIN_FILENO)))
+		return wd_err_set(err, WD_EUSAGE, "%s must download %s %s (%llu bytes from %s) to "
+				  "plan, and there is no terminal to ask on: add --yes", j->s.command,
+				  e->name, e->version, (unsigned long long)e->size, where);
+	if (!ctx->yes) {
+		printf("The plan needs %s %s: download %llu bytes from %s? [y/N] ", ui_esc(e->name),
+		       ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
+		fflush(stdout);
+		char line[32];
+		if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
+			return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
+	}
+	j->download_ok = true;
+	return 0;
+}
+
 /* Every NIC and PSD package of the repositories (the first repository that
  * has a name wins), with its manifest and files checked; a NIC driver whose
  * index says what it drives is known from the index alone until it is
@@ -69,7 +103,7 @@ static int job_packages(struct job *j, struct wd_err *err)
 	j->have_cat = true;
 	/* remote packages download into the volume's cache (and install from
 	 * it offline) */
-	if (j->writes && !j->ctx->dry_run && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
+	if (j->writes && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
 		return r;
 	for (size_t i = 0; !r && i < j->cat.n; i++) {
 		const struct repo *rp = &j->cat.repos[i];
@@ -85,8 +119,8 @@ static int job_packages(struct job *j, struct wd_err *err)
 				j->npkgs++;
 				continue;
 			}
-			r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err);
-			if (!r)
+			if (!(r = may_download(j, rp, e, err)) &&
+			    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
 				j->npkgs++;
 		}
 	}
@@ -121,7 +155,8 @@ static int gate(void *arg, const struct package *p, struct wd_err *why)
 static int job_load(void *arg, const struct package *p, struct wd_err *err)
 {
 	struct job *j = arg;
-	return catalog_unstub(&j->kr, (struct package *)p, err);
+	int r = p->stub ? may_download(j, p->stub_from, p->stub, err) : 0;
+	return r ? r : catalog_unstub(&j->kr, (struct package *)p, err);
 }
 
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
@@ -199,26 +234,26 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 	struct wd_ctx *ctx = j->ctx;
 	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
 		const struct nic_item *it = &j->s.nic.items[i];
-		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", it->dev->slot,
+		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", ui_esc(it->dev->slot),
 		       it->dev->vbox_model ? it->dev->vbox_model : "", ui_color(ctx, "bold"),
-		       it->pkg->m.name, it->pkg->m.version, it->pkg->m.driver, it->section,
-		       ui_color(ctx, "reset"));
+		       ui_esc(it->pkg->m.name), ui_esc(it->pkg->m.version),
+		       ui_esc(it->pkg->m.driver), ui_esc(it->section), ui_color(ctx, "reset"));
 		if (it->replaced_file && !it->unchanged)
-			ui_say(ctx, "  replaces %s%s%s%s\n", it->replaced_file,
+			ui_say(ctx, "  replaces %s%s%s%s\n", ui_esc(it->replaced_file),
 			       it->replaced_section ? " [" : "",
-			       it->replaced_section ? it->replaced_section : "",
+			       it->replaced_section ? ui_esc(it->replaced_section) : "",
 			       it->replaced_section ? "]" : "");
 		if (it->unchanged)
 			ui_say(ctx, "  already configured\n");
 		for (size_t k = 0; k < it->nnotes; k++)
-			ui_say(ctx, "  note: %s\n", it->notes[k]);
+			ui_say(ctx, "  note: %s\n", ui_esc_text(it->notes[k], strlen(it->notes[k])));
 	}
 	if (j->s.acpi_done)
 		ui_say(ctx, "ACPI: %s %s (%s)\n", j->s.acpi->m.name, j->s.acpi->m.version,
 		       setup_file_changed(&j->s, F_CONFIG) || j->s.ninstall ? "PSD=ACPI.PSD, APM.ADD, the daemon"
 							       : "already configured");
 	for (size_t i = 0; i < j->s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", j->s.notes[i]);
+		ui_say(ctx, "note: %s\n", ui_esc_text(j->s.notes[i], strlen(j->s.notes[i])));
 	struct wd_buf more = {0};
 	would_add(j, &more);
 	if (more.len)
@@ -231,7 +266,7 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 		ui_say(ctx, "\n");
 	}
 	if (diff->len)
-		ui_say(ctx, "\n%s", diff->p);
+		ui_say(ctx, "\n%s", ui_esc_text(diff->p, diff->len));
 }
 
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)

@@ -134,9 +134,9 @@ static void report(struct wd_ctx *ctx, const struct repo_list *l, const struct o
 			json_obj_end(&ctx->j);
 		} else if (x->have_fresh) {
 			ui_say(ctx, "%s: %s, serial %llu, %zu packages, %zu revoked keys (from %s)\n",
-			       c->name, same ? "up to date" : "updated",
+			       ui_esc(c->name), same ? "up to date" : "updated",
 			       (unsigned long long)x->fresh.serial, x->fresh.npkgs, x->fresh.nrevoked,
-			       from);
+			       ui_esc(from));
 		}
 	}
 	if (ctx->json) {

@@ -21,6 +21,9 @@ struct upgrade_run {
 	size_t nc;
 	struct package *pkgs;
 	size_t npkgs;
+	bool confirmed; /* the user said yes to the downloads (and the plan they make) */
+	size_t ndownload; /* packages to download, not done under --dry-run */
+	unsigned long long download_bytes;
 };
 
 /* What stays as it is, and why: held, up to date, or what a renewal adds. */
@@ -30,13 +33,16 @@ static void tell_choice(struct wd_ctx *ctx, const struct upgrade_choice *c)
 		return;
 	if (c->held && c->to)
 		ui_say(ctx, "%s %s is held: %s is not installed ('warpdrv unhold %s' lets it "
-		       "upgrade).\n", c->name, c->installed, c->to->version, c->name);
+		       "upgrade).\n", ui_esc(c->name), ui_esc(c->installed), ui_esc(c->to->version),
+		       ui_esc(c->name));
 	else if (c->held)
-		ui_say(ctx, "%s %s is held.\n", c->name, c->installed);
+		ui_say(ctx, "%s %s is held.\n", ui_esc(c->name), ui_esc(c->installed));
 	if (c->newest && c->why_not)
-		ui_say(ctx, "%s: %s is not offered: %s\n", c->name, c->newest->version, c->why_not);
+		ui_say(ctx, "%s: %s is not offered: %s\n", ui_esc(c->name),
+		       ui_esc(c->newest->version), ui_esc(c->why_not));
 	if (!c->held && !c->to && !c->newest)
-		ui_say(ctx, "%s %s is the newest version.\n", c->name, c->installed);
+		ui_say(ctx, "%s %s is the newest version.\n", ui_esc(c->name),
+		       ui_esc(c->installed));
 }
 
 static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
@@ -58,19 +64,66 @@ static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 }
 
 /* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
-static int confirm(struct wd_ctx *ctx, struct wd_err *err)
+static int ask(struct wd_ctx *ctx, const char *question, struct wd_err *err)
 {
 	if (ctx->yes)
 		return 0;
 	if (ctx->json || !isatty(STDIN_FILENO))
 		return wd_err_set(err, WD_EUSAGE, "upgrade changes the volume and there is no "
 				  "terminal to ask on: add --yes to apply, or --dry-run to see the plan");
-	printf("Apply these changes? [y/N] ");
+	printf("%s [y/N] ", question);
 	fflush(stdout);
 	char line[32];
 	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
 		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
 	return 0;
+}
+
+static int confirm(struct upgrade_run *u, struct wd_err *err)
+{
+	return u->confirmed ? 0 : ask(u->ctx, "Apply these changes?", err);
+}
+
+/* The plan as the catalog tells it (the signed index gives each package's
+ * size and hash), shown and agreed to before anything is downloaded: a "no",
+ * no terminal without --yes, or --dry-run leaves the cache folder as it was.
+ * *stop: nothing more to do (a dry run that would download). */
+static int before_downloads(struct upgrade_run *u, bool *stop, struct wd_err *err)
+{
+	struct wd_ctx *ctx = u->ctx;
+	*stop = false;
+	for (size_t i = 0; i < u->nc; i++) {
+		const struct upgrade_choice *c = &u->c[i];
+		if (!c->held && c->to && catalog_would_download(c->to_from, c->to)) {
+			u->ndownload++;
+			u->download_bytes += c->to->size;
+		}
+	}
+	if (!u->ndownload)
+		return 0;
+	for (size_t i = 0; !ctx->json && i < u->nc; i++) {
+		const struct upgrade_choice *c = &u->c[i];
+		if (c->held || !c->to)
+			continue;
+		bool dl = catalog_would_download(c->to_from, c->to);
+		ui_say(ctx, "Upgrade %s %s -> %s", ui_esc(c->name), ui_esc(c->installed),
+		       ui_esc(c->to->version));
+		if (dl)
+			ui_say(ctx, " (download %llu bytes from %s)", (unsigned long long)c->to->size,
+			       ui_esc(c->to_from->name ? c->to_from->name : c->to_from->url));
+		ui_say(ctx, "\n");
+	}
+	if (ctx->dry_run) {
+		*stop = true;
+		ui_say(ctx, "Dry run: nothing downloaded or written (%zu package%s, %llu bytes, "
+		       "would be downloaded first).\n", u->ndownload, u->ndownload == 1 ? "" : "s",
+		       u->download_bytes);
+		return 0;
+	}
+	int r = ask(ctx, "Download these packages and upgrade?", err);
+	if (!r)
+		u->confirmed = true;
+	return r;
 }
 
 static int load_chosen(struct upgrade_run *u, struct wd_err *err)
@@ -103,7 +156,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	if (ev == PKG_RECOVERED)
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 	else if (ev == PKG_UPGRADED)
-		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", name, version, nfiles);
+		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
+		       nfiles);
 }
 
 /* Is any package one whose new version may change the boot files (a NIC
@@ -135,11 +189,13 @@ static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err
 	struct wd_buf diff = {0};
 	setup_diff(&s, &diff);
 	if (!ctx->json)
-		fwrite(diff.p, 1, diff.len, stdout);
+		fputs(ui_esc_text(wd_buf_cstr(&diff), diff.len), stdout);
 	wd_buf_free(&diff);
 	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", s.notes[i]);
-	if (!ctx->dry_run && !(r = confirm(ctx, err)) && !(r = setup_apply(&s, err))) {
+		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));
+	/* the diff is news even after the downloads were agreed to: asked again */
+	u->confirmed = false;
+	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(&s, err))) {
 		for (size_t i = 0; i < u->npkgs; i++)
 			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
 				 u->pkgs[i].m.nfiles);
@@ -160,12 +216,13 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 		r = with_boot_files(u, &done, err);
 	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
 		r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, false, NULL, err);
-	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(ctx, err)))
+	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(u, err)))
 		r = upgrade_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_bool(&ctx->j, "upgraded", !ctx->dry_run && u->npkgs);
+		json_int(&ctx->j, "downloads", (long long)u->ndownload);
 		json_choices(ctx, u);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
@@ -194,6 +251,24 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 		r = upgrade_choose(have ? &db : NULL, &u->kr, &u->cat, n ? names : NULL, n, &u->c,
 				   &u->nc, err);
 	db_close(&db);
+	bool stop = false;
+	if (!r)
+		r = before_downloads(u, &stop, err);
+	if (!r && stop) {
+		for (size_t i = 0; i < u->nc; i++)
+			tell_choice(u->ctx, &u->c[i]);
+		if (u->ctx->json) {
+			json_obj_begin(&u->ctx->j, NULL);
+			json_bool(&u->ctx->j, "dry_run", true);
+			json_bool(&u->ctx->j, "upgraded", false);
+			json_int(&u->ctx->j, "downloads", (long long)u->ndownload);
+			json_int(&u->ctx->j, "download_bytes", (long long)u->download_bytes);
+			json_choices(u->ctx, u);
+			json_obj_end(&u->ctx->j);
+			json_finish(&u->ctx->j);
+		}
+		return 0;
+	}
 	if (!r)
 		r = load_chosen(u, err);
 	return r ? r : plan_and_apply(u, err);

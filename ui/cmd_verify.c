@@ -66,7 +66,8 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 			json_str(&ctx->j, "problem", why);
 			json_obj_end(&ctx->j);
 		} else {
-			fprintf(stderr, "%s: %s (%s)\n", f[i].path, why, f[i].package);
+			fprintf(stderr, "%s: %s (%s)\n", ui_esc(f[i].path), ui_esc(why),
+				ui_esc(f[i].package));
 		}
 	}
 	installed_files_free(f, n);

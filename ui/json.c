@@ -49,16 +49,50 @@ static void open_(struct json *j, const char *key, char c)
 {
 	sep(j, key);
 	fputc(c, j->f);
+	j->begun = true;
 	if (j->depth + 1 < JSON_MAX_DEPTH)
 		j->depth++;
 	j->first[j->depth] = true;
+	j->kind[j->depth] = c;
 }
 
 static void close_(struct json *j, char c)
 {
-	fputc(c, j->f);
+	if (j->depth == 1 && c == '}' && j->hold_top)
+		j->pending = true;
+	else
+		fputc(c, j->f);
 	if (j->depth > 0)
 		j->depth--;
+}
+
+void json_hold_top(struct json *j)
+{
+	j->hold_top = true;
+}
+
+bool json_reopen_top(struct json *j)
+{
+	if (j->pending) {
+		j->pending = false;
+		j->depth = 1;
+		j->first[1] = false;
+		return true;
+	}
+	if (!j->begun || j->depth < 1 || j->kind[1] != '{')
+		return false;
+	while (j->depth > 1)
+		close_(j, j->kind[j->depth] == '{' ? '}' : ']');
+	return true;
+}
+
+void json_end_document(struct json *j)
+{
+	if (!j->pending)
+		return;
+	j->pending = false;
+	fputs("}\n", j->f);
+	fflush(j->f);
 }
 
 void json_obj_begin(struct json *j, const char *key) { open_(j, key, '{'); }
@@ -106,6 +140,7 @@ void json_null(struct json *j, const char *key)
 
 void json_finish(struct json *j)
 {
-	fputc('\n', j->f);
+	if (!j->pending)
+		fputc('\n', j->f);
 	fflush(j->f);
 }

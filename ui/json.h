@@ -11,6 +11,10 @@ struct json {
 	FILE *f;
 	int depth;
 	bool first[JSON_MAX_DEPTH];
+	char kind[JSON_MAX_DEPTH]; /* '{' or '[' of each open level */
+	bool hold_top; /* the top object's '}' waits for json_end_document */
+	bool pending;  /* ... and is waiting now */
+	bool begun;    /* something was written */
 };
 
 void json_init(struct json *j, FILE *f);
@@ -28,5 +32,15 @@ void json_null(struct json *j, const char *key);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 void json_escape(FILE *f, const char *s, size_t n);
+
+/* One document per run: with json_hold_top, the closing '}' of the top
+ * object (and the newline) waits for json_end_document, so that an error
+ * met after the document was written can still go inside it. */
+void json_hold_top(struct json *j);
+/* Makes the top object take another member: the levels open inside it are
+ * closed, or the held '}' is taken back. false when nothing was begun, or
+ * the top is not an object that can be reopened. */
+bool json_reopen_top(struct json *j);
+void json_end_document(struct json *j);
 
 #endif

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,61 @@
 #include "common/file.h"
 #include "ui/ui.h"
 
+static bool is_control(unsigned char c, bool keep_nl)
+{
+	if (keep_nl && (c == '\n' || c == '\t'))
+		return false;
+	return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0);
+}
+
+/* Appends p[0..n) to b with every byte a terminal could take for a control
+ * (below 0x20, 0x7f, and 0x80-0x9f, which a terminal not in UTF-8 reads as
+ * C1 controls such as CSI) written as \xNN; keep_nl keeps a newline (and a
+ * tab) that the text's own format put there. */
+static void esc_into(struct wd_buf *b, const char *p, size_t n, bool keep_nl)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (is_control(c, keep_nl))
+			wd_buf_addf(b, "\\x%02x", c);
+		else
+			wd_buf_addc(b, (char)c);
+	}
+}
+
+#define ESC_RING 16
+
+static const char *escn(const char *p, size_t n, bool keep_nl)
+{
+	static struct wd_buf ring[ESC_RING];
+	static unsigned next;
+	bool plain = true;
+	for (size_t i = 0; i < n && plain; i++)
+		plain = !is_control((unsigned char)p[i], keep_nl);
+	if (plain)
+		return p;
+	struct wd_buf *b = &ring[next++ % ESC_RING];
+	b->len = 0;
+	esc_into(b, p, n, keep_nl);
+	return wd_buf_cstr(b);
+}
+
+const char *ui_esc(const char *s)
+{
+	return s ? escn(s, strlen(s), false) : "(none)";
+}
+
+const char *ui_esc_text(const char *p, size_t n)
+{
+	return p ? escn(p, n, true) : "";
+}
+
+/* A message for stderr: its format's newlines kept, everything else escaped. */
+static void put_msg(FILE *f, const char *msg)
+{
+	fputs(ui_esc_text(msg, strlen(msg)), f);
+}
+
 int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 {
 	int code = r < 0 ? -r : (r ? r : WD_EFAIL);
@@ -15,18 +71,23 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 		code = err->code;
 	const char *msg = err && err->msg[0] ? err->msg : "failed";
 	if (ctx->json) {
-		struct json j;
-		json_init(&j, stdout);
-		json_obj_begin(&j, NULL);
-		json_obj_begin(&j, "error");
-		json_int(&j, "code", code);
-		json_str(&j, "message", msg);
-		json_obj_end(&j);
-		json_obj_end(&j);
-		json_finish(&j);
+		/* one document: the error goes into the one begun, if any */
+		struct json *j = &ctx->j;
+		if (!json_reopen_top(j)) {
+			json_init(j, stdout);
+			json_hold_top(j);
+			json_obj_begin(j, NULL);
+		}
+		json_obj_begin(j, "error");
+		json_int(j, "code", code);
+		json_str(j, "message", msg);
+		json_obj_end(j);
+		json_obj_end(j);
+		json_finish(j);
 	} else {
-		fprintf(stderr, "%s: %s%s%s\n", ctx->prog, ui_color(ctx, "red"), msg,
-			ui_color(ctx, "reset"));
+		fprintf(stderr, "%s: %s", ctx->prog, ui_color(ctx, "red"));
+		put_msg(stderr, msg);
+		fprintf(stderr, "%s\n", ui_color(ctx, "reset"));
 	}
 	return code;
 }
@@ -40,7 +101,9 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (ctx->json)
 		return ui_fail(ctx, -WD_EUSAGE, &e);
-	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", ctx->prog, e.msg, ctx->prog);
+	fprintf(stderr, "%s: ", ctx->prog);
+	put_msg(stderr, e.msg);
+	fprintf(stderr, "\nTry '%s --help'.\n", ctx->prog);
 	return WD_EUSAGE;
 }
 
@@ -60,10 +123,19 @@ void ui_warn(struct wd_ctx *ctx, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *msg = wd_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	msg[0] = '\0';
+	if (n > 0)
+		vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
 	fprintf(stderr, "%s: %swarning:%s ", ctx->prog, ui_color(ctx, "yellow"),
 		ui_color(ctx, "reset"));
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	put_msg(stderr, msg);
+	free(msg);
 }
 
 const char *ui_color(const struct wd_ctx *ctx, const char *which)

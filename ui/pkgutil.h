@@ -19,7 +19,8 @@ int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
 int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *cat,
 		struct wd_err *err);
 /* For a command that installs: remote packages are downloaded into the
- * volume's var/cache/warpdrv/packages (nothing under --dry-run). */
+ * volume's var/cache/warpdrv/packages (under --dry-run only read: nothing
+ * downloads). */
 int pkg_use_cache(struct wd_ctx *ctx, const struct volume *v, struct catalog *cat,
 		  struct wd_err *err);
 /* A package by name (from the catalog) or a .wdp file on disk. */

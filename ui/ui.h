@@ -47,6 +47,16 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(pri
 /* Human output: nothing under --json or -q. */
 void ui_say(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_warn(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text from the volume or its database (CONFIG.SYS lines, names, URLs, rows)
+ * made safe for a terminal: each control byte (below 0x20, 0x7f, 0x80-0x9f)
+ * becomes \xNN, so an escape sequence planted there is shown, not obeyed.
+ * s itself when it has none; otherwise a buffer valid for 16 more calls.
+ * ui_fail and ui_warn do the same to their messages (keeping the newlines
+ * of the message's own format); --json strings are escaped by ui/json.c. */
+const char *ui_esc(const char *s);
+/* The same for text of several lines (a diff, a message): its newlines and
+ * tabs kept, every other control byte (a NUL too) escaped; n bytes of p. */
+const char *ui_esc_text(const char *p, size_t n);
 /* Colour escape for a terminal, or "" when colour is off. */
 const char *ui_color(const struct wd_ctx *ctx, const char *which);
 

@@ -268,7 +268,9 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	g() { wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/$1/" "${@:2}"; }
 	g r207 upgrade --dry-run
 	assert_rc 0
-	assert_out "Upgrade mmlem 2.06 -> 2.07:"
+	# planned from the signed index: nothing is downloaded before a yes
+	assert_out "Upgrade mmlem 2.06 -> 2.07 (download "
+	! grep -q "GET /r207/mmlem-2.07.wdp" "$T/nginx/logs/access.log" || fail "--dry-run downloaded"
 	g r207 upgrade --yes
 	assert_rc 0
 	assert_out "Upgraded mmlem to 2.07"
@@ -282,11 +284,12 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	mmlem_version r208 2.08 MMLEMX
 	g r208 upgrade --dry-run
 	assert_rc 0
-	assert_out "+DEVICE="
-	assert_out 'MMLEMX.OS2'
+	assert_out "Upgrade mmlem 2.07 -> 2.08 (download "
 	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
 	g r208 upgrade --yes
 	assert_rc 0
+	assert_out "+DEVICE="
+	assert_out 'MMLEMX.OS2'
 	assert_out "Upgraded mmlem to 2.08"
 	assert_out "generation"
 	grep -q 'DEVICE=.*\\IBMCOM\\MACS\\MMLEMX.OS2'$'\r''$' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS does not load MMLEMX.OS2 with CR LF"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "catalog/gz.h"
+#include "catalog/repo.h"
 #include "catalog/index.h"
 #include "catalog/manifest.h"
 #include "catalog/package.h"
@@ -348,6 +349,53 @@ static void test_index_fields_of_a_newer_build(void **state)
 	index_free(&idx);
 }
 
+/* "mirror URL": the repository's own mirrors, written back as read; a URL
+ * with a user part, another scheme or a space is refused, as a 17th mirror. */
+static void test_index_mirror_lines(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n"
+		"mirror https://m1.example/warpdrv/\nmirror HTTP://m2.example:8080\n";
+	struct repo_index idx;
+	struct wd_err e;
+	assert_int_equal(index_parse(text, sizeof text - 1, "I", &idx, &e), 0);
+	assert_int_equal(idx.nmirrors, 2);
+	assert_string_equal(idx.mirrors[0], "https://m1.example/warpdrv/");
+	struct wd_buf b = {0};
+	index_write(&idx, &b);
+	assert_non_null(strstr(wd_buf_cstr(&b), "mirror https://m1.example/warpdrv/\n"
+						"mirror HTTP://m2.example:8080\n"));
+	wd_buf_free(&b);
+	index_free(&idx);
+	static const char *bad_urls[] = {"https://user:pw@evil.example/", "ftp://m.example/",
+					 "https://", "https:///path", "https://a b/"};
+	for (size_t i = 0; i < sizeof bad_urls / sizeof *bad_urls; i++) {
+		char *t = wd_xasprintf("format 1\nserial 1\nissued 2024-01-01\nexpires "
+				       "2030-01-01\nmirror %s\n", bad_urls[i]);
+		assert_int_equal(index_parse(t, strlen(t), "I", &idx, &e), -WD_ETRUST);
+		assert_non_null(strstr(e.msg, "I line 5: mirror: one http:// or https:// URL"));
+		index_free(&idx);
+		free(t);
+	}
+	struct wd_buf many = {0};
+	wd_buf_adds(&many, "format 1\nserial 1\nissued 2024-01-01\nexpires 2030-01-01\n");
+	for (int i = 0; i <= INDEX_MAX_MIRRORS; i++)
+		wd_buf_addf(&many, "mirror https://m%d.example/\n", i);
+	assert_int_equal(index_parse(many.p, many.len, "I", &idx, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "mirror: at most 16"));
+	index_free(&idx);
+	wd_buf_free(&many);
+	/* where credentials would go: scheme, host and port, no user part */
+	char *o = repo_origin("HTTPS://User@Repo.Example:443/a/b");
+	assert_string_equal(o, "https://repo.example");
+	free(o);
+	o = repo_origin("https://good.example@evil.example:8443/x");
+	assert_string_equal(o, "https://evil.example:8443");
+	free(o);
+	assert_null(repo_origin("/no/scheme"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_index_choose_and_nic_lines),
 		cmocka_unit_test(test_index_fields_of_a_newer_build),
+		cmocka_unit_test(test_index_mirror_lines),
 		cmocka_unit_test(test_tar_and_gzip_round_trip),
 		cmocka_unit_test_setup_teardown(test_package_pack_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_signed_round_trip_and_revocations, setup,
