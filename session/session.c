@@ -13,23 +13,30 @@
 #include "license/activation.h"
 #include "os2/boot_drive.h"
 
+static void warn(const struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 int session_keyring(const struct session *s, const struct volume *v, struct keyring *kr,
 		    struct wd_err *err)
 {
 	memset(kr, 0, sizeof *kr);
 	int r = s->bundled_keys ? keyring_add_dir(kr, s->bundled_keys, err) : 0;
 	if (!r && s->keys_dir) {
-		if (!wd_is_dir(s->keys_dir))
+		if (!wd_is_dir(s->keys_dir)) /* host: --keys names a folder of the user's */
 			r = wd_err_set(err, WD_EUSAGE, "--keys %s: no such folder", s->keys_dir);
 		else
 			r = keyring_add_dir(kr, s->keys_dir, err);
 	}
+	/* Keys on the volume are the volume's data, and the volume is anyone's:
+	 * they are never trusted, only named, so that the user knows why a
+	 * package or key signed by them is refused. */
 	if (!r && v) {
 		char *dir = NULL;
 		bool found;
-		r = volume_resolve(v, WD_STATE_DIR "/keys", &dir, &found, err);
-		if (!r && found)
-			r = keyring_add_dir(kr, dir, err);
+		struct wd_err e;
+		if (!volume_resolve(v, WD_STATE_DIR "/keys", &dir, &found, &e) && found)
+			warn(s, "%s: keys found on the volume are ignored; warpdrv trusts only its "
+			     "own keys and those given with --keys DIR", dir);
 		free(dir);
 	}
 	if (r)
@@ -155,7 +162,7 @@ int session_load(const struct keyring *kr, const struct catalog *cat, const char
 	size_t n = strlen(arg);
 	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp"))) {
 		struct wd_buf b = {0};
-		int r = wd_read_file(arg, PACKAGE_MAX_BYTES, &b, err);
+		int r = wd_read_file(arg, PACKAGE_MAX_BYTES, &b, err); /* host: a package file named on the command line */
 		if (!r)
 			r = package_read(b.p, b.len, kr, arg, p, err);
 		wd_buf_free(&b);

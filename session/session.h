@@ -34,7 +34,8 @@ struct session {
 	struct session_cb cb;
 };
 
-/* The bundled keys, --keys DIR and the volume's var/lib/warpdrv/keys (v may be NULL). */
+/* The bundled keys and --keys DIR. Keys on the volume (var/lib/warpdrv/keys;
+ * v may be NULL) are never trusted: a warning names them. */
 int session_keyring(const struct session *s, const struct volume *v, struct keyring *kr,
 		    struct wd_err *err);
 /* --repo URLs first (fetched now), then the volume's remote repositories

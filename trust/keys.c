@@ -51,7 +51,7 @@ static int wrap(EVP_PKEY *pkey, struct wd_key **out, const char *path, struct wd
 
 static int write_pem(const char *path, EVP_PKEY *pkey, bool priv, struct wd_err *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, priv ? 0600 : 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, priv ? 0600 : 0644); /* host: keygen */
 	if (fd < 0)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot create: %s", path, strerror(errno));
 	FILE *f = fdopen(fd, "w");
@@ -101,7 +101,7 @@ static EVP_PKEY *fast_ed25519_pub(const char *path)
 	struct wd_buf b = {0};
 	struct wd_err ignore;
 	EVP_PKEY *pkey = NULL;
-	if (wd_read_file(path, 4096, &b, &ignore) || !b.p)
+	if (wd_read_file(path, 4096, &b, &ignore) || !b.p) /* host: a key folder of the program or --keys */
 		goto out;
 	const char *s = strstr(b.p, begin), *e = s ? strstr(s, end) : NULL;
 	if (!s || !e)
@@ -138,7 +138,7 @@ static int load(const char *path, bool priv, struct wd_key **out, struct wd_err 
 	if (fast)
 		return wrap(fast, out, path, err);
 	struct wd_buf b = {0};
-	if (wd_read_file(path, KEY_FILE_MAX, &b, err)) {
+	if (wd_read_file(path, KEY_FILE_MAX, &b, err)) { /* host: the program's keys or --keys */
 		wd_buf_free(&b);
 		err->code = WD_ETRUST; /* the message names the file and the cause */
 		return -WD_ETRUST;
@@ -238,7 +238,7 @@ static int add_role_dir(struct keyring *kr, const char *dir, enum key_role role,
 			struct wd_err *err)
 {
 	char *sub = wd_path_join(dir, key_role_name(role));
-	DIR *d = opendir(sub);
+	DIR *d = opendir(sub); /* host: the program's key folder or --keys, never the volume's */
 	if (!d) {
 		free(sub);
 		return 0;
@@ -274,8 +274,8 @@ static int add_revoked(struct keyring *kr, const char *dir, struct wd_err *err)
 	char *path = wd_path_join(dir, "revoked");
 	struct wd_buf b = {0};
 	int r = 0;
-	if (wd_exists(path)) {
-		r = wd_read_file(path, 1 << 20, &b, err);
+	if (wd_exists(path)) { /* host: a key folder of the program or --keys */
+		r = wd_read_file(path, 1 << 20, &b, err); /* host: the same */
 		/* Lines are read as C strings: a NUL would silently end the list
 		 * early and leave the keys after it trusted. */
 		const char *nul = r || !b.len ? NULL : memchr(b.p, '\0', b.len);
