@@ -163,4 +163,29 @@ PY
 	outside_unchanged
 }
 
+# Keys planted on the volume are never trusted: a repository key does not
+# let its package install, a licence key does not activate its forged
+# subscription; the warning names the planted folder.
+t_keys_planted_on_the_volume_are_ignored() {
+	prepare
+	mkdir -p "$T/v/var/lib/warpdrv/keys/repo" "$T/v/var/lib/warpdrv/keys/license"
+	cp "$T/k/repo/test.pub" "$T/v/var/lib/warpdrv/keys/repo/"
+	openssl genpkey -algorithm ed25519 -out "$T/lic.key" 2>/dev/null
+	openssl pkey -in "$T/lic.key" -pubout -out "$T/v/var/lib/warpdrv/keys/license/lic.pub"
+	V0=$(snapshot "$T/v")
+	wdt --root "$T/v" install "$T/good.wdp"
+	assert_rc 3
+	assert_err "var/lib/warpdrv/keys: keys found on the volume are ignored"
+	[ "$(snapshot "$T/v")" = "$V0" ] || fail "the volume changed"
+	wda issue --key "$T/lic.key" --customer 7 --entitlements drivers,acpi \
+		--issued 2026-01-01 --expires 2027-01-01
+	assert_rc 0
+	local key=$OUT
+	WARPDRV_NOW=2026-11-29 wdt --root "$T/v" activate "$key"
+	assert_rc 4
+	assert_err "keys found on the volume are ignored"
+	[ "$(snapshot "$T/v")" = "$V0" ] || fail "the volume changed"
+	outside_unchanged
+}
+
 run_tests
