@@ -26,16 +26,16 @@ int fs_root_open(struct fs_root *r, const char *path, struct wd_err *err)
 		n--;
 	r->path = wd_xstrndup(path, n);
 	r->len = n;
-	/* The root is the one path the user gave: opened once, a link refused. */
-	int fd = open(r->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* The root is the one path the user gave (a link there is the user's
+	 * own, /mnt/os2 -> the mounted image, and followed): opened once. */
+	int fd = open(r->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		int rc = wd_err_set(err, WD_EFAIL, "%s: cannot open folder: %s%s", r->path,
-				    e == ENOTDIR || e == ELOOP ? "not a folder" : strerror(e),
-				    e == ELOOP ? " (a symbolic link: name the folder itself)" : "");
+		int rc = wd_err_set(err, WD_EFAIL, "%s: cannot open folder: %s", r->path,
+				    e == ENOTDIR ? "not a folder" : strerror(e));
 		fs_root_close(r);
 		return rc;
 	}

@@ -47,7 +47,8 @@ struct fs_root {
 	dev_t dev;    /* the root's file system: nothing beneath may leave it */
 };
 
-/* Opens the folder at path as a root (refusing a link, a non-folder). */
+/* Opens the folder at path as a root (the path is the user's: a link there is
+ * followed; below it, none is). */
 int fs_root_open(struct fs_root *r, const char *path, struct wd_err *err);
 void fs_root_close(struct fs_root *r);
 
