@@ -85,43 +85,51 @@ t_new_files_never_write_through_a_hard_link() {
 	[ "$(cat "$T/v/OS2/KEEP.SYS")" != "a host file" ] || fail "KEEP.SYS got the host file"
 }
 
-# A folder of the volume swapped for a link to a host folder between two
-# steps of a transaction (the test hook holds the run before step N): the
-# next step is refused, nothing is written outside; once the folder is put
-# back, recovery leaves the volume as it was or as the change makes it.
-t_folder_swapped_for_a_link_mid_transaction() {
+# A folder of the volume swapped for a link to a host folder before each
+# durable step of an install in turn (the test hook holds the run there):
+# the step is refused, naming the link, and nothing is written outside; once
+# the folder is put back, recovery leaves the volume as it was or as the
+# install makes it.
+t_folder_swapped_for_a_link_at_each_step() {
 	prepare
-	local n
-	for n in 2 4 6 8; do
-		rm -rf "$T/v"
+	local old new n tried=0
+	old=$(snapshot "$T/v" var)
+	wdt --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	new=$(snapshot "$T/v" var)
+	for n in $(seq 1 60); do
+		rm -rf "$T/v" "$T/pause"
 		make_volume "$T/v"
-		rm -f "$T/pause"
 		WARPDRV_PAUSE_AT=$n WARPDRV_PAUSE_FILE="$T/pause" timeout 30 "$WD" --root "$T/v" \
 			--keys "$T/k" install "$T/good.wdp" >"$T/bg.out" 2>"$T/bg.err" &
-		local pid=$! i=0
-		while [ ! -e "$T/pause" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+		local pid=$! i=0 rc=0
+		while [ ! -e "$T/pause" ] && kill -0 $pid 2>/dev/null && [ $i -lt 1000 ]; do
+			sleep 0.01
+			i=$((i + 1))
+		done
 		if [ ! -e "$T/pause" ]; then
 			wait $pid || true
-			break # fewer steps than n: nothing more to swap at
+			break # the install has fewer steps than n
 		fi
 		mv "$T/v/OS2" "$T/v/OS2.real"
 		ln -s "$T/outside" "$T/v/OS2"
 		rm -f "$T/pause"
-		local rc=0
 		wait $pid || rc=$?
+		tried=$((tried + 1))
 		[ $rc -ne 124 ] || fail "step $n: install hung"
-		[ $rc -ne 0 ] || fail "step $n: install went on through the link"
-		grep -q "symbolic link" "$T/bg.err" || fail "step $n: no word of the link: $(cat "$T/bg.err")"
+		if [ $rc -ne 0 ]; then
+			[ $rc -eq 1 ] || fail "step $n: exit $rc: $(cat "$T/bg.err")"
+			grep -q "symbolic link" "$T/bg.err" || fail "step $n: no word of the link: $(cat "$T/bg.err")"
+		fi
 		outside_unchanged
 		rm "$T/v/OS2" && mv "$T/v/OS2.real" "$T/v/OS2"
 		wdt --root "$T/v" recover
 		assert_rc 0
-		wdt --root "$T/v" verify
-		[ "$RC" -eq 0 ] || fail "step $n: verify after recover: $OUT $ERR"
-		[ "$(cat "$T/v/OS2/KEEP.SYS" | tr -d '\r')" = "the KEEP.SYS the OS shipped" ] ||
-			grep -q testpkg <("$WD" --root "$T/v" list --installed) ||
-			fail "step $n: KEEP.SYS changed but testpkg is not installed"
+		local now
+		now=$(snapshot "$T/v" var)
+		[ "$now" = "$old" ] || [ "$now" = "$new" ] || fail "step $n: the volume is neither old nor new"
 	done
+	[ $tried -ge 8 ] || fail "only $tried steps tried"
 }
 
 # A database whose table is replaced by a view that recurses for ever (and
