@@ -57,10 +57,10 @@ t_the_tree_keeps_volume_files_in_the_confined_layer() {
 
 t_a_path_call_outside_the_confined_layer_fails() {
 	copy_sources
-	printf 'static void x(const char *p) { unlink(p); }\n' >>"$T/tree/installer/txn_files.c"
-	printf 'static int y(const char *p) { return wd_exists(p) && rename(p, "b") == 0; }\n' \
+	printf 'static void x(const char *p)\n{\n\tunlink(p);\n}\n' >>"$T/tree/installer/txn_files.c"
+	printf 'static int y(const char *p)\n{\n\treturn wd_exists(p) && rename(p, "b") == 0;\n}\n' \
 		>>"$T/tree/os2/volfiles.c"
-	printf 'static int z(int d) { return openat(AT_FDCWD, "x", 0) + openat(d, "y", 0); }\n' \
+	printf 'static int z(int d)\n{\n\treturn openat(AT_FDCWD, "x", 0) + openat(d, "y", 0);\n}\n' \
 		>>"$T/tree/state/txnlog.c"
 	run sh "$SRC/scripts/confine.sh" "$T/tree"
 	assert_rc 1
@@ -73,7 +73,7 @@ t_a_path_call_outside_the_confined_layer_fails() {
 	[ "$(grep -c 'state/txnlog.c' "$T/out")" -eq 1 ] || fail "openat on a handle flagged: $OUT"
 	# a host file said so passes
 	copy_sources
-	printf 'static void w(const char *p) { unlink(p); /* host: a test */ }\n' >>"$T/tree/ui/out.c"
+	printf 'static void w(const char *p)\n{\n\tunlink(p); /* host: a test */\n}\n' >>"$T/tree/ui/out.c"
 	run sh "$SRC/scripts/confine.sh" "$T/tree"
 	[ "$(grep -c 'ui/out.c' "$T/out")" -eq 0 ] || fail "marked host call flagged: $OUT"
 }
