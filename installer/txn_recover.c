@@ -75,6 +75,7 @@ int txn_recover(struct txn *t, struct wd_err *err)
 	 * finished or undone all the same, and then the run fails */
 	wd_defer_begin();
 	const char *became = NULL;
+	int sig;
 	struct txn_op *ops = NULL;
 	if ((r = ops_of(t->v, &p, &ops, err)))
 		goto out;
@@ -101,8 +102,8 @@ int txn_recover(struct txn *t, struct wd_err *err)
 	}
 	t->recovered = !r;
 	txn_free_ops(ops, p.nops);
-out:;
-	int sig = wd_defer_end();
+out:
+	sig = wd_defer_end();
 	if (sig && !r) {
 		r = wd_err_set(err, WD_EFAIL, "interrupted by %s while recovering: the interrupted "
 			       "%s of %s was %s first, the volume is as %s it", wd_signal_name(sig),

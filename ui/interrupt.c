@@ -49,6 +49,12 @@ void ui_catch_signals(const char *prog, const char *note)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
 		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction old;
+		/* one ignored from the start stays ignored: SIGHUP under nohup,
+		 * SIGINT and SIGQUIT in a script's background job */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }

@@ -6,8 +6,9 @@
  * transaction between its first durable step and its end) the signal is
  * noted, and the transaction undoes or finishes its change and fails with
  * "interrupted"; outside one the run ends at once with "PROG: interrupted
- * by SIGTERM" and note (may be "") on stderr, exit 1. Both strings must
- * live as long as the program. */
+ * by SIGTERM" and note (may be "") on stderr, exit 1. A signal ignored
+ * when the program starts (nohup) stays ignored. Both strings must live as
+ * long as the program. */
 void ui_catch_signals(const char *prog, const char *note);
 
 #endif

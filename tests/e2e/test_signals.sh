@@ -10,7 +10,22 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
+# The signals sent, in turn. A signal ignored when warpdrv starts stays
+# ignored (nohup; SIGINT and SIGQUIT in a script's background job), so each
+# run sent one starts with the four at their default (env --default-signal);
+# where env cannot do that, the signals this shell ignores are left out.
 SIGS=(TERM INT HUP QUIT)
+if env --default-signal=INT true 2>/dev/null; then
+	DFL=(env --default-signal=INT,QUIT,HUP,TERM)
+else
+	DFL=()
+	ign=$((16#$(awk '/^SigIgn/ {print $2}' /proc/$$/status)))
+	SIGS=()
+	for s in TERM:15 INT:2 HUP:1 QUIT:3; do
+		(((ign >> (${s#*:} - 1)) & 1)) || SIGS+=("${s%:*}")
+	done
+fi
+NSIGS=${#SIGS[@]}
 
 # How many durable steps `warpdrv ARGS` on a copy of FROM takes: the
 # highest N at which WARPDRV_CRASH_AT=N still stops it (found by halving,
@@ -75,9 +90,9 @@ signal_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 	while :; do
 		rm -rf "$T/c"
 		cp -a "$from" "$T/c"
-		sig=${SIGS[$(((n - 1) % 4))]}
+		sig=${SIGS[$(((n - 1) % NSIGS))]}
 		RC=0
-		WARPDRV_SIGNAL_AT=$n:$sig "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null \
+		WARPDRV_SIGNAL_AT=$n:$sig "${DFL[@]}" "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null \
 			2>"$T/sig.err" </dev/null || RC=$?
 		[ "$RC" -eq 0 ] && break
 		local why
@@ -241,9 +256,9 @@ t_recovery_runs_to_its_end_whatever_signal() {
 	while :; do
 		rm -rf "$T/c"
 		cp -a "$T/crashed" "$T/c"
-		sig=${SIGS[$(((n - 1) % 4))]}
+		sig=${SIGS[$(((n - 1) % NSIGS))]}
 		RC=0
-		WARPDRV_SIGNAL_AT=$n:$sig "$WD" --root "$T/c" recover >/dev/null 2>"$T/sig.err" </dev/null || RC=$?
+		WARPDRV_SIGNAL_AT=$n:$sig "${DFL[@]}" "$WD" --root "$T/c" recover >/dev/null 2>"$T/sig.err" </dev/null || RC=$?
 		[ "$RC" -eq 0 ] && break
 		why=$(cat "$T/sig.err")
 		[ "$RC" -eq 1 ] || fail "recovery step $n: exit $RC, not 1: $why"
@@ -277,7 +292,7 @@ t_a_removal_recovered_or_abandoned_under_a_signal_is_finished() {
 	[ "$(pending "$T/v0")" = 1 ] || fail "the crash left nothing to recover"
 	cp -a "$T/v0" "$T/v2"
 	RC=0
-	WARPDRV_SIGNAL_AT=1:HUP "$WD" --root "$T/v0" recover >/dev/null 2>"$T/err" </dev/null || RC=$?
+	WARPDRV_SIGNAL_AT=1:HUP "${DFL[@]}" "$WD" --root "$T/v0" recover >/dev/null 2>"$T/err" </dev/null || RC=$?
 	ERR=$(cat "$T/err")
 	assert_rc 1
 	assert_err "interrupted by SIGHUP while recovering: the interrupted removal of testpkg was finished first"
@@ -285,10 +300,10 @@ t_a_removal_recovered_or_abandoned_under_a_signal_is_finished() {
 	[ "$(snapshot "$T/v0" var)" = "$removed" ] || fail "the volume is not as removed"
 	[ "$(installed "$T/v0")" = "" ] || fail "testpkg is still listed"
 	RC=0
-	WARPDRV_SIGNAL_AT=1:QUIT "$WD" --root "$T/v2" recover --abandon >/dev/null 2>"$T/err" </dev/null || RC=$?
+	WARPDRV_SIGNAL_AT=1:TERM "${DFL[@]}" "$WD" --root "$T/v2" recover --abandon >/dev/null 2>"$T/err" </dev/null || RC=$?
 	ERR=$(cat "$T/err")
 	assert_rc 1
-	assert_err "interrupted by SIGQUIT: the interrupted removal of testpkg was abandoned all the same"
+	assert_err "interrupted by SIGTERM: the interrupted removal of testpkg was abandoned all the same"
 	[ "$(pending "$T/v2")" = 0 ] || fail "the abandon left it pending"
 	wd --root "$T/v2" recover
 	assert_rc 0
@@ -301,13 +316,16 @@ t_a_signal_at_the_prompt_ends_the_run() {
 	mkdir -p "$T/k"
 	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0")
-	for sig in INT TERM; do
+	for sig in INT QUIT; do
 		python3 - "$WD" "$T/s0" "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" "$T/out" "$T/err" "$sig" >"$T/rc" <<'PY'
 import os, pty, signal, subprocess, sys, time
 wd, root, pci, out, err, sig = sys.argv[1:7]
 m, s = pty.openpty()
+def defaults():  # as a login shell's foreground job has them
+    for n in ("SIGINT", "SIGQUIT", "SIGHUP", "SIGTERM"):
+        signal.signal(getattr(signal, n), signal.SIG_DFL)
 p = subprocess.Popen([wd, "--root", root, "--pci", pci, "setup"], stdin=s,
-                     stdout=open(out, "w"), stderr=open(err, "w"))
+                     stdout=open(out, "w"), stderr=open(err, "w"), preexec_fn=defaults)
 os.close(s)
 end = time.time() + 20
 while "Apply these changes?" not in open(out).read():
@@ -343,7 +361,7 @@ time.sleep(30)' "$T/v/var/lib/warpdrv/lock" "$T/ready" &
 	holder=$!
 	while [ ! -e "$T/ready" ]; do sleep 0.05; done
 	before=$(snapshot "$T/v")
-	WARPDRV_LOCK_WAIT=20 "$WD" --root "$T/v" --keys "$T/k" install "$T/good.wdp" >"$T/out" 2>"$T/err" </dev/null &
+	WARPDRV_LOCK_WAIT=20 "${DFL[@]}" "$WD" --root "$T/v" --keys "$T/k" install "$T/good.wdp" >"$T/out" 2>"$T/err" </dev/null &
 	pid=$!
 	# waiting: the lock file is open in the second warpdrv
 	for _ in $(seq 200); do
@@ -364,6 +382,31 @@ time.sleep(30)' "$T/v/var/lib/warpdrv/lock" "$T/ready" &
 	assert_err "warpdrv: interrupted by SIGTERM; no transaction was under way"
 	[ "$took" -lt 5000 ] || fail "the signal did not end the wait ($took ms)"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+}
+
+# A signal ignored when warpdrv starts stays ignored: under nohup a SIGHUP
+# (the terminal going away) neither interrupts the change nor ends the run.
+t_under_nohup_a_hangup_is_ignored() {
+	command -v nohup >/dev/null || skip "no nohup"
+	make_good_package
+	make_volume "$T/v0"
+	cp -a "$T/v0" "$T/v1"
+	wd --root "$T/v1" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	after=$(snapshot "$T/v1" var)
+	for at in 1 3; do
+		rm -rf "$T/c"
+		cp -a "$T/v0" "$T/c"
+		RC=0
+		WARPDRV_SIGNAL_AT=$at:HUP nohup "$WD" --root "$T/c" --keys "$T/k" install "$T/good.wdp" \
+			>"$T/out" 2>"$T/err" </dev/null || RC=$?
+		OUT=$(cat "$T/out")
+		ERR=$(cat "$T/err")
+		assert_rc 0
+		assert_out "Installed testpkg 1.0"
+		[ "$(snapshot "$T/c" var)" = "$after" ] || fail "a hangup at step $at under nohup changed the outcome"
+		[ "$(pending "$T/c")" = 0 ] || fail "a transaction was left pending"
+	done
 }
 
 run_tests
