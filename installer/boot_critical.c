@@ -141,8 +141,10 @@ int boot_critical_manifest_on(const struct volume *v, const struct pkg_manifest 
 	if (!boot_critical_manifest(m, NULL, &none))
 		return 0;
 	struct wd_buf b = {0};
-	int r = volfile_config_sys(v, &b, err);
-	if (!r) {
+	int r;
+	if (volfile_config_sys(v, &b, &none)) {
+		r = boot_critical_manifest(m, NULL, err); /* refused all the same */
+	} else {
 		struct config_sys cs;
 		config_sys_parse(&cs, b.p ? b.p : "", b.len);
 		r = boot_critical_manifest(m, &cs, err);

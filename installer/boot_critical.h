@@ -60,8 +60,8 @@ int boot_critical_guard(const struct config_sys *orig, const struct config_sys *
  * NULL) gives the CONFIG.SYS line that would go, for the message. */
 int boot_critical_manifest(const struct pkg_manifest *m, const struct config_sys *cs,
 			   struct wd_err *err);
-/* The same for the volume's CONFIG.SYS read from v (for install, which
- * plans no CONFIG.SYS edit). Fails also when CONFIG.SYS cannot be read. */
+/* The same with the volume's CONFIG.SYS (for install, which plans no
+ * CONFIG.SYS edit), read only when the manifest is refused. */
 int boot_critical_manifest_on(const struct volume *v, const struct pkg_manifest *m,
 			      struct wd_err *err);
 
