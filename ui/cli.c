@@ -43,8 +43,9 @@ static void print_help(const char *prog, const struct wd_cmd *cmds, const char *
 		else
 			printf("  %-26s %s\n", left, c->summary);
 	}
-	printf("\n%s\nExit status: 0 done, 1 failed, 2 usage error, 3 integrity or trust failure,\n"
-	       "4 subscription problem, 5 no supported device to configure.\n"
+	printf("\n%s\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
+	       "3 integrity or trust failure, 4 subscription problem, 5 no supported device\n"
+	       "to configure.\n"
 	       "See %s(1).\n",
 	       global_help, prog);
 }
