@@ -226,6 +226,27 @@ t_resume_asks_only_for_the_missing_bytes() {
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
 }
 
+# A partial download planted as a hard link to a host file: resuming would
+# append the server's bytes to that file, so it is refused (exit 1, its
+# name); the host file keeps its bytes.
+t_a_partial_download_linked_to_a_host_file_is_refused() {
+	setup
+	start_fault
+	w repo add main "$URL/a/"
+	w update
+	assert_rc 0
+	mkdir -p "$T/outside" "$T/v/var/cache/warpdrv/packages"
+	printf 'a host file\n' >"$T/outside/victim"
+	ln "$T/outside/victim" "$T/v/var/cache/warpdrv/packages/$PKG.part"
+	: >"$T/log"
+	w install testpkg
+	assert_rc 1
+	assert_err "$PKG.part: has 2 hard links"
+	[ "$(cat "$T/outside/victim")" = "a host file" ] || fail "the host file was written"
+	[ ! -s "$T/log" ] || fail "a download started: $(cat "$T/log")"
+	[ ! -e "$T/v/IBMCOM/MACS/TEST.OS2" ] || fail "the package was installed"
+}
+
 t_https_needs_the_ca() {
 	setup
 	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
