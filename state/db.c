@@ -217,7 +217,7 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
 	if (!r && schema_rows(db->h, &have) < 0)
 		r = wd_err_set(err, WD_ETRUST, "%s: the %s's schema cannot be read: %s; move the "
 			       "file aside to start afresh", db->path, what, sqlite3_errmsg(db->h));
-	if (!r && (have.len != expect.len || memcmp(have.p, expect.p, have.len))) {
+	if (!r && (have.len != expect.len || (have.len && memcmp(have.p, expect.p, have.len)))) {
 		/* the first line that differs, for the message */
 		const char *a = have.p ? have.p : "", *b = expect.p ? expect.p : "";
 		while (*a && *a == *b)

@@ -55,9 +55,10 @@ static const struct wd_cmd commands[] = {
 	 "offers that the subscription allows: a package that needs an entitlement only\n"
 	 "in versions released on or before the key's expiry (what a renewal would add is\n"
 	 "said). One transaction replaces the old files with the new; files a package\n"
-	 "replaced from the OS stay kept. Shows the plan and asks (--yes does not ask;\n"
-	 "with no terminal and no --yes it refuses); --dry-run writes nothing. Held\n"
-	 "packages stay. Nothing to upgrade is exit 0.\n"},
+	 "replaced from the OS stay kept. Shows the plan and asks before downloading\n"
+	 "anything (--yes does not ask; with no terminal and no --yes it refuses);\n"
+	 "--dry-run downloads and writes nothing. Held packages stay. Nothing to\n"
+	 "upgrade is exit 0.\n"},
 	{"hold", cmd_hold, "PKG...", "keep installed packages at their version (upgrade skips them)",
 	 NULL},
 	{"unhold", cmd_unhold, "PKG...", "let held packages upgrade again", NULL},

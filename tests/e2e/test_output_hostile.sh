@@ -133,12 +133,59 @@ t_escape_sequences_in_the_database_are_shown_escaped() {
 	assert_rc 0
 	no_raw_escape
 	assert_json 'any(h["package"] == "evil\x1b]0;pwned\x07" for h in d["history"])'
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "repo list or history changed the volume"
+	# the installed package's row: list, owns, verify
+	plant "$T/v" "UPDATE package SET version = ?, summary = ? WHERE name = 'testpkg'" \
+		'1.0\x1b[2J' 'sum\x1b]0;t\x07'
+	printf 'changed\r\n' >"$T/v/IBMCOM/MACS/TEST.OS2"
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" list --installed
+	assert_rc 0
+	assert_out 'testpkg    1.0\x1b[2J sum\x1b]0;t\x07'
+	no_raw_escape
+	wd --root "$T/v" owns 'C:\IBMCOM\MACS\TEST.OS2'
+	assert_rc 0
+	assert_out 'belongs to testpkg 1.0\x1b[2J.'
+	no_raw_escape
+	wd --root "$T/v" verify
+	assert_rc 3
+	assert_err 'TEST.OS2: size differs (testpkg)'
+	no_raw_escape
+	wd --root "$T/v" --json verify
+	assert_rc 3
+	no_raw_escape
+	python3 -c 'import json,sys; json.loads(open(sys.argv[1]).read())' "$T/out" || fail "not one JSON document: $OUT"
 	# an error message that quotes database text is escaped too
 	wd --root "$T/v" repo remove $'evil\x1b[2J'
 	assert_rc 1
 	assert_err "no repository named 'evil\\x1b[2J'"
 	no_raw_escape
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a read changed the volume"
+}
+
+# setup's diff shows the CONFIG.SYS lines around a change: escaped too.
+t_setup_shows_planted_escapes_in_its_diff_escaped() {
+	need_samples
+	activated_copy "$T/g"
+	python3 - "$T/g/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, "rb").read()
+old = b"DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2\r\n"
+assert old in s
+open(p, "wb").write(s.replace(old, old + b"REM \x1b]0;pwned\x07 \x1b[2J\r\n"))
+PY
+	before=$(snapshot "$T/g")
+	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --dry-run
+	assert_rc 0
+	assert_out '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	assert_out ' REM \x1b]0;pwned\x07 \x1b[2J'
+	no_raw_escape
+	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" --json setup --dry-run
+	assert_rc 0
+	no_raw_escape
+	assert_json '"REM \x1b]0;pwned\x07 \x1b[2J" in d["diff"]'
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a dry run changed the volume"
 }
 
 # A repository that is down: --json update is one document, the failure
