@@ -17,15 +17,39 @@
 #include "common/file.h"
 #include "common/hooks.h"
 
+/* The root's path made absolute (a relative --root is taken from the
+ * working folder), without "." parts, doubled or trailing slashes: every
+ * host path below the root then starts with it. */
+static char *absolute(const char *path)
+{
+	struct wd_buf b = {0};
+	if (path[0] != '/') {
+		char cwd[4096];
+		if (getcwd(cwd, sizeof cwd))
+			wd_buf_add(&b, cwd, strlen(cwd));
+	}
+	for (const char *s = path; *s;) {
+		s += strspn(s, "/");
+		size_t n = strcspn(s, "/");
+		if (n && !(n == 1 && s[0] == '.')) {
+			wd_buf_add(&b, "/", 1);
+			wd_buf_add(&b, s, n);
+		}
+		s += n;
+	}
+	if (!b.len)
+		wd_buf_add(&b, "/", 1);
+	char *out = wd_xstrndup(b.p, b.len);
+	wd_buf_free(&b);
+	return out;
+}
+
 int fs_root_open(struct fs_root *r, const char *path, struct wd_err *err)
 {
 	memset(r, 0, sizeof *r);
 	r->fd = -1;
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	r->path = wd_xstrndup(path, n);
-	r->len = n;
+	r->path = absolute(path);
+	r->len = strlen(r->path);
 	/* The root is the one path the user gave (a link there is the user's
 	 * own, /mnt/os2 -> the mounted image, and followed): opened once. */
 	int fd = open(r->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -196,4 +196,17 @@ t_keys_planted_on_the_volume_are_ignored() {
 	outside_unchanged
 }
 
+# The root handle is opened from the path as given: a relative --root, with
+# "." and a trailing slash, names the same volume.
+t_a_relative_root_names_the_volume() {
+	prepare
+	(cd "$T" && "$WD" --root ./v/ --keys k install good.wdp >"$T/out" 2>"$T/err") ||
+		fail "install with --root ./v/: $(cat "$T/err")"
+	(cd "$T/v" && "$WD" --root . list --installed >"$T/out" 2>"$T/err") || fail "$(cat "$T/err")"
+	grep -q testpkg "$T/out" || fail "list --installed: $(cat "$T/out")"
+	(cd "$T/v/OS2" && "$WD" --root .. remove testpkg >"$T/out" 2>"$T/err") ||
+		fail "remove with --root ..: $(cat "$T/err")"
+	[ "$(tr -d '\r' <"$T/v/OS2/KEEP.SYS")" = "the KEEP.SYS the OS shipped" ] || fail "KEEP.SYS not put back"
+}
+
 run_tests
