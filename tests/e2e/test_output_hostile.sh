@@ -163,6 +163,25 @@ t_escape_sequences_in_the_database_are_shown_escaped() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a read changed the volume"
 }
 
+# A database listing a thousand mirrors: the first 16 (what 'repo add'
+# accepts) are read, so update does not try a thousand hosts in turn.
+t_a_thousand_planted_mirrors_are_cut_to_sixteen() {
+	make_volume "$T/v"
+	port=$(free_port)
+	wd --root "$T/v" repo add main "http://127.0.0.1:$port/r/"
+	assert_rc 0
+	python3 -c 'import sqlite3,sys; db = sqlite3.connect(sys.argv[1]); db.executemany("INSERT INTO repository_mirror (repository, seq, url) VALUES (?, ?, ?)", [("main", i, "http://127.0.0.1:%s/m%d/" % (sys.argv[2], i)) for i in range(1000)]); db.commit()' \
+		"$T/v/var/lib/warpdrv/warpdrv.db" "$port"
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --json repo list
+	assert_rc 0
+	assert_json 'len(d["repositories"][0]["mirrors"]) == 16 and d["repositories"][0]["mirrors"][15].endswith("/m15/")'
+	wd --root "$T/v" --keys "$FIXT/k" $NET --json update
+	assert_rc 1
+	assert_json '"all 17 locations failed" in d["error"]["message"]'
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a failed update changed the volume"
+}
+
 # setup's diff shows the CONFIG.SYS lines around a change: escaped too.
 t_setup_shows_planted_escapes_in_its_diff_escaped() {
 	need_samples
