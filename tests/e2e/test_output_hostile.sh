@@ -286,15 +286,25 @@ t_a_mirror_planted_in_the_database_never_gets_the_key() {
 }
 
 # 'repo add' refuses http:// for a subscription repository; a row planted
-# with it is asked without the key.
+# with it is refused before any connection, and its http mirror on the same
+# host is another place: asked without the key.
 t_a_subscription_row_with_http_gets_no_key() {
 	subscription_setup
 	start_server H
 	plant "$T/v" "UPDATE repository SET url = ? WHERE name = 'sub'" "$H_URL/d/"
 	plant "$T/v" "DELETE FROM repository_mirror"
+	before=$(snapshot "$T/v")
+	w update
+	assert_rc 2
+	assert_err "a subscription key is sent over https:// only"
+	[ ! -s "$T/H.log" ] || fail "the http repository was asked: $(cat "$T/H.log")"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused update changed the volume"
+	plant "$T/v" "UPDATE repository SET url = ? WHERE name = 'sub'" "$P_URL/a/"
+	plant "$T/v" "INSERT INTO repository_mirror (repository, seq, url) VALUES ('sub', 0, ?)" "$H_URL/d/"
+	echo "/a/INDEX 500" >"$T/P.faults"
 	w update
 	assert_rc 0
-	grep -q "GET /d/INDEX range=- auth=no" "$T/H.log" || fail "not asked: $(cat "$T/H.log")"
+	grep -q "GET /d/INDEX range=- auth=no" "$T/H.log" || fail "the http mirror was not asked: $(cat "$T/H.log")"
 	! grep -q "auth=yes" "$T/H.log" || fail "the key went over http: $(cat "$T/H.log")"
 }
 
