@@ -182,6 +182,37 @@ t_a_thousand_planted_mirrors_are_cut_to_sixteen() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a failed update changed the volume"
 }
 
+# bench labels its runs with the driver CONFIG.SYS loads: a planted name is
+# escaped where the client says it and where the report prints it.
+t_bench_labels_from_the_volume_are_shown_escaped() {
+	export XDG_STATE_HOME="$T/state"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	python3 - "$T/g/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, "rb").read()
+assert b"\\MACS\\E1000.OS2" in s
+open(p, "wb").write(s.replace(b"\\MACS\\E1000.OS2", b"\\MACS\\\x1b]0;t\x07X.OS2"))
+PY
+	port=$(free_port)
+	timeout 60 "$WD" bench server --bind 127.0.0.1 --port "$port" --seconds 0.1 \
+		--db "$T/server.db" >"$T/server.log" 2>&1 &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 50); do grep -q '^Listening' "$T/server.log" && break; sleep 0.1; done
+	before=$(snapshot "$T/g")
+	run timeout 60 "$WD" --root "$T/g" bench client 127.0.0.1 --port "$port" --seconds 0.1 \
+		--db "$T/c.db"
+	assert_rc 0
+	assert_out "The volume's CONFIG.SYS loads \x1b]0;t\x07X.OS2 (line 19)"
+	no_raw_escape
+	wd bench report --db "$T/c.db"
+	assert_rc 0
+	assert_out '| block | \x1b]0;T\x07X Tx | \x1b]0;T\x07X Rx |'
+	no_raw_escape
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "bench changed the volume"
+}
+
 # setup's diff shows the CONFIG.SYS lines around a change: escaped too.
 t_setup_shows_planted_escapes_in_its_diff_escaped() {
 	need_samples
