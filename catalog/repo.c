@@ -78,11 +78,13 @@ static bool same_origin(const char *a, const char *b)
 	return same;
 }
 
-/* The key goes over https only, to the host named (a repository row that
- * says http:// came from the volume, not from 'repo add', which refuses it). */
+/* The key goes to the host named only (scheme, host and port: an http://
+ * mirror of an https repository is another place). Over https only: a
+ * repository row that says http:// (which 'repo add' refuses, so it came
+ * from the volume) is refused by catalog/fetch.c before any connection. */
 static bool key_may_go(const char *url, const char *host_of)
 {
-	return !strncasecmp(url, "https://", 8) && same_origin(url, host_of);
+	return same_origin(url, host_of);
 }
 
 static char *join_url(const char *base, const char *name)

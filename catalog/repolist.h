@@ -9,7 +9,7 @@
 
 #include "state/repos.h"
 
-#define REPO_MAX_MIRRORS 16
+#define REPO_MAX_MIRRORS REPOS_MAX_MIRRORS
 
 
 /* A repository name: 1..32 of [a-z0-9._-], starting with a letter or digit. */

@@ -5,6 +5,9 @@
 
 #include "common/buf.h"
 
+#define WD_STR_(x) #x
+#define WD_STR(x) WD_STR_(x)
+
 static char *col(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
@@ -15,7 +18,7 @@ static int read_mirrors(struct db *db, struct repo_conf *c, struct wd_err *err)
 {
 	sqlite3_stmt *st;
 	int r = db_prepare(db, "SELECT url FROM repository_mirror WHERE repository = ? "
-			       "ORDER BY seq", &st, err);
+			       "ORDER BY seq LIMIT " WD_STR(REPOS_MAX_MIRRORS), &st, err);
 	if (r)
 		return r;
 	sqlite3_bind_text(st, 1, c->name, -1, SQLITE_STATIC);

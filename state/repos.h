@@ -22,6 +22,11 @@ struct repo_list {
 	size_t n;
 };
 
+/* At most this many mirrors of one repository are read (what 'repo add'
+ * accepts): a crafted database listing thousands cannot make a command try
+ * each in turn. */
+#define REPOS_MAX_MIRRORS 16
+
 /* Every repository in the order added; a database that is not open has none. */
 int repos_read(struct db *db, struct repo_list *l, struct wd_err *err);
 /* Inside a transaction the caller began: adds one, added on day (YYYY-MM-DD). */

@@ -197,8 +197,8 @@ static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
 		json_init(&j, stdout);
 		json_run(&j, run, db->path);
 	} else {
-		ui_say(ctx, "Recorded as run %lld under label '%s' in %s.\n", run->id, run->label,
-		       db->path);
+		ui_say(ctx, "Recorded as run %lld under label '%s' in %s.\n", run->id,
+		       ui_esc(run->label), ui_esc(db->path));
 	}
 	fflush(stdout);
 	return 0;
@@ -221,8 +221,9 @@ static int label_from_volume(struct wd_ctx *ctx, const struct bench_opts *o,
 	snprintf(run->version, sizeof run->version, "%s", d.version);
 	if (!ctx->json)
 		ui_say(ctx, "The volume's CONFIG.SYS loads %s (line %d)%s%s%s; runs are labelled "
-		       "'%s'.\n", d.file, d.line, d.version[0] ? ", package " : "", d.version,
-		       d.version[0] ? "" : ", installed by no package", run->label);
+		       "'%s'.\n", ui_esc(d.file), d.line, d.version[0] ? ", package " : "",
+		       ui_esc(d.version), d.version[0] ? "" : ", installed by no package",
+		       ui_esc(run->label));
 	return 0;
 }
 

@@ -470,9 +470,10 @@ static void print_text(const struct section sec[2], const char *svg)
 		run_lines(&b, s);
 		printf("%snetio %s throughput in MByte/s (1 MByte = 1048576 bytes)%s, the latest "
 		       "run of each label:\n\n%s", p && sec[0].found ? "\n" : "",
-		       p ? "UDP" : "TCP", p ? " with the loss of datagrams" : "", wd_buf_cstr(&b));
+		       p ? "UDP" : "TCP", p ? " with the loss of datagrams" : "",
+		       ui_esc_text(wd_buf_cstr(&b), b.len));
 		if (s->n > 1)
-			printf("\n%s\n%s\n", s->lines[0], s->lines[1]);
+			printf("\n%s\n%s\n", ui_esc(s->lines[0]), ui_esc(s->lines[1]));
 		wd_buf_free(&b);
 	}
 	if (svg)

@@ -163,6 +163,56 @@ t_escape_sequences_in_the_database_are_shown_escaped() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a read changed the volume"
 }
 
+# A database listing a thousand mirrors: the first 16 (what 'repo add'
+# accepts) are read, so update does not try a thousand hosts in turn.
+t_a_thousand_planted_mirrors_are_cut_to_sixteen() {
+	make_volume "$T/v"
+	port=$(free_port)
+	wd --root "$T/v" repo add main "http://127.0.0.1:$port/r/"
+	assert_rc 0
+	python3 -c 'import sqlite3,sys; db = sqlite3.connect(sys.argv[1]); db.executemany("INSERT INTO repository_mirror (repository, seq, url) VALUES (?, ?, ?)", [("main", i, "http://127.0.0.1:%s/m%d/" % (sys.argv[2], i)) for i in range(1000)]); db.commit()' \
+		"$T/v/var/lib/warpdrv/warpdrv.db" "$port"
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --json repo list
+	assert_rc 0
+	assert_json 'len(d["repositories"][0]["mirrors"]) == 16 and d["repositories"][0]["mirrors"][15].endswith("/m15/")'
+	wd --root "$T/v" --keys "$FIXT/k" $NET --json update
+	assert_rc 1
+	assert_json '"all 17 locations failed" in d["error"]["message"]'
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a failed update changed the volume"
+}
+
+# bench labels its runs with the driver CONFIG.SYS loads: a planted name is
+# escaped where the client says it and where the report prints it.
+t_bench_labels_from_the_volume_are_shown_escaped() {
+	export XDG_STATE_HOME="$T/state"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
+	python3 - "$T/g/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, "rb").read()
+assert b"\\MACS\\E1000.OS2" in s
+open(p, "wb").write(s.replace(b"\\MACS\\E1000.OS2", b"\\MACS\\\x1b]0;t\x07X.OS2"))
+PY
+	port=$(free_port)
+	timeout 60 "$WD" bench server --bind 127.0.0.1 --port "$port" --seconds 0.1 \
+		--db "$T/server.db" >"$T/server.log" 2>&1 &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 50); do grep -q '^Listening' "$T/server.log" && break; sleep 0.1; done
+	before=$(snapshot "$T/g")
+	run timeout 60 "$WD" --root "$T/g" bench client 127.0.0.1 --port "$port" --seconds 0.1 \
+		--db "$T/c.db"
+	assert_rc 0
+	assert_out "The volume's CONFIG.SYS loads \x1b]0;t\x07X.OS2 (line 19)"
+	no_raw_escape
+	wd bench report --db "$T/c.db"
+	assert_rc 0
+	assert_out '| block | \x1b]0;T\x07X Tx | \x1b]0;T\x07X Rx |'
+	no_raw_escape
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "bench changed the volume"
+}
+
 # setup's diff shows the CONFIG.SYS lines around a change: escaped too.
 t_setup_shows_planted_escapes_in_its_diff_escaped() {
 	need_samples
@@ -267,15 +317,25 @@ t_a_mirror_planted_in_the_database_never_gets_the_key() {
 }
 
 # 'repo add' refuses http:// for a subscription repository; a row planted
-# with it is asked without the key.
+# with it is refused before any connection, and its http mirror on the same
+# host is another place: asked without the key.
 t_a_subscription_row_with_http_gets_no_key() {
 	subscription_setup
 	start_server H
 	plant "$T/v" "UPDATE repository SET url = ? WHERE name = 'sub'" "$H_URL/d/"
 	plant "$T/v" "DELETE FROM repository_mirror"
+	before=$(snapshot "$T/v")
+	w update
+	assert_rc 2
+	assert_err "a subscription key is sent over https:// only"
+	[ ! -s "$T/H.log" ] || fail "the http repository was asked: $(cat "$T/H.log")"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused update changed the volume"
+	plant "$T/v" "UPDATE repository SET url = ? WHERE name = 'sub'" "$P_URL/a/"
+	plant "$T/v" "INSERT INTO repository_mirror (repository, seq, url) VALUES ('sub', 0, ?)" "$H_URL/d/"
+	echo "/a/INDEX 500" >"$T/P.faults"
 	w update
 	assert_rc 0
-	grep -q "GET /d/INDEX range=- auth=no" "$T/H.log" || fail "not asked: $(cat "$T/H.log")"
+	grep -q "GET /d/INDEX range=- auth=no" "$T/H.log" || fail "the http mirror was not asked: $(cat "$T/H.log")"
 	! grep -q "auth=yes" "$T/H.log" || fail "the key went over http: $(cat "$T/H.log")"
 }
 
