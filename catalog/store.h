@@ -8,7 +8,7 @@
  * is written as FreeBSD pkg does: a new file beside the old one, filled in
  * one transaction, flushed, then renamed over it; a reader sees the old
  * catalog or the new, never a mix, and a failed update leaves the old one in
- * use. Format in docs/formats.md, "The stored catalog". */
+ * use. Format in docs/formats.md, "State on the volume". */
 #ifndef WD_STORE_H
 #define WD_STORE_H
 
