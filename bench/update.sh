@@ -6,7 +6,7 @@
 # or less). warpdrv's time includes the download, the signature check, the
 # parse, the serial checks, the new catalog file flushed and renamed, and
 # the database commit. Then the same update when nothing changed: a
-# conditional request answered 304, nothing fetched parsed or written (the
+# conditional request answered 304, nothing new parsed or written (the
 # stored index is verified again, as on every load). Then the load of the
 # stored catalog alone: a command that reads it (its signature checked and
 # the index parsed again) and stops there.
@@ -112,6 +112,6 @@ printf 'index of %d packages (%d bytes) over loopback, best of %d runs\n' "$N" \
 printf '  warpdrv update            %.3f s\n' "$wd_t"
 printf '  sqlite3 import, 1 txn     %.3f s\n' "$sq_t"
 printf '  ratio warpdrv/sqlite3     %.2f (aim: 2 or less)\n' "$(echo "$wd_t / $sq_t" | bc -l)"
-printf '  warpdrv update, unchanged %.3f s (304: nothing fetched parsed or written)\n' "$un_t"
+printf '  warpdrv update, unchanged %.3f s (304: nothing new parsed or written)\n' "$un_t"
 printf '  ratio full/unchanged      %.1f\n' "$(echo "$wd_t / $un_t" | bc -l)"
 printf '  stored catalog load       %.3f s (verified and parsed again)\n' "$ld_t"
