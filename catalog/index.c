@@ -64,11 +64,8 @@ static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, cons
 		return bad(err, where, no, "package: kind must be nic or psd");
 	if (!wd_sv_eq(w[5], "-") && !word_ok(w[5], 32, ".+-"))
 		return bad(err, where, no, "package: malformed entitlement");
-	char *file = wd_sv_dup(w[6]);
-	bool file_ok = pkg_safe_member(file) && !strchr(file, '/');
-	free(file);
-	if (!file_ok)
-		return bad(err, where, no, "package: file must be a plain name in the repository");
+	if (!names_file_ok(w[6]))
+		return bad(err, where, no, "package: file must be " NAMES_FILE_RULE);
 	if (u64_of(w[7], &e.size) || e.size > ((uint64_t)1 << 40))
 		return bad(err, where, no, "package: size must be a number of bytes");
 	if (!wd_sv_is_sha256_hex(w[8]))
@@ -443,6 +440,7 @@ void index_free(struct repo_index *idx)
 	for (size_t i = 0; i < idx->nmirrors; i++)
 		free(idx->mirrors[i]);
 	free(idx->mirrors);
+	wd_buf_free(&idx->text);
 	memset(idx, 0, sizeof *idx);
 }
 

@@ -48,6 +48,10 @@ struct repo_index {
 	char **mirrors;
 	size_t nmirrors;
 	char signer[WD_FPR_HEX];
+	/* The signed text it was read from, signature line included, when it
+	 * came from a repository (repo_fetch_index) or the stored catalog: what
+	 * the stored catalog keeps and verifies again on every load. */
+	struct wd_buf text;
 };
 
 /* Parses the signed part of an index (no signature check: index_read does it). */

@@ -29,6 +29,19 @@ bool names_version_ok(struct wd_sv v)
 	return word_of(v, NAMES_VERSION_MAX, ".+-~_", false);
 }
 
+bool names_file_ok(struct wd_sv v)
+{
+	if (!v.n || v.n > NAMES_FILE_MAX || (v.n == 1 && v.p[0] == '.') ||
+	    (v.n == 2 && v.p[0] == '.' && v.p[1] == '.'))
+		return false;
+	for (size_t i = 0; i < v.n; i++) {
+		unsigned char c = (unsigned char)v.p[i];
+		if (c < 0x20 || c == 0x7f || c == '/' || c == '\\' || c == ':')
+			return false;
+	}
+	return true;
+}
+
 int names_date(struct wd_sv v, int *days)
 {
 	char d[WD_DATE_LEN] = "";

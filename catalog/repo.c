@@ -1,5 +1,6 @@
 #include "catalog/repo.h"
 
+#include "catalog/names.h"
 #include "catalog/version.h"
 
 #include "license/activation.h"
@@ -336,6 +337,10 @@ int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 			r = index_read(b.p, b.len, kr, today, u, idx, err);
 		if (!r && check && (r = check(ud, urls[0], idx, err)))
 			index_free(idx);
+		if (!r) { /* kept as signed, for the stored catalog */
+			idx->text = b;
+			memset(&b, 0, sizeof b);
+		}
 		/* validators of an index that checked out only: a refused one is
 		 * asked for whole again, and refused again, until it changes */
 		if (!r && cond)
@@ -518,6 +523,9 @@ static int download(const struct repo *from, const struct index_entry *e,
 {
 	const struct catalog *c = from->cat;
 	const struct fetch_auth *auth = from->subscription ? &c->auth : NULL;
+	if (!names_file_ok(wd_sv_cstr(e->file))) /* it becomes a path below */
+		return wd_err_set(err, WD_ETRUST, "package %s: file '%s' is not " NAMES_FILE_RULE,
+				  e->name, e->file);
 	if (auth && !auth->user)
 		return wd_err_set(err, WD_ELICENSE, "%s is a subscription repository: activate a "
 				  "subscription key first ('warpdrv activate KEY')", from->url);

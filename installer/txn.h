@@ -115,6 +115,15 @@ struct txn {
  * ("install mmlem") is written into the lock file for the next one waiting. */
 int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err);
 void txn_end(struct txn *t);
+/* A reader's hold on the volume's lock (fcntl F_RDLCK), for a command that
+ * reads the database's rows and then the files they name (verify): it waits
+ * like txn_begin for a transaction under way to end, and no transaction can
+ * begin until txn_read_unlock, so the rows and the files agree. Writes
+ * nothing: with no lock file (no transaction ever ran on the volume) *fd is
+ * -1 and nothing is held. Close no other descriptor of the lock file while
+ * holding it (fcntl locks are the process's): take it after any recovery. */
+int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err);
+void txn_read_unlock(int fd);
 /* Is an interrupted transaction recorded in this database? One whose rows
  * are not what this build records (a path outside the root, SQL text, an
  * unknown kind) is an error naming the database and the row: a read-only

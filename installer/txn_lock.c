@@ -21,23 +21,22 @@ static int lock_wait_env(void)
 	return w ? atoi(w) : 3;
 }
 
-static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
+/* Waits up to WARPDRV_LOCK_WAIT seconds for a lock of this type (F_WRLCK for
+ * a writer, F_RDLCK for a reader) on fd; the refusal names the holder. */
+static int wait_lock(int fd, short type, const char *path, struct wd_err *err)
 {
-	t->lock_fd = fs_open_inplace(TXN_FS(t), path, 0644, NULL, err);
-	if (t->lock_fd < 0)
-		return t->lock_fd;
 	int tries = lock_wait_env() * 10;
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	struct flock fl = {.l_type = type, .l_whence = SEEK_SET};
 	for (int i = 0;; i++) {
-		if (fcntl(t->lock_fd, F_SETLK, &fl) == 0)
-			break;
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
 		if (errno != EAGAIN && errno != EACCES)
 			return txn_sys_fail(err, path, "lock");
 		if (i >= tries) {
-			struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-			fcntl(t->lock_fd, F_GETLK, &q);
+			struct flock q = {.l_type = type, .l_whence = SEEK_SET};
+			fcntl(fd, F_GETLK, &q);
 			char holder[200] = "";
-			ssize_t n = pread(t->lock_fd, holder, sizeof holder - 1, 0);
+			ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
 			holder[n > 0 ? n : 0] = '\0';
 			holder[strcspn(holder, "\n")] = '\0';
 			return wd_err_set(err, WD_EFAIL, "the volume is busy: another warpdrv (process "
@@ -47,12 +46,46 @@ static int take_lock(struct txn *t, const char *path, const char *what, struct w
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+}
+
+static int take_lock(struct txn *t, const char *path, const char *what, struct wd_err *err)
+{
+	t->lock_fd = fs_open_inplace(TXN_FS(t), path, 0644, NULL, err);
+	if (t->lock_fd < 0)
+		return t->lock_fd;
+	int r = wait_lock(t->lock_fd, F_WRLCK, path, err);
+	if (r)
+		return r;
 	char line[200];
 	int n = snprintf(line, sizeof line, "warpdrv %s\n", what);
 	if (ftruncate(t->lock_fd, 0) == 0 && pwrite(t->lock_fd, line, (size_t)n, 0) < 0) {
 		/* the note is for people; the lock is what counts */
 	}
 	return 0;
+}
+
+int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err)
+{
+	*fd = -1;
+	char *path = NULL;
+	bool found = false;
+	int r = volume_resolve(v, WD_STATE_DIR "/lock", &path, &found, err);
+	if (!r && found) { /* none: no writer ever ran here, and none is created */
+		*fd = fs_open(&v->fs, path, O_RDONLY, err);
+		r = *fd < 0 ? *fd : wait_lock(*fd, F_RDLCK, path, err);
+		if (r && *fd >= 0)
+			close(*fd);
+		if (r)
+			*fd = -1;
+	}
+	free(path);
+	return r;
+}
+
+void txn_read_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool recover,

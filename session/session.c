@@ -70,17 +70,20 @@ static void warn(const struct session *s, const char *fmt, ...)
 	s->cb.warn(s->cb.ud, msg);
 }
 
-static void add_stored(const struct session *s, sqlite3 *store, const struct repo_conf *rc,
-		       int today, struct catalog *cat, struct wd_err *err, int *r)
+static void add_stored(const struct session *s, sqlite3 *store, const struct keyring *kr,
+		       const struct repo_conf *rc, int today, bool other, struct catalog *cat,
+		       struct wd_err *err, int *r)
 {
 	struct repo_index idx;
 	bool found;
-	if ((*r = store_get(store, rc->name, rc->url, &idx, &found, err)))
+	if ((*r = store_get(store, rc->name, rc->url, kr, &idx, &found, err)))
 		return;
 	if (!found) {
-		warn(s, "repository %s has no catalog yet: run 'warpdrv update'", rc->name);
+		if (!other)
+			warn(s, "repository %s has no catalog yet: run 'warpdrv update'", rc->name);
 		return;
 	}
+	wd_buf_free(&idx.text); /* verified; only update keeps it */
 	if (today > idx.expires) {
 		char d[WD_DATE_LEN];
 		wd_date_format(idx.expires, d);
@@ -92,7 +95,9 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct rep
 }
 
 /* The remote repositories of the volume, from the catalog `update` stored
- * (no network). Writes nothing. */
+ * (no network), each index verified again with kr: one that does not verify
+ * is an error (-WD_ETRUST, docs/repository.md), one of another version of
+ * the stored catalog is a note. Writes nothing. */
 static int add_stored_all(const struct session *s, const struct keyring *kr, int today,
 			  struct catalog *cat, struct wd_err *err)
 {
@@ -101,7 +106,7 @@ static int add_stored_all(const struct session *s, const struct keyring *kr, int
 	struct repo_list l = {0};
 	sqlite3 *store = NULL;
 	char *path = NULL;
-	bool have, found;
+	bool have, found, other = false;
 	int r = volume_open(&v, s->root, err);
 	if (!r)
 		r = db_open(&db, &v, false, &have, err);
@@ -110,9 +115,12 @@ static int add_stored_all(const struct session *s, const struct keyring *kr, int
 	if (!r && l.n)
 		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, err);
 	if (!r && l.n)
-		r = store_open(&v.fs, path, &store, err);
+		r = store_open(&v.fs, path, &store, &other, err);
+	if (!r && other)
+		warn(s, "%s: a catalog of another warpdrv version: ignored; run 'warpdrv update'",
+		     path);
 	for (size_t i = 0; !r && i < l.n; i++) {
-		add_stored(s, store, &l.v[i], today, cat, err, &r);
+		add_stored(s, store, kr, &l.v[i], today, other, cat, err, &r);
 		if (l.v[i].subscription && !cat->auth.user && db.h)
 			stored_auth(&db, kr, cat);
 	}

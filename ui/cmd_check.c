@@ -1,11 +1,14 @@
 /* warpdrv check: findings about CONFIG.SYS and PROTOCOL.INI on the volume.
- * Reads only: no lock, no state folder, nothing written. */
+ * Reads only: no state folder, nothing written; the files are read under the
+ * volume's shared lock (when it has a lock file), so a setup or rollback
+ * rewriting them together ends first and check sees both old or both new. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/repo.h"
 #include "common/date.h"
 #include "installer/check.h"
+#include "installer/txn.h"
 #include "os2/boot_drive.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -112,10 +115,16 @@ int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
 	if (r)
 		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
 	config_sys_free(&cs);
+	int lock;
+	if ((r = txn_read_lock(&v, &lock, &err))) {
+		volume_close(&v);
+		return ui_fail(ctx, r, &err);
+	}
 	struct known k;
 	known_load(ctx, &v, &k);
 	struct check_report rep;
 	r = check_volume(&v, k.m, k.n, &rep, &err);
+	txn_read_unlock(lock);
 	known_free(&k);
 	volume_close(&v);
 	if (r)

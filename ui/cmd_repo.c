@@ -137,12 +137,13 @@ static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
-static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *store)
+static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *store,
+		     const struct keyring *kr)
 {
 	struct repo_index idx;
 	bool found = false;
 	struct wd_err ignore;
-	store_get(store, c->name, c->url, &idx, &found, &ignore);
+	bool bad = store_get(store, c->name, c->url, kr, &idx, &found, &ignore) == -WD_ETRUST;
 	char exp[WD_DATE_LEN] = "";
 	if (found)
 		wd_date_format(idx.expires, exp);
@@ -172,7 +173,8 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 			ui_say(ctx, "%-16s   catalog: serial %llu, %zu packages, expires %s\n", "",
 			       (unsigned long long)idx.serial, idx.npkgs, exp);
 		else
-			ui_say(ctx, "%-16s   catalog: not fetched yet ('warpdrv update')\n", "");
+			ui_say(ctx, "%-16s   catalog: %s ('warpdrv update')\n", "",
+			       bad ? "does not verify, not used" : "not fetched yet");
 	}
 	if (found)
 		index_free(&idx);
@@ -187,6 +189,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	struct volume v = {0};
 	struct db db = {0};
 	struct repo_list l = {0};
+	struct keyring kr = {0};
 	sqlite3 *store = NULL;
 	char *path = NULL;
 	bool have, found;
@@ -198,7 +201,9 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r)
 		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, &err);
 	if (!r)
-		r = store_open(&v.fs, path, &store, &err);
+		r = store_open(&v.fs, path, &store, NULL, &err);
+	if (!r)
+		r = pkg_keyring(ctx, &v, &kr, &err);
 	char *bundled = ui_data_dir(ctx, "repo");
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
@@ -209,7 +214,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 		       bundled ? ui_esc(bundled) : "(none found)");
 	}
 	for (size_t i = 0; !r && i < l.n; i++)
-		show_one(ctx, &l.v[i], store);
+		show_one(ctx, &l.v[i], store, &kr);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);
@@ -218,6 +223,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	free(bundled);
 	free(path);
 	db_handle_close(store);
+	keyring_free(&kr);
 	repolist_free(&l);
 	db_close(&db);
 	volume_close(&v);

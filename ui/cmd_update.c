@@ -170,7 +170,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 {
 	int today, r = wd_today(&today, err);
 	char *dir = NULL, *path = NULL;
-	bool found;
+	bool found, other = false;
 	sqlite3 *store = NULL;
 	struct activation a = {0};
 	struct outcome *o = wd_xcalloc(l->n + 1, sizeof *o);
@@ -178,8 +178,11 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
 	if (!r) {
 		path = wd_path_join(dir, STORE_NAME);
-		r = store_open(&v->fs, path, &store, err);
+		r = store_open(&v->fs, path, &store, &other, err);
 	}
+	if (!r && other)
+		ui_warn(ctx, "%s: a catalog of another warpdrv version: ignored; every index is "
+			"fetched again\n", path);
 	if (!r)
 		r = activation_load(db, kr, &a, err);
 	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
@@ -187,7 +190,13 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
 	fetch_validators_read(&v->fs, vpath ? vpath : "", &vs);
 	for (size_t i = 0; !r && i < l->n; i++) {
-		if ((r = store_get(store, l->v[i].name, l->v[i].url, &o[i].old, &o[i].have_old, err)))
+		/* a stored index that no longer verifies is fetched afresh */
+		r = store_get(store, l->v[i].name, l->v[i].url, kr, &o[i].old, &o[i].have_old, err);
+		if (r == -WD_ETRUST) {
+			ui_warn(ctx, "%s\n", err->msg);
+			r = 0;
+		}
+		if (r)
 			break;
 		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
 	}

@@ -1,5 +1,8 @@
 /* warpdrv verify [PKG]: every installed file's size and SHA-256 against the
- * database, and the database's own integrity. Exit 3 on any difference. */
+ * database, and the database's own integrity. Exit 3 on any difference. The
+ * rows and the files are read under the volume's shared lock: a transaction
+ * under way (a removal putting files back) ends first, or verify says the
+ * volume is busy; never a difference that was only half a change. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,6 +10,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
+#include "installer/txn.h"
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -36,10 +40,12 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	int r = pkg_state_read(ctx, &v, &db, &have, err);
 	if (r)
 		return r;
-	int checked = 0, bad = 0;
+	int checked = 0, bad = 0, lock = -1;
 	struct installed_file *f = NULL;
 	size_t n = 0;
-	if (have && !(r = installed_db_intact(&db, err)))
+	if (have)
+		r = txn_read_lock(&v, &lock, err);
+	if (have && !r && !(r = installed_db_intact(&db, err)))
 		r = installed_files(&db, pkg, &f, &n, err);
 	if (!r && pkg) {
 		char *ver = NULL;
@@ -71,6 +77,7 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 		}
 	}
 	installed_files_free(f, n);
+	txn_read_unlock(lock);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_int(&ctx->j, "checked", checked);
