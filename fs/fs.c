@@ -276,6 +276,41 @@ static int parent_of(const struct fs_root *r, const char *p, int *pfd, const cha
 	return 0;
 }
 
+/* Runs op on the last component of p in its folder, opened beneath the
+ * root: op's result (0, or -1 with errno), or -1 with errno when the folder
+ * cannot be opened. */
+static int at_name(const struct fs_root *r, const char *p,
+		   int (*op)(int dfd, const char *leaf, void *arg), void *arg)
+{
+	int pfd;
+	const char *leaf;
+	char *buf;
+	struct wd_err e;
+	if (parent_of(r, p, &pfd, &leaf, &buf, &e) < 0)
+		return -1;
+	int rc = op(pfd, leaf, arg);
+	int saved = errno;
+	close(pfd);
+	free(buf);
+	errno = saved;
+	return rc;
+}
+
+static int op_stat(int dfd, const char *leaf, void *arg)
+{
+	return fstatat(dfd, leaf, arg, AT_SYMLINK_NOFOLLOW);
+}
+
+static int op_unlink(int dfd, const char *leaf, void *arg)
+{
+	return unlinkat(dfd, leaf, *(int *)arg);
+}
+
+static int op_mkdir(int dfd, const char *leaf, void *arg)
+{
+	return mkdirat(dfd, leaf, *(mode_t *)arg);
+}
+
 int fs_lstat(const struct fs_root *r, const char *p, struct stat *st)
 {
 	struct wd_err e;
@@ -284,19 +319,7 @@ int fs_lstat(const struct fs_root *r, const char *p, struct stat *st)
 		errno = EINVAL;
 		return -1;
 	}
-	if (!*rel)
-		return fstat(r->fd, st);
-	int pfd;
-	const char *leaf;
-	char *buf;
-	if (parent_of(r, rel, &pfd, &leaf, &buf, &e) < 0)
-		return -1;
-	int rc = fstatat(pfd, leaf, st, AT_SYMLINK_NOFOLLOW);
-	int saved = errno;
-	close(pfd);
-	free(buf);
-	errno = saved;
-	return rc;
+	return *rel ? at_name(r, rel, op_stat, st) : fstat(r->fd, st);
 }
 
 bool fs_exists(const struct fs_root *r, const char *p)
@@ -458,16 +481,8 @@ int fs_rename(const struct fs_root *r, const char *from, const char *to, struct 
 
 int fs_unlink_errno(const struct fs_root *r, const char *p)
 {
-	int pfd;
-	const char *leaf;
-	char *buf;
-	struct wd_err e;
-	if (parent_of(r, p, &pfd, &leaf, &buf, &e) < 0)
-		return errno == ENOENT ? 0 : errno;
-	int rc = unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT ? errno : 0;
-	close(pfd);
-	free(buf);
-	return rc;
+	int flags = 0;
+	return at_name(r, p, op_unlink, &flags) < 0 && errno != ENOENT ? errno : 0;
 }
 
 int fs_unlink(const struct fs_root *r, const char *p, struct wd_err *err)
@@ -478,34 +493,13 @@ int fs_unlink(const struct fs_root *r, const char *p, struct wd_err *err)
 
 int fs_rmdir(const struct fs_root *r, const char *p)
 {
-	int pfd;
-	const char *leaf;
-	char *buf;
-	struct wd_err e;
-	if (parent_of(r, p, &pfd, &leaf, &buf, &e) < 0)
-		return -1;
-	int rc = unlinkat(pfd, leaf, AT_REMOVEDIR);
-	int saved = errno;
-	close(pfd);
-	free(buf);
-	errno = saved;
-	return rc;
+	int flags = AT_REMOVEDIR;
+	return at_name(r, p, op_unlink, &flags);
 }
 
 int fs_mkdir(const struct fs_root *r, const char *p, mode_t mode)
 {
-	int pfd;
-	const char *leaf;
-	char *buf;
-	struct wd_err e;
-	if (parent_of(r, p, &pfd, &leaf, &buf, &e) < 0)
-		return -1;
-	int rc = mkdirat(pfd, leaf, mode);
-	int saved = errno;
-	close(pfd);
-	free(buf);
-	errno = saved;
-	return rc;
+	return at_name(r, p, op_mkdir, &mode);
 }
 
 int fs_mkdir_err(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err)
