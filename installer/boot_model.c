@@ -209,7 +209,6 @@ static void add_proto(struct boot_model *m, size_t s)
 		}
 	m->proto = grow(m->proto, m->nproto, sizeof *m->proto);
 	m->proto[m->nproto++] = p;
-	ni_put(&m->ix->proto_of, wd_sv_cstr(pi->sec[s].name), m->nproto - 1, NULL);
 	for (size_t i = 0; i < p.b.n; i++) {
 		ni_put(&m->ix->bound, wd_sv_cstr(p.b.slot[i]), m->ix->nranks, NULL);
 		m->ix->nranks++;
@@ -389,7 +388,11 @@ long boot_answering(const struct boot_model *m, size_t s)
 
 static const struct bm_proto *proto_named(const struct boot_model *m, const char *name)
 {
-	const size_t *k = ni_get(&m->ix->proto_of, wd_sv_cstr(name));
+	struct bm_index *ix = m->ix;
+	if (!ix->proto_of.cap)
+		for (size_t k = 0; k < m->nproto; k++)
+			ni_put(&ix->proto_of, wd_sv_cstr(m->in.pi->sec[m->proto[k].section].name), k, NULL);
+	const size_t *k = ni_get(&ix->proto_of, wd_sv_cstr(name));
 	return k ? &m->proto[*k] : NULL;
 }
 

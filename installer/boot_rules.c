@@ -322,21 +322,19 @@ static void rule_lxcfg(struct boot_model *m)
 static void rule_drivername_twice(struct boot_model *m)
 {
 	const struct protocol_ini *pi = m->in.pi;
-	struct nameidx first = {0}; /* DriverName -> the first section with it */
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv dn;
 		if (!pi_get(pi, s, "DriverName", &dn))
 			continue;
-		bool added;
-		size_t t = *ni_put(&first, dn, s, &added);
-		if (added)
+		long first = pi_first_with_driver(pi, dn);
+		if (first < 0 || (size_t)first >= s)
 			continue;
+		size_t t = (size_t)first;
 		report_add(&m->rep, pi_file(m), (size_t)pi_key_line(pi, s, "DriverName") + 1,
 			   CHECK_ERROR, "drivername-twice", pi->sec[s].name,
 			   "[%s] and [%s] both have DriverName = %.*s; a driver reads only "
 			   "one: remove one of them", pi->sec[t].name, pi->sec[s].name, SV(dn));
 	}
-	ni_free(&first);
 }
 
 void boot_rules(struct boot_model *m)

@@ -15,7 +15,7 @@ struct ni_slot {
 	const char *p;
 	size_t len;
 	size_t val;
-	bool used;
+	unsigned long long hash; /* of the key; 0: the slot is free */
 };
 
 struct nameidx {

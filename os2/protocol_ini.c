@@ -197,6 +197,23 @@ static void index_drivers(const struct protocol_ini *pi, struct pi_index *ix)
 	ix->drivers_ok = true;
 }
 
+long pi_first_with_driver(const struct protocol_ini *pi, struct wd_sv dn)
+{
+	struct pi_index *ix = index_of(pi);
+	if (ix) {
+		if (!ix->drivers_ok)
+			index_drivers(pi, ix);
+		const size_t *s = ni_get(&ix->drivers, dn);
+		return s ? (long)*s : -1;
+	}
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct wd_sv v;
+		if (pi_get(pi, s, "DriverName", &v) && tl_sv_ieq(v, dn))
+			return (long)s;
+	}
+	return -1;
+}
+
 long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername)
 {
 	struct pi_index *ix = index_of(pi);
@@ -398,7 +415,7 @@ size_t pi_drop_keys(struct protocol_ini *pi, size_t s,
 	for (size_t i = sec->header + 1; i < sec->end; i++) {
 		struct wd_sv k, v;
 		if (pi_line_key(pi, i, &k, &v) && drop(ud, k, v)) {
-			free(pi->t.v[i].p);
+			tl_line_free(&pi->t.v[i]);
 			gone++;
 			continue;
 		}

@@ -44,6 +44,9 @@ void protocol_ini_write(const struct protocol_ini *pi, struct wd_buf *out);
 long pi_section(const struct protocol_ini *pi, const char *name);
 /* The first section at or after `from` whose DriverName is drivername. */
 long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername);
+/* The first section whose DriverName is dn (any bytes, compared without
+ * case), or -1. */
+long pi_first_with_driver(const struct protocol_ini *pi, struct wd_sv dn);
 long pi_key_line(const struct protocol_ini *pi, size_t s, const char *key);
 bool pi_get(const struct protocol_ini *pi, size_t s, const char *key, struct wd_sv *val);
 /* Line i read as "key = value"; false for anything else. */

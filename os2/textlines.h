@@ -16,11 +16,13 @@ struct tl_line {
 	char *p;    /* the line's bytes, its line ending included */
 	size_t len; /* all of them */
 	size_t eol; /* how many of them are the ending: 0, 1 (LF) or 2 (CR LF) */
+	bool own;   /* p is its own allocation (an edited line), else in block */
 };
 
 struct textlines {
 	struct tl_line *v;
 	size_t n, cap;
+	char *block;     /* the bytes parsed: one allocation for every line read */
 	char *tail;      /* Ctrl-Z bytes after the last line (old editors' end mark) */
 	size_t tail_len;
 };
@@ -49,6 +51,8 @@ bool tl_one_line(const char *text, size_t len);
 int tl_insert(struct textlines *t, size_t at, const char *text, size_t len);
 int tl_replace(struct textlines *t, size_t i, const char *text, size_t len);
 void tl_delete(struct textlines *t, size_t i);
+/* Frees line i's bytes when they are its own (tl_delete and the like). */
+void tl_line_free(struct tl_line *l);
 /* Lines [from, to) go, in one move of the rest. */
 void tl_delete_range(struct textlines *t, size_t from, size_t to);
 /* n lines at at, at + 1, ...: what n calls of tl_insert would do, in one
