@@ -124,7 +124,7 @@ static void index_candidates(const struct boot_model *m)
 	ix->cand_all = wd_xcalloc(n + 1, sizeof *ix->cand_all);
 	for (size_t s = 0; s < n; s++) {
 		struct wd_sv dn;
-		if (!bound_somewhere(m, pi->sec[s].name) || !pi_get(pi, s, "DriverName", &dn))
+		if (!bound_somewhere(m, pi->sec[s].name) || !boot_section_dn(m, s, &dn))
 			continue;
 		if (boot_answering(m, s) >= 0)
 			continue;
@@ -227,7 +227,7 @@ static bool is_mac_section(const struct boot_model *m, size_t s)
 	if (bound_somewhere(m, pi->sec[s].name))
 		return true;
 	struct wd_sv dn;
-	if (!pi_get(pi, s, "DriverName", &dn))
+	if (!boot_section_dn(m, s, &dn))
 		return false;
 	return others_drivername(m, dn, NULL);
 }
@@ -252,7 +252,7 @@ static void rule_sections_loaded(struct boot_model *m)
 			continue;
 		struct wd_sv dn;
 		const char *name = pi->sec[s].name;
-		if (!pi_get(pi, s, "DriverName", &dn)) {
+		if (!boot_section_dn(m, s, &dn)) {
 			report_add(&m->rep, pi_file(m), pi->sec[s].header + 1, CHECK_ERROR,
 				   "section-no-driver", name,
 				   "[%s] is bound as a network adapter but has no DriverName: add "
@@ -324,7 +324,7 @@ static void rule_drivername_twice(struct boot_model *m)
 	const struct protocol_ini *pi = m->in.pi;
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv dn;
-		if (!pi_get(pi, s, "DriverName", &dn))
+		if (!boot_section_dn(m, s, &dn))
 			continue;
 		long first = pi_first_with_driver(pi, dn);
 		if (first < 0 || (size_t)first >= s)

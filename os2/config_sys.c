@@ -98,9 +98,11 @@ bool config_sys_stmt(const struct config_sys *cs, size_t i, struct cs_stmt *st)
 		return false;
 	st->keyword = key;
 	st->value = val;
-	for (int k = 0; loaders[k]; k++)
-		if (wd_sv_ieq(key, loaders[k]))
-			st->loads = true;
+	/* By length first: this runs for every line of every pass. */
+	if (key.n >= 3 && key.n <= 7)
+		for (int k = 0; loaders[k] && !st->loads; k++)
+			st->loads = strlen(loaders[k]) == key.n &&
+				    tl_sv_ieq(key, wd_sv_make(loaders[k], key.n));
 	if (st->loads)
 		read_load(st);
 	return true;

@@ -58,10 +58,9 @@ static size_t find(const struct nameidx *ix, struct wd_sv key, unsigned long lon
 	return i;
 }
 
-static void grow(struct nameidx *ix)
+static void resize(struct nameidx *ix, size_t cap)
 {
-	struct nameidx big = {wd_xcalloc(ix->cap ? ix->cap * 2 : 16, sizeof *big.v),
-			      ix->cap ? ix->cap * 2 : 16, ix->n};
+	struct nameidx big = {wd_xcalloc(cap, sizeof *big.v), cap, ix->n};
 	for (size_t i = 0; i < ix->cap; i++) {
 		if (!ix->v[i].hash)
 			continue;
@@ -72,6 +71,20 @@ static void grow(struct nameidx *ix)
 	}
 	free(ix->v);
 	*ix = big;
+}
+
+static void grow(struct nameidx *ix)
+{
+	resize(ix, ix->cap ? ix->cap * 2 : 16);
+}
+
+void ni_reserve(struct nameidx *ix, size_t n)
+{
+	size_t cap = ix->cap ? ix->cap : 16;
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	if (cap > ix->cap)
+		resize(ix, cap);
 }
 
 size_t *ni_put(struct nameidx *ix, struct wd_sv key, size_t val, bool *added)

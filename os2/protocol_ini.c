@@ -149,6 +149,7 @@ long pi_section(const struct protocol_ini *pi, const char *name)
 		return -1;
 	}
 	if (!ix->names_ok) {
+		ni_reserve(&ix->names, pi->nsec);
 		for (size_t s = 0; s < pi->nsec; s++)
 			ni_put(&ix->names, wd_sv_cstr(pi->sec[s].name), s, NULL);
 		ix->names_ok = true;
@@ -185,6 +186,7 @@ static void index_drivers(const struct protocol_ini *pi, struct pi_index *ix)
 {
 	ix->dn = wd_xcalloc(pi->nsec + 1, sizeof *ix->dn);
 	ix->ndn = pi->nsec;
+	ni_reserve(&ix->drivers, pi->nsec);
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv v;
 		if (!pi_get(pi, s, "DriverName", &v))
