@@ -152,4 +152,24 @@ t_files_at_the_size_cap() {
 	[ "$(snapshot "$T/v" var)" = "$before" ] || fail "--dry-run changed the volume"
 }
 
+# The same volume within the ceilings docs/config-files.md gives for files
+# at the cap: check in 128 MiB of address space, setup in 256 MiB.
+t_files_at_the_size_cap_in_bounded_memory() {
+	no_asan
+	volume ecs21-e1000
+	local cap=$(((4 << 20) - (64 << 10)))
+	grow "$T/v/CONFIG.SYS" cs "$cap"
+	grow "$T/v/IBMCOM/PROTOCOL.INI" pi "$cap"
+	subscribe drivers,acpi
+	local before
+	before=$(snapshot "$T/v" var)
+	under_limit 131072 "$WD" --root "$T/v" check
+	assert_rc 1
+	assert_out "errors, 0 warnings."
+	under_limit 262144 "$WD" --root "$T/v" --pci "lspci:$FIX/pci/ecs-guest.lspci-nn" --dry-run setup
+	assert_rc 0
+	assert_out "replaces E1000.OS2 [E1000_nif]"
+	[ "$(snapshot "$T/v" var)" = "$before" ] || fail "--dry-run changed the volume"
+}
+
 run_tests
