@@ -2,8 +2,11 @@
  * CONFIG.SYS, PROTOCOL.INI and NIF files are edited by hand on OS/2 with
  * editors that leave CR LF, LF, a final Ctrl-Z or no final newline; a model
  * that rebuilt lines from parsed fields would rewrite all of that. Here each
- * line owns its bytes, line ending included, so writing an untouched file
- * gives back exactly what was read, and an edit changes only its own line. */
+ * line keeps its bytes, line ending included, so writing an untouched file
+ * gives back exactly what was read, and an edit changes only its own line.
+ * The lines read point into one copy of the file (no allocation per line);
+ * an edited line gets its own. A line's bytes are not NUL-terminated: use
+ * its length. */
 #ifndef WD_TEXTLINES_H
 #define WD_TEXTLINES_H
 
