@@ -153,3 +153,8 @@ int config_sys_delete(struct config_sys *cs, size_t i)
 	tl_delete(&cs->t, i);
 	return 0;
 }
+
+size_t config_sys_delete_marked(struct config_sys *cs, const bool *gone)
+{
+	return tl_delete_marked(&cs->t, gone);
+}

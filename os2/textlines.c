@@ -160,6 +160,20 @@ void tl_delete(struct textlines *t, size_t i)
 	t->n--;
 }
 
+size_t tl_delete_marked(struct textlines *t, const bool *gone)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (gone[i])
+			tl_line_free(&t->v[i]);
+		else
+			t->v[w++] = t->v[i];
+	}
+	size_t n = t->n - w;
+	t->n = w;
+	return n;
+}
+
 void tl_delete_range(struct textlines *t, size_t from, size_t to)
 {
 	if (to > t->n)

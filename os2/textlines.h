@@ -56,6 +56,8 @@ int tl_replace(struct textlines *t, size_t i, const char *text, size_t len);
 void tl_delete(struct textlines *t, size_t i);
 /* Frees line i's bytes when they are its own (tl_delete and the like). */
 void tl_line_free(struct tl_line *l);
+/* The lines whose gone[i] is true go, in one pass; how many. */
+size_t tl_delete_marked(struct textlines *t, const bool *gone);
 /* Lines [from, to) go, in one move of the rest. */
 void tl_delete_range(struct textlines *t, size_t from, size_t to);
 /* n lines at at, at + 1, ...: what n calls of tl_insert would do, in one
