@@ -81,11 +81,22 @@ int nic_edit_config_sys(struct nic_ctx *c)
 			return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %zu could not be replaced",
 					  m->line + 1);
 	}
-	/* Then the lines left over, from the last, so indexes stay right. */
-	for (size_t k = c->nmacs; k-- > 0;)
-		if (c->macs[k].drop && config_sys_delete(c->cs, c->macs[k].line))
+	/* Then the lines left over, in one pass (one by one, each would move
+	 * every line after it). */
+	size_t n = config_sys_lines(c->cs);
+	bool *gone = wd_xcalloc(n + 1, sizeof *gone);
+	for (size_t k = 0; k < c->nmacs; k++) {
+		if (!c->macs[k].drop)
+			continue;
+		if (c->macs[k].line >= n) {
+			free(gone);
 			return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %zu could not be removed",
 					  c->macs[k].line + 1);
+		}
+		gone[c->macs[k].line] = true;
+	}
+	config_sys_delete_marked(c->cs, gone);
+	free(gone);
 	return insert_new(c);
 }
 
