@@ -298,16 +298,6 @@ static bool bound(const struct protocol_ini *pi, const char *name)
 	return false;
 }
 
-static void drop_section(struct nic_ctx *c, const char *name)
-{
-	for (size_t s = 0; s < c->pi->nsec; s++)
-		pi_bind_remove(c->pi, s, name);
-	pi_lxcfg_remove(c->pi, name);
-	long s = pi_section(c->pi, name);
-	if (s >= 0)
-		pi_remove_section(c->pi, (size_t)s);
-}
-
 /* A new section for an adapter with none to take over. */
 static int add_section(struct nic_ctx *c, struct nic_item *it, const char *dangling)
 {
@@ -352,13 +342,18 @@ static void old_names(struct nic_ctx *c, char **old, char **dangling)
 	for (size_t k = 0; k < c->nmacs; k++)
 		if (c->macs[k].drop && c->macs[k].section >= 0)
 			gone[k] = wd_xstrdup(c->pi->sec[c->macs[k].section].name);
+	/* All in one pass: one by one, each would go over the whole file. */
+	char **names = wd_xcalloc(c->nstale + c->nmacs + 1, sizeof *names);
+	size_t nn = 0;
 	for (size_t k = 0; k < c->nstale; k++)
-		drop_section(c, c->stale[k]);
-	for (size_t k = 0; k < c->nmacs; k++) {
+		names[nn++] = c->stale[k];
+	for (size_t k = 0; k < c->nmacs; k++)
 		if (gone[k])
-			drop_section(c, gone[k]);
+			names[nn++] = gone[k];
+	pi_drop_sections(c->pi, names, nn);
+	free(names);
+	for (size_t k = 0; k < c->nmacs; k++)
 		free(gone[k]);
-	}
 	free(gone);
 }
 

@@ -760,3 +760,113 @@ int pi_lxcfg_remove(struct protocol_ini *pi, const char *name)
 		return 0;
 	return pi_unset(pi, (size_t)s, name);
 }
+
+/* ---- many sections at once ---- */
+
+struct drop_left {
+	struct nameidx *left; /* name -> how many removals of it are left */
+};
+
+static bool drop_lxcfg(void *ud, struct wd_sv key, struct wd_sv value)
+{
+	(void)value;
+	size_t *left = (size_t *)ni_get(((struct drop_left *)ud)->left, key);
+	if (!left || !*left)
+		return false;
+	--*left;
+	return true;
+}
+
+static void drop_one_by_one(struct protocol_ini *pi, char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		for (size_t s = 0; s < pi->nsec; s++)
+			pi_bind_remove(pi, s, names[k]);
+		pi_lxcfg_remove(pi, names[k]);
+		long s = pi_section(pi, names[k]);
+		if (s >= 0)
+			pi_remove_section(pi, (size_t)s);
+	}
+}
+
+void pi_drop_sections(struct protocol_ini *pi, char *const *names, size_t n)
+{
+	if (!n)
+		return;
+	struct nameidx set = {0}, left = {0};
+	bool lx = false;
+	for (size_t k = 0; k < n; k++) {
+		ni_put(&set, wd_sv_cstr(names[k]), k, NULL);
+		lx = lx || tl_sv_ieq(wd_sv_cstr(names[k]), wd_sv_cstr("IBMLXCFG"));
+	}
+	if (lx) {
+		/* Removing [IBMLXCFG] itself midway changes what the later
+		 * names find: done in turn. */
+		ni_free(&set);
+		drop_one_by_one(pi, names, n);
+		return;
+	}
+	/* Bindings: every slot naming one of them emptied, written once. */
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct pi_bindings b;
+		if (!pi_bindings_get(pi, s, &b))
+			continue;
+		int count = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			if (!b.slot[i][0] || !ni_get(&set, wd_sv_cstr(b.slot[i])))
+				continue;
+			b.slot[i][0] = '\0';
+			count++;
+		}
+		if (count)
+			write_bindings(pi, s, &b);
+		pi_bindings_free(&b);
+	}
+	/* [IBMLXCFG] and the sections: the first one of each name per time
+	 * the name is given. */
+	for (size_t k = 0; k < n; k++)
+		++*ni_put(&left, wd_sv_cstr(names[k]), 0, NULL);
+	long lxs = pi_section(pi, "IBMLXCFG");
+	struct drop_left dl = {&left};
+	if (lxs >= 0)
+		pi_drop_keys(pi, (size_t)lxs, drop_lxcfg, &dl);
+	for (size_t k = 0; k < n; k++) {
+		/* Counted again: the [IBMLXCFG] pass used them up. */
+		*(size_t *)ni_get(&left, wd_sv_cstr(names[k])) = 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		++*(size_t *)ni_get(&left, wd_sv_cstr(names[k]));
+	bool *gone = wd_xcalloc(pi->t.n + 1, sizeof *gone);
+	bool *sec_gone = wd_xcalloc(pi->nsec + 1, sizeof *sec_gone);
+	for (size_t s = 0; s < pi->nsec; s++) {
+		size_t *l = (size_t *)ni_get(&left, wd_sv_cstr(pi->sec[s].name));
+		if (!l || !*l)
+			continue;
+		--*l;
+		sec_gone[s] = true;
+		for (size_t i = pi->sec[s].header; i < pi->sec[s].end; i++)
+			gone[i] = true;
+	}
+	/* Sections gone at the end of the file: the last one left loses its
+	 * trailing blank lines, as pi_remove_section of a last section takes
+	 * them along. */
+	size_t last = pi->nsec;
+	while (last > 0 && sec_gone[last - 1])
+		last--;
+	if (last < pi->nsec && last > 0) {
+		size_t from = pi->sec[last].header;
+		while (from > pi->sec[last - 1].header + 1 && is_blank(pi, from - 1))
+			gone[--from] = true;
+	}
+	bool any = false;
+	for (size_t s = 0; s < pi->nsec; s++)
+		any = any || sec_gone[s];
+	if (any) {
+		tl_delete_marked(&pi->t, gone);
+		reindex(pi);
+	}
+	free(gone);
+	free(sec_gone);
+	ni_free(&set);
+	ni_free(&left);
+}

@@ -95,6 +95,11 @@ int pi_bind_remove(struct protocol_ini *pi, size_t s, const char *name);
 /* pi_bind_replace in every section; how many bindings changed. */
 int pi_rebind(struct protocol_ini *pi, const char *old, const char *name);
 
+/* What, for each name in turn, pi_bind_remove in every section,
+ * pi_lxcfg_remove and pi_remove_section of the first section of that name
+ * would do, in one pass over the file. */
+void pi_drop_sections(struct protocol_ini *pi, char *const *names, size_t n);
+
 /* [IBMLXCFG] entries ("E1000_nif = E1000.NIF"). Set creates the section
  * after [PROT_MAN] (or at the top) when the file has none. */
 int pi_lxcfg_set(struct protocol_ini *pi, const char *name, const char *nif);
