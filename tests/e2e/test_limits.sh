@@ -172,4 +172,31 @@ t_files_at_the_size_cap_in_bounded_memory() {
 	[ "$(snapshot "$T/v" var)" = "$before" ] || fail "--dry-run changed the volume"
 }
 
+# A driver loaded 400 times, each instance with its section, for one adapter:
+# the 399 lines left over go with their sections, in one pass, and the
+# result checks clean of them.
+t_leftover_instances_go_together() {
+	volume ecs21-e1000
+	local n=400 i
+	{
+		sed '/E1000.OS2/q' "$FIX/volumes/ecs21-e1000/CONFIG.SYS"
+		for i in $(seq 2 $n); do printf 'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2\r\n'; done
+		sed '1,/E1000.OS2/d' "$FIX/volumes/ecs21-e1000/CONFIG.SYS"
+	} >"$T/v/CONFIG.SYS"
+	for i in $(seq 2 $n); do
+		printf '\r\n[E1000_nif%d]\r\n\r\n   DriverName = E100%d$\r\n' "$i" "$i"
+	done >>"$T/v/IBMCOM/PROTOCOL.INI"
+	subscribe drivers,acpi
+	wd --root "$T/v" --pci "lspci:$FIX/pci/ecs-guest.lspci-nn" --yes setup
+	assert_rc 0
+	[ "$(grep -c 'loads E1000.OS2 once more than there are adapters for it: it goes' "$T/out")" -eq $((n - 1)) ] ||
+		fail "not $((n - 1)) leftover notes"
+	! grep -q 'E1000' "$T/v/CONFIG.SYS" || fail "an E1000.OS2 line is left"
+	! grep -qi '^\[E1000_nif' "$T/v/IBMCOM/PROTOCOL.INI" || fail "an E1000 section is left"
+	grep -q '^\[MMLEM_nif\]' "$T/v/IBMCOM/PROTOCOL.INI" || fail "no [MMLEM_nif]"
+	wd --root "$T/v" check
+	assert_no_out "[section-no-driver]"
+	assert_no_out "[mac-no-section]"
+}
+
 run_tests
