@@ -7,8 +7,8 @@
 # subscription, so setup replaces E1000 by MMLEM and rebinds every protocol)
 # and prints each beside the floor of the work, measured in the same run:
 # reading the same files and splitting them into lines (bench/line_floor.c).
-# Medians of RUNS runs, the commands interleaved so that all meet the same
-# load. Then the memory: check over the 60 NIFs under `ulimit -v` at the
+# A real `setup --yes` is timed too, on a fresh copy each run. Medians of
+# RUNS runs, the commands interleaved so that all meet the same load. Then the memory: check over the 60 NIFs under `ulimit -v` at the
 # ceiling docs/config-files.md gives ("Limits"), with its peak RSS.
 # Usage: bench/large_volume.sh [RUNS]          (build first: make)
 #        WD_BEFORE=OTHER/build/warpdrv bench/large_volume.sh   also times another build
@@ -89,6 +89,9 @@ grep -q 'errors, ' "$tmp/check.out" || { echo "bench: check failed" >&2; exit 1;
 "$WD" --root "$tmp/v" --pci "$pci" --dry-run setup >"$tmp/setup.out" 2>&1 ||
 	{ echo "bench: setup --dry-run failed:" >&2; head -5 "$tmp/setup.out" >&2; exit 1; }
 grep -q 'mmlem' "$tmp/setup.out" || { echo "bench: setup planned no driver change" >&2; exit 1; }
+cp -a "$tmp/v" "$tmp/w"
+"$WD" --root "$tmp/w" --pci "$pci" --yes setup >"$tmp/setup.out" 2>&1 ||
+	{ echo "bench: setup --yes failed:" >&2; tail -5 "$tmp/setup.out" >&2; exit 1; }
 
 time_us() {
 	local s e
@@ -105,6 +108,9 @@ medians() {
 		echo "floor_v $(time_us "$FLOOR" "${files_v[@]}")"
 		echo "check_v $(time_us "$WD" --root "$tmp/v" check)"
 		echo "setup_v $(time_us "$WD" --root "$tmp/v" --pci "$pci" --dry-run setup)"
+		rm -rf "$tmp/w"
+		cp -a "$tmp/v" "$tmp/w"
+		echo "setup_w $(time_us "$WD" --root "$tmp/w" --pci "$pci" --yes setup)"
 		echo "floor_n $(time_us "$FLOOR" "${files_n[@]}")"
 		echo "check_n $(time_us "$WD" --root "$tmp/n" check)"
 	done | awk '{t[$1, ++n[$1]] = $2}
@@ -129,6 +135,7 @@ echo "medians of $RUNS runs                       time      x floor"
 echo "floor: read + split CONFIG.SYS, PROTOCOL.INI $(ms "${med[floor_v]}")"
 echo "check                                     $(ms "${med[check_v]}")  $(ratio "${med[check_v]}" "${med[floor_v]}")"
 echo "setup --dry-run                           $(ms "${med[setup_v]}")  $(ratio "${med[setup_v]}" "${med[floor_v]}")"
+echo "setup --yes (a fresh copy each run)       $(ms "${med[setup_w]}")  $(ratio "${med[setup_w]}" "${med[floor_v]}")"
 echo "floor: read + split the 60 NIFs too       $(ms "${med[floor_n]}")"
 echo "check, 60 NIFs of 4 MB                    $(ms "${med[check_n]}")  $(ratio "${med[check_n]}" "${med[floor_n]}")"
 
