@@ -199,4 +199,21 @@ t_leftover_instances_go_together() {
 	assert_no_out "[mac-no-section]"
 }
 
+# A CONFIG.SYS a few bytes under the cap: the lines setup adds would take
+# it past what warpdrv reads (no later check or rollback could read it):
+# refused, nothing written.
+t_setup_refuses_to_grow_a_file_past_the_cap() {
+	volume ecs21-e1000
+	grow "$T/v/CONFIG.SYS" cs $(((4 << 20) - 8))
+	subscribe drivers,acpi
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$FIX/pci/ecs-guest.lspci-nn" --yes setup
+	assert_rc 1
+	assert_err "the plan fails its check: CONFIG.SYS would be"
+	assert_err "bytes, more than the 4194304 warpdrv reads, so no later run could check it or roll it back"
+	assert_err "nothing was written"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+}
+
 run_tests
