@@ -569,7 +569,15 @@ int pi_rename_section(struct protocol_ini *pi, size_t s, const char *name)
 	wd_buf_add(&line, close, t.n - (size_t)(close - t.p));
 	int r = tl_replace(&pi->t, i, line.p, line.len);
 	wd_buf_free(&line);
-	reindex(pi);
+	/* Still a header, of the same lines: only the name changes. */
+	struct wd_sv a, b;
+	if (!r && line_kind(pi, i, &a, &b) == INI_HEADER) {
+		free(pi->sec[s].name);
+		pi->sec[s].name = wd_sv_dup(a);
+		drop_names(pi);
+	} else {
+		reindex(pi);
+	}
 	return r;
 }
 
