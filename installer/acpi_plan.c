@@ -110,13 +110,14 @@ int acpi_plan(const struct pkg_manifest *m, char boot_drive, struct config_sys *
 			return -1;
 		changed += c;
 	}
-	for (size_t i = config_sys_lines(cs); i-- > 0;) {
+	/* The displaced lines go in one pass: one by one, each would move
+	 * every line after it. */
+	bool *gone = wd_xcalloc(config_sys_lines(cs) + 1, sizeof *gone);
+	for (size_t i = 0; i < config_sys_lines(cs); i++) {
 		struct cs_stmt st;
-		if (displaced(m, cs, i, &st)) {
-			if (config_sys_delete(cs, i))
-				return -1;
-			changed++;
-		}
+		gone[i] = displaced(m, cs, i, &st);
 	}
+	changed += (int)config_sys_delete_marked(cs, gone);
+	free(gone);
 	return changed;
 }

@@ -166,7 +166,8 @@ static void find_lanman(struct boot_model *m)
 	for (size_t i = 0; i < config_sys_lines(cs) && !m->lanman; i++) {
 		struct wd_sv t = tl_text(&cs->t, i);
 		for (size_t k = 0; k + 33 <= t.n && !m->lanman; k++)
-			if (!strncasecmp(t.p + k, "DO NOT MODIFY BETWEEN THESE LINES", 33)) {
+			if ((t.p[k] == 'D' || t.p[k] == 'd') &&
+			    !strncasecmp(t.p + k, "DO NOT MODIFY BETWEEN THESE LINES", 33)) {
 				m->lanman = true;
 				m->lanman_line = (long)i;
 				m->lanman_why = wd_xstrdup("LAN Manager's 'DO NOT MODIFY BETWEEN THESE "
@@ -195,7 +196,7 @@ static void add_proto(struct boot_model *m, size_t s)
 		return;
 	p.bindings_line = pi_key_line(pi, s, "Bindings");
 	struct wd_sv dn = {"", 0};
-	pi_get(pi, s, "DriverName", &dn);
+	boot_section_dn(m, s, &dn);
 	p.drivername = wd_sv_dup(dn);
 	for (size_t k = 0; k < sizeof protocol_files / sizeof *protocol_files; k++)
 		if (wd_sv_ieq(dn, protocol_files[k].drivername))
@@ -209,7 +210,6 @@ static void add_proto(struct boot_model *m, size_t s)
 		}
 	m->proto = grow(m->proto, m->nproto, sizeof *m->proto);
 	m->proto[m->nproto++] = p;
-	ni_put(&m->ix->proto_of, wd_sv_cstr(pi->sec[s].name), m->nproto - 1, NULL);
 	for (size_t i = 0; i < p.b.n; i++) {
 		ni_put(&m->ix->bound, wd_sv_cstr(p.b.slot[i]), m->ix->nranks, NULL);
 		m->ix->nranks++;
@@ -286,6 +286,21 @@ static void index_inputs(struct boot_model *m)
 		}
 }
 
+bool boot_section_dn(const struct boot_model *m, size_t s, struct wd_sv *dn)
+{
+	struct bm_index *ix = m->ix;
+	const struct protocol_ini *pi = m->in.pi;
+	if (!ix->dn_state) {
+		ix->dn = wd_xcalloc(pi->nsec + 1, sizeof *ix->dn);
+		ix->dn_state = wd_xcalloc(pi->nsec + 1, 1);
+	}
+	if (!ix->dn_state[s])
+		ix->dn_state[s] = pi_get(pi, s, "DriverName", &ix->dn[s]) ? 2 : 1;
+	if (ix->dn_state[s] == 2)
+		*dn = ix->dn[s];
+	return ix->dn_state[s] == 2;
+}
+
 bool boot_others_drivername(const struct boot_model *m, struct wd_sv dn, const char *file)
 {
 	const size_t *o = ni_get(&m->ix->owner_of, dn);
@@ -313,6 +328,8 @@ static void index_free(struct bm_index *ix)
 	for (size_t k = 0; k < ix->nowned; k++)
 		free(ix->owned[k]);
 	free(ix->owned);
+	free(ix->dn);
+	free(ix->dn_state);
 	free(ix->cand);
 	free(ix->cand_file);
 	free(ix->cand_next);
@@ -379,7 +396,7 @@ void boot_model_free(struct boot_model *m)
 long boot_answering(const struct boot_model *m, size_t s)
 {
 	struct wd_sv dn;
-	if (!m->in.pi || !pi_get(m->in.pi, s, "DriverName", &dn))
+	if (!m->in.pi || !boot_section_dn(m, s, &dn))
 		return -1;
 	const size_t *k = ni_get(&m->ix->mac_dn, dn);
 	return k ? (long)*k : -1;
@@ -389,7 +406,11 @@ long boot_answering(const struct boot_model *m, size_t s)
 
 static const struct bm_proto *proto_named(const struct boot_model *m, const char *name)
 {
-	const size_t *k = ni_get(&m->ix->proto_of, wd_sv_cstr(name));
+	struct bm_index *ix = m->ix;
+	if (!ix->proto_of.cap)
+		for (size_t k = 0; k < m->nproto; k++)
+			ni_put(&ix->proto_of, wd_sv_cstr(m->in.pi->sec[m->proto[k].section].name), k, NULL);
+	const size_t *k = ni_get(&ix->proto_of, wd_sv_cstr(name));
 	return k ? &m->proto[*k] : NULL;
 }
 

@@ -96,6 +96,8 @@ struct bm_index {
 	/* boot_candidates: per section 0 none, 1 candidate for every MAC, 2 for
 	 * the MACs of cand_file[s] only; cand_next links those of one file in
 	 * file order from cand_head. */
+	struct wd_sv *dn;         /* each section's DriverName, looked up once */
+	unsigned char *dn_state;  /* 0 not yet, 1 none, 2 dn[s] */
 	bool cand_ok;
 	unsigned char *cand;
 	const char **cand_file;
@@ -160,6 +162,9 @@ struct boot_change {
  * reason. */
 int boot_postcondition(const struct boot_model *old, const struct boot_model *new_,
 		       const struct boot_change *ch, size_t n, struct wd_err *err);
+
+/* Section s's DriverName, as pi_get gives it, looked up once per model. */
+bool boot_section_dn(const struct boot_model *m, size_t s, struct wd_sv *dn);
 
 /* The rules (installer/boot_rules.c), run by boot_model_build. */
 void boot_rules(struct boot_model *m);

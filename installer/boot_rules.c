@@ -124,7 +124,7 @@ static void index_candidates(const struct boot_model *m)
 	ix->cand_all = wd_xcalloc(n + 1, sizeof *ix->cand_all);
 	for (size_t s = 0; s < n; s++) {
 		struct wd_sv dn;
-		if (!bound_somewhere(m, pi->sec[s].name) || !pi_get(pi, s, "DriverName", &dn))
+		if (!bound_somewhere(m, pi->sec[s].name) || !boot_section_dn(m, s, &dn))
 			continue;
 		if (boot_answering(m, s) >= 0)
 			continue;
@@ -227,7 +227,7 @@ static bool is_mac_section(const struct boot_model *m, size_t s)
 	if (bound_somewhere(m, pi->sec[s].name))
 		return true;
 	struct wd_sv dn;
-	if (!pi_get(pi, s, "DriverName", &dn))
+	if (!boot_section_dn(m, s, &dn))
 		return false;
 	return others_drivername(m, dn, NULL);
 }
@@ -252,7 +252,7 @@ static void rule_sections_loaded(struct boot_model *m)
 			continue;
 		struct wd_sv dn;
 		const char *name = pi->sec[s].name;
-		if (!pi_get(pi, s, "DriverName", &dn)) {
+		if (!boot_section_dn(m, s, &dn)) {
 			report_add(&m->rep, pi_file(m), pi->sec[s].header + 1, CHECK_ERROR,
 				   "section-no-driver", name,
 				   "[%s] is bound as a network adapter but has no DriverName: add "
@@ -322,21 +322,19 @@ static void rule_lxcfg(struct boot_model *m)
 static void rule_drivername_twice(struct boot_model *m)
 {
 	const struct protocol_ini *pi = m->in.pi;
-	struct nameidx first = {0}; /* DriverName -> the first section with it */
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv dn;
-		if (!pi_get(pi, s, "DriverName", &dn))
+		if (!boot_section_dn(m, s, &dn))
 			continue;
-		bool added;
-		size_t t = *ni_put(&first, dn, s, &added);
-		if (added)
+		long first = pi_first_with_driver(pi, dn);
+		if (first < 0 || (size_t)first >= s)
 			continue;
+		size_t t = (size_t)first;
 		report_add(&m->rep, pi_file(m), (size_t)pi_key_line(pi, s, "DriverName") + 1,
 			   CHECK_ERROR, "drivername-twice", pi->sec[s].name,
 			   "[%s] and [%s] both have DriverName = %.*s; a driver reads only "
 			   "one: remove one of them", pi->sec[t].name, pi->sec[s].name, SV(dn));
 	}
-	ni_free(&first);
 }
 
 void boot_rules(struct boot_model *m)

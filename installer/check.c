@@ -44,6 +44,24 @@ static bool resolve(const struct volume *v, const char *os2path)
 	return found;
 }
 
+/* A path of plain names only ("\OS2\BOOT\X.SYS"): no empty, "." or ".."
+ * part, whose folder means what it says. */
+static bool plain(const char *path)
+{
+	const char *p = path;
+	if (*p == '\\' || *p == '/')
+		p++;
+	while (*p) {
+		size_t n = strcspn(p, "\\/");
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return true;
+}
+
 static bool on_volume(const struct volume *v, struct seen *seen, const char *os2path)
 {
 	const size_t *known = ni_get(&seen->ix, wd_sv_cstr(os2path));
@@ -56,7 +74,7 @@ static bool on_volume(const struct volume *v, struct seen *seen, const char *os2
 		if ((os2path[k] == '\\' || os2path[k] == '/') && os2path[k + 1])
 			cut = k + 1;
 	bool found;
-	if (cut > 1) {
+	if (cut > 1 && plain(os2path)) {
 		char *dir = wd_xstrndup(os2path, cut);
 		found = on_volume(v, seen, dir) && resolve(v, os2path);
 		free(dir);

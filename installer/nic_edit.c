@@ -81,11 +81,22 @@ int nic_edit_config_sys(struct nic_ctx *c)
 			return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %zu could not be replaced",
 					  m->line + 1);
 	}
-	/* Then the lines left over, from the last, so indexes stay right. */
-	for (size_t k = c->nmacs; k-- > 0;)
-		if (c->macs[k].drop && config_sys_delete(c->cs, c->macs[k].line))
+	/* Then the lines left over, in one pass (one by one, each would move
+	 * every line after it). */
+	size_t n = config_sys_lines(c->cs);
+	bool *gone = wd_xcalloc(n + 1, sizeof *gone);
+	for (size_t k = 0; k < c->nmacs; k++) {
+		if (!c->macs[k].drop)
+			continue;
+		if (c->macs[k].line >= n) {
+			free(gone);
 			return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %zu could not be removed",
 					  c->macs[k].line + 1);
+		}
+		gone[c->macs[k].line] = true;
+	}
+	config_sys_delete_marked(c->cs, gone);
+	free(gone);
 	return insert_new(c);
 }
 
@@ -287,16 +298,6 @@ static bool bound(const struct protocol_ini *pi, const char *name)
 	return false;
 }
 
-static void drop_section(struct nic_ctx *c, const char *name)
-{
-	for (size_t s = 0; s < c->pi->nsec; s++)
-		pi_bind_remove(c->pi, s, name);
-	pi_lxcfg_remove(c->pi, name);
-	long s = pi_section(c->pi, name);
-	if (s >= 0)
-		pi_remove_section(c->pi, (size_t)s);
-}
-
 /* A new section for an adapter with none to take over. */
 static int add_section(struct nic_ctx *c, struct nic_item *it, const char *dangling)
 {
@@ -341,13 +342,18 @@ static void old_names(struct nic_ctx *c, char **old, char **dangling)
 	for (size_t k = 0; k < c->nmacs; k++)
 		if (c->macs[k].drop && c->macs[k].section >= 0)
 			gone[k] = wd_xstrdup(c->pi->sec[c->macs[k].section].name);
+	/* All in one pass: one by one, each would go over the whole file. */
+	char **names = wd_xcalloc(c->nstale + c->nmacs + 1, sizeof *names);
+	size_t nn = 0;
 	for (size_t k = 0; k < c->nstale; k++)
-		drop_section(c, c->stale[k]);
-	for (size_t k = 0; k < c->nmacs; k++) {
+		names[nn++] = c->stale[k];
+	for (size_t k = 0; k < c->nmacs; k++)
 		if (gone[k])
-			drop_section(c, gone[k]);
+			names[nn++] = gone[k];
+	pi_drop_sections(c->pi, names, nn);
+	free(names);
+	for (size_t k = 0; k < c->nmacs; k++)
 		free(gone[k]);
-	}
 	free(gone);
 }
 

@@ -334,6 +334,15 @@ static void break_for_test(struct protocol_ini *pi, const struct nic_plan *nic)
 int setup_verify(const struct setup *s, const struct package *const *pkgs, size_t npkgs,
 		 struct wd_err *err)
 {
+	/* A file past the size warpdrv reads could be neither checked nor
+	 * rolled back by the next run. */
+	for (int f = 0; f < NFILES; f++)
+		if (s->host[f] && s->new_[f].len > WD_CONFIG_FILE_MAX)
+			return wd_err_set(err, WD_EFAIL, "the plan fails its check: %s would be %zu "
+					  "bytes, more than the %u warpdrv reads, so no later run could "
+					  "check it or roll it back: make room in it (REM lines, unused "
+					  "sections), then run again; nothing was written", s->host[f],
+					  s->new_[f].len, WD_CONFIG_FILE_MAX);
 	if (!s->have_pi || !s->nic_done)
 		return 0;
 	const struct pkg_manifest **m = wd_xcalloc(npkgs + 1, sizeof *m);

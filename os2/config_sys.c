@@ -41,7 +41,8 @@ static struct wd_sv skip_space(struct wd_sv v)
 bool config_sys_is_rem(const struct config_sys *cs, size_t i)
 {
 	struct wd_sv v = skip_space(tl_text(&cs->t, i));
-	return wd_sv_istarts(v, "REM") && (v.n == 3 || is_space(v.p[3]));
+	return v.n >= 3 && (v.p[0] == 'R' || v.p[0] == 'r') && wd_sv_istarts(v, "REM") &&
+	       (v.n == 3 || is_space(v.p[3]));
 }
 
 void cs_split_path(struct wd_sv path, char *drive, struct wd_sv *dir, struct wd_sv *name)
@@ -87,7 +88,8 @@ bool config_sys_stmt(const struct config_sys *cs, size_t i, struct cs_stmt *st)
 	struct wd_sv key = wd_sv_trim(wd_sv_make(line.p, (size_t)(eq - line.p)));
 	struct wd_sv val = wd_sv_trim(wd_sv_make(eq + 1, line.n - (size_t)(eq - line.p) - 1));
 	/* "SET  PATH=..." is the SET statement with "PATH=..." as its value. */
-	if (wd_sv_istarts(key, "SET") && key.n > 3 && is_space(key.p[3])) {
+	if (key.n > 3 && (key.p[0] == 'S' || key.p[0] == 's') && wd_sv_istarts(key, "SET") &&
+	    is_space(key.p[3])) {
 		st->keyword = wd_sv_make(key.p, 3);
 		st->setvar = skip_space(wd_sv_make(key.p + 3, key.n - 3));
 		struct wd_sv rest = skip_space(wd_sv_make(key.p + 3, line.n - (size_t)(key.p + 3 - line.p)));
@@ -98,9 +100,11 @@ bool config_sys_stmt(const struct config_sys *cs, size_t i, struct cs_stmt *st)
 		return false;
 	st->keyword = key;
 	st->value = val;
-	for (int k = 0; loaders[k]; k++)
-		if (wd_sv_ieq(key, loaders[k]))
-			st->loads = true;
+	/* By length first: this runs for every line of every pass. */
+	if (key.n >= 3 && key.n <= 7)
+		for (int k = 0; loaders[k] && !st->loads; k++)
+			st->loads = strlen(loaders[k]) == key.n &&
+				    tl_sv_ieq(key, wd_sv_make(loaders[k], key.n));
 	if (st->loads)
 		read_load(st);
 	return true;
@@ -109,13 +113,14 @@ bool config_sys_stmt(const struct config_sys *cs, size_t i, struct cs_stmt *st)
 long config_sys_find(const struct config_sys *cs, size_t from, const char *keyword,
 		     const char *file)
 {
+	struct wd_sv kw = wd_sv_cstr(keyword ? keyword : ""), fn = wd_sv_cstr(file ? file : "");
 	for (size_t i = from; i < cs->t.n; i++) {
 		struct cs_stmt st;
 		if (!config_sys_stmt(cs, i, &st))
 			continue;
-		if (keyword && !wd_sv_ieq(st.keyword, keyword))
+		if (keyword && !tl_sv_ieq(st.keyword, kw))
 			continue;
-		if (file && (!st.loads || !wd_sv_ieq(st.name, file)))
+		if (file && (!st.loads || !tl_sv_ieq(st.name, fn)))
 			continue;
 		return (long)i;
 	}
@@ -150,4 +155,9 @@ int config_sys_delete(struct config_sys *cs, size_t i)
 		return -1;
 	tl_delete(&cs->t, i);
 	return 0;
+}
+
+size_t config_sys_delete_marked(struct config_sys *cs, const bool *gone)
+{
+	return tl_delete_marked(&cs->t, gone);
 }

@@ -56,6 +56,9 @@ int config_sys_insert_after(struct config_sys *cs, size_t i, const char *text);
 /* Appends at the end (before a final Ctrl-Z). */
 int config_sys_append(struct config_sys *cs, const char *text);
 int config_sys_delete(struct config_sys *cs, size_t i);
+/* Deletes every line i whose gone[i] is true (gone: one per line), in one
+ * pass, as deleting them one by one from the last would; how many. */
+size_t config_sys_delete_marked(struct config_sys *cs, const bool *gone);
 
 /* Splits an OS/2 path token into drive, folder and file name (used for
  * statements, and by check for paths read elsewhere). */

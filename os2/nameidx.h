@@ -15,7 +15,7 @@ struct ni_slot {
 	const char *p;
 	size_t len;
 	size_t val;
-	bool used;
+	unsigned long long hash; /* of the key; 0: the slot is free */
 };
 
 struct nameidx {
@@ -28,6 +28,8 @@ struct nameidx {
 size_t *ni_put(struct nameidx *ix, struct wd_sv key, size_t val, bool *added);
 /* The value of key, or NULL. */
 const size_t *ni_get(const struct nameidx *ix, struct wd_sv key);
+/* Room for n keys without growing (a hint: the index grows anyway). */
+void ni_reserve(struct nameidx *ix, size_t n);
 void ni_free(struct nameidx *ix);
 
 #endif

@@ -149,6 +149,7 @@ long pi_section(const struct protocol_ini *pi, const char *name)
 		return -1;
 	}
 	if (!ix->names_ok) {
+		ni_reserve(&ix->names, pi->nsec);
 		for (size_t s = 0; s < pi->nsec; s++)
 			ni_put(&ix->names, wd_sv_cstr(pi->sec[s].name), s, NULL);
 		ix->names_ok = true;
@@ -185,6 +186,7 @@ static void index_drivers(const struct protocol_ini *pi, struct pi_index *ix)
 {
 	ix->dn = wd_xcalloc(pi->nsec + 1, sizeof *ix->dn);
 	ix->ndn = pi->nsec;
+	ni_reserve(&ix->drivers, pi->nsec);
 	for (size_t s = 0; s < pi->nsec; s++) {
 		struct wd_sv v;
 		if (!pi_get(pi, s, "DriverName", &v))
@@ -195,6 +197,23 @@ static void index_drivers(const struct protocol_ini *pi, struct pi_index *ix)
 		ni_put(&ix->drivers, wd_sv_make(ix->dn[s], v.n), s, NULL);
 	}
 	ix->drivers_ok = true;
+}
+
+long pi_first_with_driver(const struct protocol_ini *pi, struct wd_sv dn)
+{
+	struct pi_index *ix = index_of(pi);
+	if (ix) {
+		if (!ix->drivers_ok)
+			index_drivers(pi, ix);
+		const size_t *s = ni_get(&ix->drivers, dn);
+		return s ? (long)*s : -1;
+	}
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct wd_sv v;
+		if (pi_get(pi, s, "DriverName", &v) && tl_sv_ieq(v, dn))
+			return (long)s;
+	}
+	return -1;
 }
 
 long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername)
@@ -398,7 +417,7 @@ size_t pi_drop_keys(struct protocol_ini *pi, size_t s,
 	for (size_t i = sec->header + 1; i < sec->end; i++) {
 		struct wd_sv k, v;
 		if (pi_line_key(pi, i, &k, &v) && drop(ud, k, v)) {
-			free(pi->t.v[i].p);
+			tl_line_free(&pi->t.v[i]);
 			gone++;
 			continue;
 		}
@@ -550,7 +569,15 @@ int pi_rename_section(struct protocol_ini *pi, size_t s, const char *name)
 	wd_buf_add(&line, close, t.n - (size_t)(close - t.p));
 	int r = tl_replace(&pi->t, i, line.p, line.len);
 	wd_buf_free(&line);
-	reindex(pi);
+	/* Still a header, of the same lines: only the name changes. */
+	struct wd_sv a, b;
+	if (!r && line_kind(pi, i, &a, &b) == INI_HEADER) {
+		free(pi->sec[s].name);
+		pi->sec[s].name = wd_sv_dup(a);
+		drop_names(pi);
+	} else {
+		reindex(pi);
+	}
 	return r;
 }
 
@@ -740,4 +767,114 @@ int pi_lxcfg_remove(struct protocol_ini *pi, const char *name)
 	if (s < 0 || pi_key_line(pi, (size_t)s, name) < 0)
 		return 0;
 	return pi_unset(pi, (size_t)s, name);
+}
+
+/* ---- many sections at once ---- */
+
+struct drop_left {
+	struct nameidx *left; /* name -> how many removals of it are left */
+};
+
+static bool drop_lxcfg(void *ud, struct wd_sv key, struct wd_sv value)
+{
+	(void)value;
+	size_t *left = (size_t *)ni_get(((struct drop_left *)ud)->left, key);
+	if (!left || !*left)
+		return false;
+	--*left;
+	return true;
+}
+
+static void drop_one_by_one(struct protocol_ini *pi, char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		for (size_t s = 0; s < pi->nsec; s++)
+			pi_bind_remove(pi, s, names[k]);
+		pi_lxcfg_remove(pi, names[k]);
+		long s = pi_section(pi, names[k]);
+		if (s >= 0)
+			pi_remove_section(pi, (size_t)s);
+	}
+}
+
+void pi_drop_sections(struct protocol_ini *pi, char *const *names, size_t n)
+{
+	if (!n)
+		return;
+	struct nameidx set = {0}, left = {0};
+	bool lx = false;
+	for (size_t k = 0; k < n; k++) {
+		ni_put(&set, wd_sv_cstr(names[k]), k, NULL);
+		lx = lx || tl_sv_ieq(wd_sv_cstr(names[k]), wd_sv_cstr("IBMLXCFG"));
+	}
+	if (lx) {
+		/* Removing [IBMLXCFG] itself midway changes what the later
+		 * names find: done in turn. */
+		ni_free(&set);
+		drop_one_by_one(pi, names, n);
+		return;
+	}
+	/* Bindings: every slot naming one of them emptied, written once. */
+	for (size_t s = 0; s < pi->nsec; s++) {
+		struct pi_bindings b;
+		if (!pi_bindings_get(pi, s, &b))
+			continue;
+		int count = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			if (!b.slot[i][0] || !ni_get(&set, wd_sv_cstr(b.slot[i])))
+				continue;
+			b.slot[i][0] = '\0';
+			count++;
+		}
+		if (count)
+			write_bindings(pi, s, &b);
+		pi_bindings_free(&b);
+	}
+	/* [IBMLXCFG] and the sections: the first one of each name per time
+	 * the name is given. */
+	for (size_t k = 0; k < n; k++)
+		++*ni_put(&left, wd_sv_cstr(names[k]), 0, NULL);
+	long lxs = pi_section(pi, "IBMLXCFG");
+	struct drop_left dl = {&left};
+	if (lxs >= 0)
+		pi_drop_keys(pi, (size_t)lxs, drop_lxcfg, &dl);
+	for (size_t k = 0; k < n; k++) {
+		/* Counted again: the [IBMLXCFG] pass used them up. */
+		*(size_t *)ni_get(&left, wd_sv_cstr(names[k])) = 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		++*(size_t *)ni_get(&left, wd_sv_cstr(names[k]));
+	bool *gone = wd_xcalloc(pi->t.n + 1, sizeof *gone);
+	bool *sec_gone = wd_xcalloc(pi->nsec + 1, sizeof *sec_gone);
+	for (size_t s = 0; s < pi->nsec; s++) {
+		size_t *l = (size_t *)ni_get(&left, wd_sv_cstr(pi->sec[s].name));
+		if (!l || !*l)
+			continue;
+		--*l;
+		sec_gone[s] = true;
+		for (size_t i = pi->sec[s].header; i < pi->sec[s].end; i++)
+			gone[i] = true;
+	}
+	/* Sections gone at the end of the file: the last one left loses its
+	 * trailing blank lines, as pi_remove_section of a last section takes
+	 * them along. */
+	size_t last = pi->nsec;
+	while (last > 0 && sec_gone[last - 1])
+		last--;
+	if (last < pi->nsec && last > 0) {
+		size_t from = pi->sec[last].header;
+		while (from > pi->sec[last - 1].header + 1 && is_blank(pi, from - 1))
+			gone[--from] = true;
+	}
+	bool any = false;
+	for (size_t s = 0; s < pi->nsec; s++)
+		any = any || sec_gone[s];
+	if (any) {
+		tl_delete_marked(&pi->t, gone);
+		reindex(pi);
+	}
+	free(gone);
+	free(sec_gone);
+	ni_free(&set);
+	ni_free(&left);
 }

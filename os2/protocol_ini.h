@@ -44,6 +44,9 @@ void protocol_ini_write(const struct protocol_ini *pi, struct wd_buf *out);
 long pi_section(const struct protocol_ini *pi, const char *name);
 /* The first section at or after `from` whose DriverName is drivername. */
 long pi_section_by_driver(const struct protocol_ini *pi, size_t from, const char *drivername);
+/* The first section whose DriverName is dn (any bytes, compared without
+ * case), or -1. */
+long pi_first_with_driver(const struct protocol_ini *pi, struct wd_sv dn);
 long pi_key_line(const struct protocol_ini *pi, size_t s, const char *key);
 bool pi_get(const struct protocol_ini *pi, size_t s, const char *key, struct wd_sv *val);
 /* Line i read as "key = value"; false for anything else. */
@@ -91,6 +94,11 @@ int pi_bind_replace(struct protocol_ini *pi, size_t s, const char *old, const ch
 int pi_bind_remove(struct protocol_ini *pi, size_t s, const char *name);
 /* pi_bind_replace in every section; how many bindings changed. */
 int pi_rebind(struct protocol_ini *pi, const char *old, const char *name);
+
+/* What, for each name in turn, pi_bind_remove in every section,
+ * pi_lxcfg_remove and pi_remove_section of the first section of that name
+ * would do, in one pass over the file. */
+void pi_drop_sections(struct protocol_ini *pi, char *const *names, size_t n);
 
 /* [IBMLXCFG] entries ("E1000_nif = E1000.NIF"). Set creates the section
  * after [PROT_MAN] (or at the top) when the file has none. */

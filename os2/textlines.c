@@ -4,14 +4,21 @@
 #include <string.h>
 #include <strings.h>
 
-static void push(struct textlines *t, size_t at, char *p, size_t len, size_t eol)
+void tl_line_free(struct tl_line *l)
+{
+	if (l->own)
+		free(l->p);
+	l->p = NULL;
+}
+
+static void push(struct textlines *t, size_t at, char *p, size_t len, size_t eol, bool own)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->v = wd_xrealloc(t->v, t->cap * sizeof *t->v);
 	}
 	memmove(t->v + at + 1, t->v + at, (t->n - at) * sizeof *t->v);
-	t->v[at] = (struct tl_line){p, len, eol};
+	t->v[at] = (struct tl_line){p, len, eol, own};
 	t->n++;
 }
 
@@ -27,6 +34,17 @@ void tl_parse(struct textlines *t, const char *p, size_t n)
 		t->tail = wd_xstrndup(p + end, n - end);
 		t->tail_len = n - end;
 	}
+	/* One copy of the bytes, each line a view into it: a line is
+	 * NUL-terminated only where it is edited (lines are handled by length). */
+	if (!end)
+		return;
+	t->block = wd_xmalloc(end);
+	memcpy(t->block, p, end);
+	size_t count = 0;
+	for (const char *q = p, *e = p + end; q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
+		count++;
+	t->cap = count + 1;
+	t->v = wd_xmalloc(t->cap * sizeof *t->v);
 	size_t i = 0;
 	while (i < end) {
 		const char *lf = memchr(p + i, '\n', end - i);
@@ -34,7 +52,7 @@ void tl_parse(struct textlines *t, const char *p, size_t n)
 		size_t eol = 0;
 		if (lf)
 			eol = len >= 2 && p[i + len - 2] == '\r' ? 2 : 1;
-		push(t, t->n, wd_xstrndup(p + i, len), len, eol);
+		t->v[t->n++] = (struct tl_line){t->block + i, len, eol, false};
 		i += len;
 	}
 }
@@ -42,8 +60,9 @@ void tl_parse(struct textlines *t, const char *p, size_t n)
 void tl_free(struct textlines *t)
 {
 	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].p);
+		tl_line_free(&t->v[i]);
 	free(t->v);
+	free(t->block);
 	free(t->tail);
 	memset(t, 0, sizeof *t);
 }
@@ -100,15 +119,19 @@ int tl_insert(struct textlines *t, size_t at, const char *text, size_t len)
 	size_t nll = strlen(nl);
 	if (at > 0 && t->v[at - 1].eol == 0) {
 		struct tl_line *prev = &t->v[at - 1];
-		prev->p = wd_xrealloc(prev->p, prev->len + nll + 1);
-		memcpy(prev->p + prev->len, nl, nll + 1);
+		char *np = wd_xmalloc(prev->len + nll + 1);
+		memcpy(np, prev->p, prev->len);
+		memcpy(np + prev->len, nl, nll + 1);
+		tl_line_free(prev);
+		prev->p = np;
+		prev->own = true;
 		prev->len += nll;
 		prev->eol = nll;
 	}
 	char *p = wd_xmalloc(len + nll + 1);
 	memcpy(p, text, len);
 	memcpy(p + len, nl, nll + 1);
-	push(t, at, p, len + nll, nll);
+	push(t, at, p, len + nll, nll, true);
 	return 0;
 }
 
@@ -121,8 +144,9 @@ int tl_replace(struct textlines *t, size_t i, const char *text, size_t len)
 	memcpy(p, text, len);
 	memcpy(p + len, l->p + l->len - l->eol, l->eol);
 	p[len + l->eol] = '\0';
-	free(l->p);
+	tl_line_free(l);
 	l->p = p;
+	l->own = true;
 	l->len = len + l->eol;
 	return 0;
 }
@@ -131,9 +155,23 @@ void tl_delete(struct textlines *t, size_t i)
 {
 	if (i >= t->n)
 		return;
-	free(t->v[i].p);
+	tl_line_free(&t->v[i]);
 	memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof *t->v);
 	t->n--;
+}
+
+size_t tl_delete_marked(struct textlines *t, const bool *gone)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (gone[i])
+			tl_line_free(&t->v[i]);
+		else
+			t->v[w++] = t->v[i];
+	}
+	size_t n = t->n - w;
+	t->n = w;
+	return n;
 }
 
 void tl_delete_range(struct textlines *t, size_t from, size_t to)
@@ -143,7 +181,7 @@ void tl_delete_range(struct textlines *t, size_t from, size_t to)
 	if (from >= to)
 		return;
 	for (size_t i = from; i < to; i++)
-		free(t->v[i].p);
+		tl_line_free(&t->v[i]);
 	memmove(t->v + from, t->v + to, (t->n - to) * sizeof *t->v);
 	t->n -= to - from;
 }
@@ -176,7 +214,7 @@ int tl_insert_many(struct textlines *t, size_t at, const char *const *text, cons
 		char *p = wd_xmalloc(len[k] + nll + 1);
 		memcpy(p, text[k], len[k]);
 		memcpy(p + len[k], nl, nll + 1);
-		t->v[at + k] = (struct tl_line){p, len[k] + nll, nll};
+		t->v[at + k] = (struct tl_line){p, len[k] + nll, nll, true};
 	}
 	t->n += n - 1;
 	return 0;

@@ -2,8 +2,11 @@
  * CONFIG.SYS, PROTOCOL.INI and NIF files are edited by hand on OS/2 with
  * editors that leave CR LF, LF, a final Ctrl-Z or no final newline; a model
  * that rebuilt lines from parsed fields would rewrite all of that. Here each
- * line owns its bytes, line ending included, so writing an untouched file
- * gives back exactly what was read, and an edit changes only its own line. */
+ * line keeps its bytes, line ending included, so writing an untouched file
+ * gives back exactly what was read, and an edit changes only its own line.
+ * The lines read point into one copy of the file (no allocation per line);
+ * an edited line gets its own. A line's bytes are not NUL-terminated: use
+ * its length. */
 #ifndef WD_TEXTLINES_H
 #define WD_TEXTLINES_H
 
@@ -16,11 +19,13 @@ struct tl_line {
 	char *p;    /* the line's bytes, its line ending included */
 	size_t len; /* all of them */
 	size_t eol; /* how many of them are the ending: 0, 1 (LF) or 2 (CR LF) */
+	bool own;   /* p is its own allocation (an edited line), else in block */
 };
 
 struct textlines {
 	struct tl_line *v;
 	size_t n, cap;
+	char *block;     /* the bytes parsed: one allocation for every line read */
 	char *tail;      /* Ctrl-Z bytes after the last line (old editors' end mark) */
 	size_t tail_len;
 };
@@ -49,6 +54,10 @@ bool tl_one_line(const char *text, size_t len);
 int tl_insert(struct textlines *t, size_t at, const char *text, size_t len);
 int tl_replace(struct textlines *t, size_t i, const char *text, size_t len);
 void tl_delete(struct textlines *t, size_t i);
+/* Frees line i's bytes when they are its own (tl_delete and the like). */
+void tl_line_free(struct tl_line *l);
+/* The lines whose gone[i] is true go, in one pass; how many. */
+size_t tl_delete_marked(struct textlines *t, const bool *gone);
 /* Lines [from, to) go, in one move of the rest. */
 void tl_delete_range(struct textlines *t, size_t from, size_t to);
 /* n lines at at, at + 1, ...: what n calls of tl_insert would do, in one
