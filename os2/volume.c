@@ -11,6 +11,7 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "fs/fs.h"
+#include "os2/nameidx.h"
 
 /* ---- folder listings, read once per process ----
  *
@@ -155,27 +156,34 @@ char *volume_find_entry(const struct volume *v, const char *dir, const char *nam
 
 static char **planned;
 static size_t nplanned;
+static struct nameidx planned_ix; /* each planned path, by its spelling without case */
 
 static void forget_planned(void)
 {
 	for (size_t i = 0; i < nplanned; i++)
 		free(planned[i]);
 	free(planned);
+	ni_free(&planned_ix);
 	planned = NULL;
 	nplanned = 0;
 }
 
-/* The host path for a component not on disk: the spelling planned first. */
+/* The host path for a component not on disk: the spelling planned first
+ * (looked up in a hash index: a CONFIG.SYS naming many missing folders
+ * costs time in proportion to them, not to their square). */
 static char *planned_path(const char *path, const char *comp)
 {
 	char *want = wd_path_join(path, comp);
-	for (size_t i = 0; i < nplanned; i++)
-		if (!strcasecmp(planned[i], want)) {
-			free(want);
-			return wd_xstrdup(planned[i]);
-		}
+	const size_t *at = ni_get(&planned_ix, wd_sv_make(want, strlen(want)));
+	if (at) {
+		free(want);
+		return wd_xstrdup(planned[*at]);
+	}
 	planned = wd_xrealloc(planned, (nplanned + 1) * sizeof *planned);
-	planned[nplanned++] = wd_xstrdup(want);
+	planned[nplanned] = wd_xstrdup(want);
+	bool added;
+	ni_put(&planned_ix, wd_sv_make(planned[nplanned], strlen(want)), nplanned, &added);
+	nplanned++;
 	return want;
 }
 
