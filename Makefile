@@ -211,7 +211,7 @@ test-deps:
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh scripts/demo.sh $(O)
+	@KEYS=$(KEYS) sh scripts/demo.sh $(O)
 
 check: deps test-deps
 	@$(MAKE) --no-print-directory all tests fuzz WERROR=$(if $(filter command line,$(origin WERROR)),$(WERROR),1)
@@ -247,11 +247,12 @@ install: all release
 			install -m 0644 $(O)/keys/$$f $(SHARE)/keys/; fi; done; \
 		install -m 0644 $(O)/repo/* $(SHARE)/repo/; \
 	fi
-	for m in warpdrv warpdrv-admin; do sed 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' docs/$$m.1 \
+	for m in warpdrv warpdrv-admin; do sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' \
+		-e 's|/usr/share/warpdrv|$(DATADIR)/warpdrv|g' docs/$$m.1 \
 		>$(DESTDIR)$(MANDIR)/man1/$$m.1 && chmod 0644 $(DESTDIR)$(MANDIR)/man1/$$m.1; done
 	install -m 0644 $(USER_DOCS) LICENSE $(DESTDIR)$(DOCDIR)/
 	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv
-	ln -sf warpdrv $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin
+	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin
 	install -m 0644 completion/_warpdrv $(DESTDIR)$(ZSHCOMPDIR)/_warpdrv
 
 # What `make install` installed, and the folders it made that are left empty.
@@ -264,16 +265,31 @@ uninstall:
 	rm -rf $(SHARE)/keys $(SHARE)/repo
 	-rmdir $(SHARE) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
-# The Debian packages, built from a copy of the committed tree in $(O)/deb,
-# then unpacked into a scratch root and tried there (tests/deb.sh).
+# The Debian packages (debian/), built with dpkg-buildpackage from a copy of
+# the tracked files in $(O)/deb/src, then checked with lintian; the .deb files
+# land in $(O)/deb. tests/e2e/test_distro.sh installs them into a scratch root.
 deb:
-	@sh tests/deb.sh $(O)/deb
+	@rm -rf $(O)/deb && mkdir -p $(O)/deb/src
+	@git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(O)/deb/src
+	cd $(O)/deb/src && $(if $(KEYS),WARPDRV_KEYS=$(abspath $(KEYS))) dpkg-buildpackage -us -uc -b \
+		>../build.log 2>&1 || \
+		{ tail -40 ../build.log; exit 1; }
+	@ls $(O)/deb/*.deb
+	-cd $(O)/deb && lintian --info *.changes
+
+# The slow half of tests/e2e/test_distro.sh (CI): two builds from clean clones
+# compared byte for byte, a build with a distribution's flags running the demo,
+# and the Debian packages installed into a scratch root and run.
+distro-check: all
+	@WD=$(abspath $(O))/warpdrv WDA=$(abspath $(O))/warpdrv-admin WARPDRV_SRC=$(CURDIR) \
+		WARPDRV_BUILD=$(abspath $(O)) WARPDRV_DISTRO_SLOW=1 bash tests/e2e/test_distro.sh | \
+		tee $(O)/distro-check.log; ! grep -q '^FAIL' $(O)/distro-check.log
 
 # The build folder given (O=..., or SANITIZE=1's build/san), and only it.
 clean:
 	rm -rf $(O)
 
-.PHONY: all data repo deps test-deps check tests fuzz install uninstall release clean demo benches deb FORCE
+.PHONY: all data repo deps test-deps check tests fuzz install uninstall release clean demo benches deb distro-check FORCE
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
