@@ -75,6 +75,11 @@ static char *exe_dir(void)
 static char *bundled_keys(const struct wd_ctx *ctx, bool *dev)
 {
 	char *dir = ui_data_dir(ctx, "keys");
+	char *real = dir ? realpath(dir, NULL) : NULL; /* host: the program's own data */
+	if (real) {
+		free(dir);
+		dir = real;
+	}
 	char *mark = dir ? wd_path_join(dir, "DEVELOPMENT") : NULL;
 	*dev = mark && wd_exists(mark); /* host: the program's own data */
 	free(mark);
