@@ -89,6 +89,27 @@ t_version_names_the_keys() {
 	return 0
 }
 
+# A program installed without keys or repository (`make install` of a
+# development-key build without DEV_KEYS=1) says so and trusts nothing bundled;
+# detect still lists the devices (it crashed on the empty keyring).
+t_no_bundled_keys() {
+	mkdir -p "$T/bin"
+	cp "$WD" "$T/bin/warpdrv"
+	run "$T/bin/warpdrv" --version
+	assert_rc 0
+	assert_out "trusted keys: none bundled; only those given with --keys DIR"
+	run "$T/bin/warpdrv" detect --pci "$PCI"
+	assert_rc 0
+	assert_out "1 network controller: 0000:00:03.0 82540EM."
+	assert_out "no driver package"
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/v"
+	before=$(snapshot "$T/v")
+	run "$T/bin/warpdrv" --root "$T/v" --pci "$PCI" setup --yes
+	assert_rc 5
+	assert_err "no package drives the VirtualBox 82540EM at 0000:00:03.0"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused setup changed the volume"
+}
+
 # An index written under SOURCE_DATE_EPOCH: its date is that day, the same
 # bytes at any time; a malformed value is a usage error and writes nothing.
 t_index_source_date_epoch() {
