@@ -150,6 +150,49 @@ t_make_appends_user_flags() {
 	grep -q -- '-I\. ' "$T/out" || fail "the project's -I. lost to the environment's CPPFLAGS: $OUT"
 }
 
+# make KEYS=DIR: the vendor's public keys are the trusted ones, the bundled
+# repository is signed with the vendor's private repository key, and a
+# KEYS folder that lacks a part stops the build with what to do. The built
+# warpdrv-admin is copied in and taken as up to date (make -o).
+t_make_keys() {
+	cd "$SRC"
+	mkdir -p "$T/o" "$T/v/repo" "$T/v/license" "$T/other/repo"
+	cp "$WDA" "$T/o/warpdrv-admin"
+	"$WDA" -q keygen --out "$T/v/repo/vendor" >/dev/null
+	"$WDA" -q keygen --out "$T/other/repo/stray" >/dev/null
+	mk() { run make --no-print-directory O="$T/o" -o "$T/o/warpdrv-admin" SOURCE_DATE_EPOCH=1767225600 "$@"; }
+	mk KEYS="$T/v" "$T/o/repo/INDEX"
+	assert_rc 2
+	assert_err "KEYS=$T/v: no license/*.pub (the vendor's public license keys; docs/building.md)"
+	[ ! -e "$T/o/repo" ] || fail "a repository was built"
+	"$WDA" -q keygen --out "$T/v/license/vendor" >/dev/null
+	mk KEYS="$T/v" REPO_KEY="$T/other/repo/stray.key" "$T/o/repo/INDEX"
+	assert_rc 2
+	assert_err "its public half $T/other/repo/stray.pub is not one of $T/v/repo/*.pub"
+	mv "$T/v/repo/vendor.key" "$T/vendor.key"
+	mk KEYS="$T/v" "$T/o/repo/INDEX"
+	assert_rc 2
+	assert_err "no private repository key to sign the bundled repository with"
+	mv "$T/vendor.key" "$T/v/repo/vendor.key"
+	mk KEYS="$T/v" "$T/o/repo/INDEX"
+	assert_rc 0
+	[ "$(cd "$T/o/keys" && find . -name '*.pub' | sort | tr '\n' ' ')" = "./license/vendor.pub ./repo/vendor.pub " ] ||
+		fail "trusted keys: $(cd "$T/o/keys" && find .)"
+	[ -z "$(find "$T/o/keys" -name '*.key')" ] && [ ! -e "$T/o/keys/DEVELOPMENT" ] || fail "private or dev keys"
+	run "$WDA" verify "$T/o/repo/INDEX" --keys "$T/v"
+	assert_rc 0
+	assert_out "good index, serial 1767225600, 4 packages"
+	run "$WDA" verify "$T/o/repo/INDEX" --keys "$BUILD/keys"
+	assert_rc 3
+	# back to development keys: made anew, marked, the repository re-signed
+	mk "$T/o/repo/INDEX"
+	assert_rc 0
+	assert_out "development keys (make KEYS=DIR builds with a vendor's)"
+	[ -f "$T/o/keys/DEVELOPMENT" ] && [ -f "$T/o/keys/repo/dev.key" ] || fail "no development keys"
+	run "$WDA" verify "$T/o/repo/INDEX" --keys "$T/o/keys"
+	assert_rc 0
+}
+
 # ---- the slow part (make distro-check) ----
 
 slow() { [ "${WARPDRV_DISTRO_SLOW:-}" = 1 ] || skip "the slow part: make distro-check"; }
