@@ -9,7 +9,9 @@
 #   make test-deps  install missing Debian packages the tests add
 #   make install PREFIX=/usr/local DESTDIR= [DEV_KEYS=1];  make uninstall
 #   make KEYS=DIR   build with a vendor's keys (docs/building.md)
-#   make deb        the Debian packages (debian/), installed into a scratch root and tried
+#   make deb        the Debian packages (debian/), checked with lintian
+#   make distro-check   two builds compared byte for byte, a distribution's
+#                   flags running the demo, the packages run from a scratch root
 #
 # CPPFLAGS, CFLAGS and LDFLAGS are the user's (a distribution's hardening
 # flags): they are added after the project's own, which live in WD_*FLAGS.

@@ -7,6 +7,9 @@
 # demo, and the Debian packages, unpacked into a scratch root, run detect and a
 # setup on a sample volume. The clones are of the committed tree (git clone).
 . "$(dirname "$0")/lib.sh"
+# The makes run here see only the variables they are given (not those of a
+# make this test runs under, nor a packager's flags in the environment).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES CPPFLAGS CFLAGS LDFLAGS SOURCE_DATE_EPOCH KEYS
 
 BIN=$(dirname "$WD")
 BUILD=${WARPDRV_BUILD:-$BIN}
