@@ -184,7 +184,7 @@ $(O)/repo/INDEX: $(O)/warpdrv-admin $(O)/keys/.made $(wildcard drivers/*/*)
 		$(ADMIN) pack $$d --key $(SIGN_KEY) --out $(O)/repo.new \
 			$(if $(VENDOR_FILES),--vendor-files $(VENDOR_FILES)) || exit 1; done
 	@SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(ADMIN) index $(O)/repo.new --key $(SIGN_KEY) \
-		--serial $(SOURCE_DATE_EPOCH) --expires 9999-12-31
+		--serial $(SOURCE_DATE_EPOCH)
 	@WARPDRV_NOW=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%F) $(ADMIN) verify $(O)/repo.new/INDEX \
 		--keys $(O)/keys
 	@rm -rf $(O)/repo && mv $(O)/repo.new $(O)/repo
