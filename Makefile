@@ -1,20 +1,37 @@
 # warpdrv: GNU make, C11, pkg-config for the four libraries.
 #   make            build build/warpdrv and build/warpdrv-admin
-#   make check      install missing build dependencies, build, run every test
+#   make check      install missing build and test dependencies, build with
+#                   -Werror, run every test
 #   make check SANITIZE=1   the same under AddressSanitizer and UBSan (in build/san)
 #   make demo       the main job on the bundled sample volume
 #   make fuzz       build the libFuzzer targets (clang)
-#   make deps       install missing Debian build dependencies (or list them)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make deps       install missing Debian packages the build and `make demo` need
+#   make test-deps  install missing Debian packages the tests add
+#   make install PREFIX=/usr/local DESTDIR= [DEV_KEYS=1];  make uninstall
+#   make KEYS=DIR   build with a vendor's keys (docs/building.md)
+#   make deb        the Debian packages (debian/), checked with lintian
+#   make distro-check   two builds compared byte for byte, a distribution's
+#                   flags running the demo, the packages run from a scratch root
+#
+# CPPFLAGS, CFLAGS and LDFLAGS are the user's (a distribution's hardening
+# flags): they are added after the project's own, which live in WD_*FLAGS.
+# WERROR=1 adds -Werror (the default of `make check`; never of a plain build).
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/warpdrv
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libcurl openssl sqlite3 zlib
 # Linked: all but libcurl, which catalog/fetch_curl.c loads (dlopen) when the
-# first http(s) transfer starts; its headers still come from pkg-config.
+# first http(s) transfer starts; its headers still come from pkg-config. A
+# package must therefore name libcurl as a dependency itself (debian/control).
 LINK_PKGS := openssl sqlite3 zlib
 
 ifeq ($(SANITIZE),1)
@@ -30,20 +47,26 @@ endif
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS))
 OPT ?= -O2 -g
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
+WERROR ?= 0
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral \
+	$(if $(filter 1,$(WERROR)),-Werror)
 # The test hooks (common/hooks.h: WARPDRV_NOW, crash injection, lock wait) are
 # compiled into the programs in $(O), which the tests and benchmarks run, and
 # left out of the ones `make install` installs (built in $(O)/release).
 TEST_HOOKS ?= 1
-CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"' \
+WD_CPPFLAGS = -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"' \
 	-DWD_TEST_HOOKS=$(TEST_HOOKS)
-CFLAGS_ALL = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
+# The source folder's path stays out of the objects (reproducible builds).
+WD_CFLAGS = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) -ffile-prefix-map=$(CURDIR)=.
+WD_LDFLAGS = -pthread $(SANFLAGS)
+ALL_CPPFLAGS = $(WD_CPPFLAGS) $(CPPFLAGS)
+CFLAGS_ALL = $(WD_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(WD_LDFLAGS) $(LDFLAGS)
 
 # The library: every folder below ui/, in the layer order of docs/architecture.md.
 LIB_DIRS := common fs trust os2 pci netbench state license catalog installer session
-LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
-UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(wildcard ui/*.c))
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(sort $(wildcard $(d)/*.c)))
+UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(sort $(wildcard ui/*.c)))
 BENCH_SRCS := $(wildcard bench/*.c)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
@@ -56,9 +79,16 @@ FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
 
 all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES) $(O)/lost_unlink.so
 
-$(O)/obj/%.o: %.c
+# Every object is rebuilt when the flags change (another CFLAGS, WERROR=1).
+FLAGS_LINE = $(CC) $(ALL_CPPFLAGS) $(CFLAGS_ALL) | $(LDFLAGS_ALL)
+$(O)/flags: FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','\'',$(FLAGS_LINE))' ]; then \
+		printf '%s\n' '$(subst ','\'',$(FLAGS_LINE))' >$@; fi
+
+$(O)/obj/%.o: %.c $(O)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 $(O)/libwarpdrv.a: $(LIB_OBJS)
 	@rm -f $@
@@ -70,11 +100,12 @@ $(O)/libwarpdrv-ui.a: $(UI_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+LINK_INPUTS = $(filter-out $(O)/flags,$^)
+$(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/flags
+	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+$(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/flags
+	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
@@ -90,27 +121,72 @@ benches: $(BENCHES)
 # built without the sanitizers, which must come first in a program's libraries.
 $(O)/lost_unlink.so: tests/shim/lost_unlink.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -o $@ $< -ldl
+	$(CC) -std=c11 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
 
 # Data the programs find beside themselves (keys, the bundled repository):
 # later rules add to it.
 data:
 
-# Development key pairs, one per role, made once and never committed; then the
-# bundled repository: every recipe in drivers/ packed, signed and indexed.
-# `make repo VENDOR_FILES=DIR` packs the real vendor files found in DIR.
+# The keys the built programs trust ($(O)/keys: repo/*.pub, license/*.pub and
+# the list of revoked keys). `make KEYS=DIR` takes the vendor's public keys from
+# DIR and signs the bundled repository with the private repository key
+# REPO_KEY (default: the one DIR/repo/*.key; its .pub must lie beside it and be
+# one of DIR/repo/*.pub). Without KEYS the build makes development key pairs,
+# one per role, once per build folder, never committed; $(O)/keys/DEVELOPMENT
+# marks them, `warpdrv --version` says so, and `make install` leaves them out
+# unless DEV_KEYS=1 (docs/building.md).
+KEYS ?=
+REPO_KEY ?= $(if $(KEYS),$(firstword $(wildcard $(KEYS)/repo/*.key)))
+SIGN_KEY = $(if $(KEYS),$(REPO_KEY),$(O)/keys/repo/dev.key)
+KEYS_ORIGIN := $(if $(KEYS),vendor $(abspath $(KEYS)) $(abspath $(REPO_KEY)),development)
+DEV_KEYS ?= 0
+# The bundled index's serial and date: SOURCE_DATE_EPOCH, else the last
+# commit's date, else now (a source tree without its history).
+ifeq ($(SOURCE_DATE_EPOCH),)
+SOURCE_DATE_EPOCH := $(or $(shell git -C $(CURDIR) log -1 --format=%ct 2>/dev/null),$(shell date +%s))
+endif
 VENDOR_FILES ?=
 ADMIN = $(O)/warpdrv-admin -q
 data: $(O)/repo/INDEX
-$(O)/keys/repo/dev.key $(O)/keys/license/dev.key: | $(O)/warpdrv-admin
+$(O)/keys.origin: FORCE
 	@mkdir -p $(dir $@)
-	@$(ADMIN) keygen --out $(basename $@) >/dev/null
-$(O)/repo/INDEX: $(O)/warpdrv-admin $(O)/keys/repo/dev.key $(O)/keys/license/dev.key $(wildcard drivers/*/*)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(KEYS_ORIGIN)' ]; then echo '$(KEYS_ORIGIN)' >$@; fi
+$(O)/keys/.made: $(O)/keys.origin $(if $(KEYS),$(wildcard $(KEYS)/*/*.pub $(KEYS)/revoked) $(REPO_KEY)) | $(O)/warpdrv-admin
+	@rm -rf $(O)/keys && mkdir -p $(O)/keys/repo $(O)/keys/license
+ifneq ($(KEYS),)
+	@for r in repo license; do \
+		ls $(KEYS)/$$r/*.pub >/dev/null 2>&1 || { echo "KEYS=$(KEYS): no $$r/*.pub" \
+			"(the vendor's public $$r keys; docs/building.md)" >&2; exit 2; }; \
+		cp $(KEYS)/$$r/*.pub $(O)/keys/$$r/; done
+	@if [ -f $(KEYS)/revoked ]; then cp $(KEYS)/revoked $(O)/keys/; fi
+	@[ -n "$(REPO_KEY)" ] && [ -f "$(REPO_KEY)" ] || { echo "KEYS=$(KEYS): no private" \
+		"repository key to sign the bundled repository with: put it in $(KEYS)/repo/" \
+		"or name it with REPO_KEY=FILE (docs/building.md)" >&2; exit 2; }
+	@pub=$(basename $(REPO_KEY)).pub; ok=; for p in $(KEYS)/repo/*.pub; do \
+		cmp -s "$$pub" "$$p" && ok=1; done; [ -n "$$ok" ] || { echo "REPO_KEY=$(REPO_KEY):" \
+		"its public half $$pub is not one of $(KEYS)/repo/*.pub: the programs would not" \
+		"trust the repository it signs" >&2; exit 2; }
+else
+	@$(ADMIN) keygen --out $(O)/keys/repo/dev >/dev/null
+	@$(ADMIN) keygen --out $(O)/keys/license/dev >/dev/null
+	@printf '%s\n' "Development keys, made by this build: their private halves (*.key)" \
+		"are in the build folder. A program that trusts them trusts anyone who has" \
+		"that folder. Build with a vendor's keys for distribution: make KEYS=DIR" \
+		"(docs/building.md)." >$(O)/keys/DEVELOPMENT
+	@echo "$(O)/keys: development keys (make KEYS=DIR builds with a vendor's)"
+endif
+	@touch $@
+# The bundled repository: every recipe in drivers/ packed, signed and indexed.
+# `make repo VENDOR_FILES=DIR` packs the real vendor files found in DIR.
+$(O)/repo/INDEX: $(O)/warpdrv-admin $(O)/keys/.made $(wildcard drivers/*/*)
 	@rm -rf $(O)/repo.new && mkdir -p $(O)/repo.new
-	@for d in drivers/*/; do \
-		$(ADMIN) pack $$d --key $(O)/keys/repo/dev.key --out $(O)/repo.new \
+	@for d in $(sort $(wildcard drivers/*/)); do \
+		$(ADMIN) pack $$d --key $(SIGN_KEY) --out $(O)/repo.new \
 			$(if $(VENDOR_FILES),--vendor-files $(VENDOR_FILES)) || exit 1; done
-	@$(ADMIN) index $(O)/repo.new --key $(O)/keys/repo/dev.key --serial $$(date +%s)
+	@SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(ADMIN) index $(O)/repo.new --key $(SIGN_KEY) \
+		--serial $(SOURCE_DATE_EPOCH)
+	@WARPDRV_NOW=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%F) $(ADMIN) verify $(O)/repo.new/INDEX \
+		--keys $(O)/keys
 	@rm -rf $(O)/repo && mv $(O)/repo.new $(O)/repo
 	@echo "bundled repository: $(O)/repo ($$(ls $(O)/repo | grep -c wdp) packages)"
 repo:
@@ -123,21 +199,26 @@ FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/fuzzobj/%.o)
 $(O)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) $(WARN) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(WD_CPPFLAGS) $(FUZZ_FLAGS) $(WARN) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 $(O)/fuzz/%: $(O)/fuzzobj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(PKG_LIBS)
 fuzz: $(FUZZERS)
 
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh build
+
+test-deps:
+	@sh scripts/deps.sh test
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh scripts/demo.sh $(O)
+	@KEYS=$(KEYS) sh scripts/demo.sh $(O)
 
-check: deps
-	@$(MAKE) --no-print-directory all tests fuzz
+# The developers' and CI's builds: -Werror unless told WERROR=0.
+CHECK_WERROR = $(if $(filter command line,$(origin WERROR)),$(WERROR),1)
+check: deps test-deps
+	@$(MAKE) --no-print-directory all tests fuzz WERROR=$(CHECK_WERROR)
 	@sh tests/run.sh $(O)
 
 tests: $(TESTS)
@@ -148,18 +229,72 @@ release:
 	@$(MAKE) --no-print-directory O=$(RELEASE_O) TEST_HOOKS=0 SANITIZE= \
 		$(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin
 
+# The data: the public keys and the repository signed with them; those of a
+# development-key build only with DEV_KEYS=1. Man pages, completions and the
+# documents the man pages name go beside the programs.
+SHARE = $(DESTDIR)$(DATADIR)/warpdrv
+USER_DOCS := docs/setup.md docs/config-files.md docs/recovery.md docs/repository.md \
+	docs/subscription.md docs/formats.md docs/bench.md docs/building.md docs/threat-model.md
 install: all release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warpdrv $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(DESTDIR)$(PREFIX)/bin/
-	for d in keys repo; do if [ -d $(O)/$$d ]; then cp -R $(O)/$$d $(DESTDIR)$(PREFIX)/share/warpdrv/; fi; done
-	rm -f $(DESTDIR)$(PREFIX)/share/warpdrv/keys/*/*.key
-	install -m 0644 docs/warpdrv.1 docs/warpdrv-admin.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0755 $(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(DESTDIR)$(BINDIR)/
+	@if [ -f $(O)/keys/DEVELOPMENT ] && [ "$(DEV_KEYS)" != 1 ]; then \
+		echo "make install: this build trusts development keys; they and the repository" \
+		"signed with them are not installed (DEV_KEYS=1 installs them; make KEYS=DIR" \
+		"builds with a vendor's keys: docs/building.md)"; \
+	else \
+		set -e; install -d $(SHARE)/keys/repo $(SHARE)/keys/license $(SHARE)/repo; \
+		install -m 0644 $(O)/keys/repo/*.pub $(SHARE)/keys/repo/; \
+		install -m 0644 $(O)/keys/license/*.pub $(SHARE)/keys/license/; \
+		for f in revoked DEVELOPMENT; do if [ -f $(O)/keys/$$f ]; then \
+			install -m 0644 $(O)/keys/$$f $(SHARE)/keys/; fi; done; \
+		install -m 0644 $(O)/repo/* $(SHARE)/repo/; \
+	fi
+	for m in warpdrv warpdrv-admin; do sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' \
+		-e 's|/usr/share/warpdrv|$(DATADIR)/warpdrv|g' docs/$$m.1 \
+		>$(DESTDIR)$(MANDIR)/man1/$$m.1 && chmod 0644 $(DESTDIR)$(MANDIR)/man1/$$m.1; done
+	install -m 0644 $(USER_DOCS) LICENSE $(DESTDIR)$(DOCDIR)/
+	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv
+	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin
+	install -m 0644 completion/_warpdrv $(DESTDIR)$(ZSHCOMPDIR)/_warpdrv
+
+# What `make install` installed, and the folders it made that are left empty.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/warpdrv $(DESTDIR)$(BINDIR)/warpdrv-admin \
+		$(DESTDIR)$(MANDIR)/man1/warpdrv.1 $(DESTDIR)$(MANDIR)/man1/warpdrv-admin.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/warpdrv $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin \
+		$(DESTDIR)$(ZSHCOMPDIR)/_warpdrv
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(USER_DOCS)) LICENSE)
+	rm -rf $(SHARE)/keys $(SHARE)/repo
+	-rmdir $(SHARE) $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# The Debian packages (debian/), built with dpkg-buildpackage from a copy of
+# the tracked files in $(O)/deb/src, then checked with lintian; the .deb files
+# land in $(O)/deb. tests/e2e/test_distro.sh installs them into a scratch root.
+deb:
+	@rm -rf $(O)/deb && mkdir -p $(O)/deb/src
+	@git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(O)/deb/src
+	cd $(O)/deb/src && $(if $(KEYS),WARPDRV_KEYS=$(abspath $(KEYS))) dpkg-buildpackage -us -uc -b \
+		>../build.log 2>&1 || \
+		{ tail -40 ../build.log; exit 1; }
+	@ls $(O)/deb/*.deb
+	-cd $(O)/deb && lintian --info *.changes
+
+# The slow half of tests/e2e/test_distro.sh (CI): two builds from clean clones
+# compared byte for byte, a build with a distribution's flags running the demo,
+# and the Debian packages installed into a scratch root and run.
+distro-check:
+	@$(MAKE) --no-print-directory all WERROR=$(CHECK_WERROR)
+	@WD=$(abspath $(O))/warpdrv WDA=$(abspath $(O))/warpdrv-admin WARPDRV_SRC=$(CURDIR) \
+		WARPDRV_BUILD=$(abspath $(O)) WARPDRV_DISTRO_SLOW=1 bash tests/e2e/test_distro.sh | \
+		tee $(O)/distro-check.log; ! grep -q '^FAIL' $(O)/distro-check.log
 
 # The build folder given (O=..., or SANITIZE=1's build/san), and only it.
 clean:
 	rm -rf $(O)
 
-.PHONY: all data repo deps check tests fuzz install release clean demo benches
+.PHONY: all data repo deps test-deps check tests fuzz install uninstall release clean demo benches deb distro-check FORCE
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

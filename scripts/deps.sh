@@ -1,9 +1,23 @@
 #!/bin/sh
-# make deps: install the Debian packages the build and the tests need, or say
-# exactly which are missing. Runs apt-get only when something is missing.
+# make deps / make test-deps: install the Debian packages the build and the
+# main job need (build), or those the tests add (test), or say exactly which
+# are missing. Runs apt-get only when something is missing.
+# Usage: scripts/deps.sh build|test|all      (README.md lists both sets)
 set -u
-PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev nginx-light
-libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3 iproute2 iptables"
+# build: the compiler, pkg-config, the four libraries (libcurl is loaded at run
+# time, its headers are needed to build).
+BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev"
+# test: cmocka, clang's libFuzzer, the tools the end-to-end tests use (nginx
+# for the repository tests, iproute2 and iptables for the network namespaces of
+# the benchmark tests), and what the packaging test needs (debhelper, lintian).
+TEST_PKGS="libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3 nginx-light iproute2 iptables
+git debhelper dpkg-dev fakeroot lintian zsh"
+case "${1:-all}" in
+build) PKGS=$BUILD_PKGS; what=deps ;;
+test) PKGS=$TEST_PKGS; what=test-deps ;;
+all) PKGS="$BUILD_PKGS $TEST_PKGS"; what="deps test-deps" ;;
+*) echo "usage: scripts/deps.sh build|test|all" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PKGS; do
@@ -16,18 +30,24 @@ done
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	# Not Debian: check what the build itself needs.
-	if pkg-config --exists libcurl openssl sqlite3 zlib cmocka 2>/dev/null && command -v clang >/dev/null; then
+	if [ "${1:-all}" = build ]; then
+		pkg-config --exists libcurl openssl sqlite3 zlib 2>/dev/null && exit 0
+		echo "make deps: install pkg-config and the development packages of libcurl," >&2
+		echo "OpenSSL 3, SQLite 3 and zlib." >&2
+		exit 1
+	fi
+	if pkg-config --exists cmocka 2>/dev/null && command -v clang >/dev/null; then
 		exit 0
 	fi
-	echo "make deps: install the development packages of libcurl, OpenSSL 3, SQLite 3, zlib" >&2
-	echo "and cmocka, pkg-config, clang with its libFuzzer runtime, python3 and openssl." >&2
+	echo "make test-deps: install cmocka, clang with its libFuzzer runtime, python3, openssl," >&2
+	echo "sqlite3, nginx, iproute2 and iptables." >&2
 	exit 1
 fi
 
 [ -z "$missing" ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-	echo "make deps: installing$missing"
+	echo "make $what: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	# A fresh machine may have empty package lists: fetch them once, then install.
 	if ! apt-get install -y -q --no-install-recommends $missing; then
@@ -35,6 +55,6 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	fi
 	exit 0
 fi
-echo "make deps: missing Debian packages:$missing" >&2
+echo "make $what: missing Debian packages:$missing" >&2
 echo "install them with: sudo apt-get update && sudo apt-get install$missing" >&2
 exit 1

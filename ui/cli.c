@@ -9,6 +9,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "common/hooks.h"
 #include "ui/commands.h"
 
 static const char global_help[] =
@@ -67,6 +68,39 @@ static char *exe_dir(void)
 		return NULL;
 	buf[n] = '\0';
 	return wd_dirname(buf);
+}
+
+/* The bundled keys folder, and whether the build marked its keys as the
+ * development keys it made (Makefile: KEYS=DIR builds with a vendor's). */
+static char *bundled_keys(const struct wd_ctx *ctx, bool *dev)
+{
+	char *dir = ui_data_dir(ctx, "keys");
+	char *real = dir ? realpath(dir, NULL) : NULL; /* host: the program's own data */
+	if (real) {
+		free(dir);
+		dir = real;
+	}
+	char *mark = dir ? wd_path_join(dir, "DEVELOPMENT") : NULL;
+	*dev = mark && wd_exists(mark); /* host: the program's own data */
+	free(mark);
+	return dir;
+}
+
+void ui_warn_dev_keys(struct wd_ctx *ctx)
+{
+	/* The programs of the build folder (test hooks) are the developers' own. */
+	static bool warned;
+	bool dev;
+	if (WD_TEST_HOOKS || warned)
+		return;
+	char *dir = bundled_keys(ctx, &dev);
+	if (dev) {
+		warned = true;
+		ui_warn(ctx, "trusting the development keys in %s: anyone with the build folder can "
+			"sign for them; a vendor's build is made with KEYS=DIR (see %s --version)\n",
+			dir, ctx->prog);
+	}
+	free(dir);
 }
 
 static int parse_drive(const char *s, char *out)
@@ -222,6 +256,18 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	if (version) {
 		printf("%s %s\n", prog, WD_VERSION);
+		if (!strcmp(prog, "warpdrv")) {
+			bool dev;
+			char *dir = bundled_keys(&ctx, &dev);
+			if (!dir)
+				printf("trusted keys: none bundled; only those given with --keys DIR\n");
+			else if (dev)
+				printf("trusted keys: %s: DEVELOPMENT KEYS made by the build, not a "
+				       "vendor's; not for distribution\n", dir);
+			else
+				printf("trusted keys: %s\n", dir);
+			free(dir);
+		}
 		goto out;
 	}
 	if (help) {

@@ -177,6 +177,22 @@ static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_op
 	return 0;
 }
 
+/* The index's date: SOURCE_DATE_EPOCH (seconds since 1970, the convention of
+ * reproducible builds) when set, else today. */
+static int issued_day(int *days, struct wd_err *err)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (!sde || !*sde)
+		return wd_today(days, err);
+	char *end;
+	unsigned long long t = strtoull(sde, &end, 10);
+	if (*end || *sde == '-' || t / 86400 > 2932896) /* 9999-12-31 */
+		return wd_err_set(err, WD_EUSAGE, "SOURCE_DATE_EPOCH=%s: expected the seconds since "
+				  "1970-01-01 (a whole number), or unset it", sde);
+	*days = (int)(t / 86400);
+	return 0;
+}
+
 /* The serial: --serial, else one more than the index already in the folder. */
 static int next_serial(const struct index_opts *o, const char *path, uint64_t *serial,
 		       struct wd_err *err)
@@ -204,7 +220,7 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 	struct wd_key *k = NULL;
 	struct wd_buf out = {0};
 	char *path = wd_path_join(o.dir, INDEX_NAME);
-	if ((r = wd_today(&idx.issued, &err)) || (r = load_key(o.keyp, &k, &err)) ||
+	if ((r = issued_day(&idx.issued, &err)) || (r = load_key(o.keyp, &k, &err)) ||
 	    (r = own_keyring(o.keyp, &kr, &err)) ||
 	    (ctx->keys && (r = keyring_add_dir(&kr, ctx->keys, &err))) || (r = next_serial(&o, path, &idx.serial, &err)))
 		goto out;

@@ -95,7 +95,7 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
  * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
 {
-	int r = j->kr.n ? 0 : pkg_keyring(j->ctx, &j->s.v, &j->kr, err);
+	int r = j->kr.n ? 0 : pkg_keyring(j->ctx, j->ctx->root ? &j->s.v : NULL, &j->kr, err);
 	if (!r)
 		r = pkg_catalog(j->ctx, &j->kr, &j->cat, err);
 	if (r)

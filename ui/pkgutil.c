@@ -42,6 +42,8 @@ int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
 	session_from(ctx, &s);
 	int r = session_keyring(&s, v, kr, err);
 	session_done(&s);
+	if (!r)
+		ui_warn_dev_keys(ctx);
 	return r;
 }
 

@@ -70,4 +70,8 @@ int ui_opt_value(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *
  * program (the build tree), then ../share/warpdrv/NAME. NULL when none exists. */
 char *ui_data_dir(const struct wd_ctx *ctx, const char *name);
 
+/* A warning, once per run, when the bundled keys are development keys (in the
+ * installed programs; ui/cli.c). Every command that loads the trusted keys calls it. */
+void ui_warn_dev_keys(struct wd_ctx *ctx);
+
 #endif

@@ -5,7 +5,8 @@
 t_version() {
 	wd --version
 	assert_rc 0
-	[ "$OUT" = "warpdrv 0.1.0" ] || fail "version: $OUT"
+	[ "$(head -1 "$T/out")" = "warpdrv 0.1.0" ] || fail "version: $OUT"
+	assert_out "trusted keys: "
 }
 
 t_help_lists_commands_and_exit_codes() {
