@@ -52,19 +52,56 @@ static bool any_binding(const struct boot_model *m)
 	return m->ix->any_binding;
 }
 
-static void rule_netbind(struct boot_model *m)
+bool boot_netbind_fix(const struct boot_model *m, char **line, char **os2path, size_t *after)
 {
-	if (!m->nmac || m->netbind >= 0 || !any_binding(m))
-		return;
+	if (!m->nmac)
+		return false;
 	size_t last = m->mac[m->nmac - 1].line;
 	for (size_t k = 0; k < m->nproto; k++)
 		if (m->proto[k].line > (long)last)
 			last = (size_t)m->proto[k].line;
-	char d = m->in.loc ? m->in.loc->drive : 'C';
-	report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
-		   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and "
-		   "the network does not start: add CALL=%c:\\IBMCOM\\PROTOCOL\\NETBIND.EXE "
-		   "after this line (the last MAC or protocol driver)", d);
+	/* Protocol drivers nothing binds (NETBIOS.OS2) and MPTN's load before
+	 * NETBIND too (REFERENCE.md's order): the last DEVICE= line from a
+	 * PROTOCOL folder. */
+	size_t nl = config_sys_lines(m->in.cs);
+	for (size_t i = last + 1; i < nl; i++) {
+		struct cs_stmt st;
+		if (!config_sys_stmt(m->in.cs, i, &st) || !wd_sv_ieq(st.keyword, "DEVICE") ||
+		    st.dir.n < 10)
+			continue;
+		struct wd_sv tail = wd_sv_make(st.dir.p + st.dir.n - 10, 10);
+		if (wd_sv_ieq(tail, "\\PROTOCOL\\"))
+			last = i;
+	}
+	const struct pi_location *loc = m->in.loc;
+	char d = loc ? loc->drive : 'C';
+	const char *dir = loc && loc->dir ? loc->dir : "\\IBMCOM";
+	*after = last;
+	*line = wd_xasprintf("CALL=%c:%s\\PROTOCOL\\NETBIND.EXE", d, dir);
+	*os2path = loc && loc->where == PI_OTHER_DRIVE ? NULL
+		   : wd_xasprintf("%s\\PROTOCOL\\NETBIND.EXE", dir);
+	return true;
+}
+
+static void rule_netbind(struct boot_model *m)
+{
+	char *line, *path;
+	size_t last;
+	if (m->netbind >= 0 || !any_binding(m) || !boot_netbind_fix(m, &line, &path, &last))
+		return;
+	if (m->in.netbind_file < 0)
+		report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
+			   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter "
+			   "and the network does not start, and NETBIND.EXE is not at %c:%s on this "
+			   "volume: copy MPTS's NETBIND.EXE there, then add %s after this line (the "
+			   "last MAC or protocol driver)", line[5], path ? path : "", line);
+	else
+		report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
+			   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and "
+			   "the network does not start: add %s after this line (the last MAC or "
+			   "protocol driver)", line);
+	free(line);
+	free(path);
 }
 
 static void rule_where(struct boot_model *m)

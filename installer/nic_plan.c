@@ -454,7 +454,7 @@ static void model_of(struct nic_ctx *c, struct boot_model *m)
 		c->manifests[i] = &c->in->pkgs[i]->m;
 	const struct pi_location *loc = c->in->loc ? c->in->loc : &none;
 	struct boot_input bi = {c->cs, c->pi, loc, loc->path, false, c->in->nifs, c->in->nnifs,
-				c->manifests, c->in->npkgs};
+				c->manifests, c->in->npkgs, 0};
 	boot_model_build(m, &bi);
 }
 

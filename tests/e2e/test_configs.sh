@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Real configurations, round three (issue 20): a problem there before the
+# change, two adapters of one vendor driver, the second card's slot, a change
+# of medium, and check on healthy volumes. Each runs with and without a
+# subscription: exit code, message, the changed lines one by one, check clean
+# where setup says Done, a second run changing nothing, rollback byte for byte;
+# a refusal leaves the volume's bytes as they were.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/setup_lib.sh"
+PI=IBMCOM/PROTOCOL.INI
+
+one_nic() { listing "00:03.0 8086:100e 02"; }
+two_nics() { listing "00:03.0 8086:100e 02" "00:08.0 8086:100e 02"; }
+
+setup_applies() {
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_out "Done: generation"
+}
+
+setup_refused() { # MESSAGE
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 1
+	assert_err "$1"
+	assert_err "nothing was"
+	assert_no_out "Done"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "refused, but the volume changed"
+}
+
+# ---- 1. a problem there before: no NETBIND ----
+
+NB_FIX='CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
+NB_NOTE="repairs what was broken before this change: CONFIG.SYS ran no NETBIND.EXE, so no protocol was bound; adds $NB_FIX after DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBIOS.OS2 (the last MAC or protocol driver)"
+
+netbind_pi_changes() { # DRIVER
+	local D=$1
+	expect_changes $PI "-   PCNTND_nif = PCNTND.NIF" "+   ${D}_nif = ${D}.NIF" \
+		"-   Bindings = PCNTND_nif" "+   Bindings = ${D}_nif" "-[PCNTND_nif]" "+[${D}_nif]" \
+		'-   DriverName = PCNTND$' "+   DriverName = ${D}\$"
+}
+
+# NETBIND line placed after the last protocol driver (NETBIOS.OS2).
+netbind_after_protocols() {
+	tr -d '\r' <"$T/v/CONFIG.SYS" | grep -A1 -x 'DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBIOS.OS2' | tail -1 |
+		grep -qx "$(printf '%s' "$NB_FIX" | sed 's/\\/\\\\/g')" || fail "the NETBIND line is not after NETBIOS.OS2"
+}
+
+t_no_netbind_repaired_without_a_subscription() {
+	volume no-netbind
+	one_nic
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "CONFIG.SYS line 14: error: no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and the network does not start: add $NB_FIX after this line"
+	setup_applies
+	assert_out "$NB_NOTE"
+	assert_out "+$NB_FIX"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' '+DEVICE=C:\IBMCOM\MACS\E1000.OS2' "+$NB_FIX"
+	netbind_pi_changes E1000
+	netbind_after_protocols
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_no_netbind_repaired_with_a_subscription() {
+	volume no-netbind
+	subscribe drivers,acpi
+	one_nic
+	setup_applies
+	assert_out "$NB_NOTE"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' "+$NB_FIX" \
+		'+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	netbind_pi_changes MMLEM
+	netbind_after_protocols
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+# NETBIND.EXE not where PROTMAN's folder says: no certain repair; setup
+# refuses in check's words, naming it as the volume's, not the plan's.
+no_netbind_refused() {
+	rm "$T/v/IBMCOM/PROTOCOL/NETBIND.EXE"
+	rm -rf "$T/orig" && cp -a "$T/v" "$T/orig"
+	one_nic
+	local msg="CONFIG.SYS line 14: no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and the network does not start, and NETBIND.EXE is not at C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE on this volume: copy MPTS's NETBIND.EXE there, then add $NB_FIX after this line (the last MAC or protocol driver)"
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "${msg/CONFIG.SYS line 14: /CONFIG.SYS line 14: error: }"
+	setup_refused "already broken before this change: $msg [no-netbind]"
+	assert_no_out "fails its check"
+	case $ERR in *"the plan fails"*) fail "blamed on the plan: $ERR" ;; esac
+}
+
+t_no_netbind_without_netbind_exe_refused_without_a_subscription() {
+	volume no-netbind
+	no_netbind_refused
+}
+
+t_no_netbind_without_netbind_exe_refused_with_a_subscription() {
+	volume no-netbind
+	subscribe drivers,acpi
+	no_netbind_refused
+}
+
+run_tests
