@@ -103,4 +103,49 @@ t_no_netbind_without_netbind_exe_refused_with_a_subscription() {
 	no_netbind_refused
 }
 
+# ---- 2. two adapters of one vendor driver, the vendor's instance names ----
+
+elnk16_pi_changes() { # DRIVER SECOND_DRIVERNAME
+	local D=$1
+	expect_changes $PI "-   ELNK16_NIF = ELNK16.NIF" "-   ELNK16_NIF2 = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK162$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+}
+
+t_elnk16_twice_without_a_subscription() {
+	volume elnk16-two
+	check_clean
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF]"
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	assert_no_out "which no driver loaded by CONFIG.SYS answers"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	elnk16_pi_changes E1000 'E1002$'
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_elnk16_twice_with_a_subscription() {
+	volume elnk16-two
+	subscribe drivers,acpi
+	two_nics
+	setup_applies
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2 /A1' \
+		'+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	elnk16_pi_changes MMLEM 'MMLEM2$'
+	# NetBIOS adapters keep their numbers: position 0 and 1 of NetBEUI's Bindings.
+	grep -aq 'ADAPTER1 = netbeui\$,1' "$T/v/$PI" || fail "ADAPTER1 changed"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
 run_tests
