@@ -148,4 +148,35 @@ t_elnk16_twice_with_a_subscription() {
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
 }
 
+# ---- 3. the second card's slot ----
+
+# A second 82540EM and no old adapter for it: E1000 has no instance switch
+# and its NIF no slot keyword, so the second card stays unconfigured: exit 0,
+# a warning saying so, nothing written (the first is configured already).
+t_second_card_unconfigured_without_a_subscription() {
+	volume ecs-e1000-settings
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_err "warning: the 82540EM at 0000:00:08.0 stays unconfigured: E1000 has no instance switch and its NIF no slot keyword, so a second instance would drive the first card again; only the first E1000 is configured"
+	assert_no_out "E1000_nif2"
+	assert_out "Nothing to do"
+	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
+	check_clean
+}
+
+# With a subscription MMLEM's /A1 tells the cards apart: both configured.
+t_second_card_configured_with_a_subscription() {
+	volume ecs-e1000-settings
+	subscribe drivers,acpi
+	two_nics
+	setup_applies
+	case $ERR in *"stays unconfigured"*) fail "a card left unconfigured: $ERR" ;; esac
+	grep -aq 'MMLEM.OS2 /A1' "$T/v/CONFIG.SYS" || fail "no /A1 line"
+	grep -aq 'DriverName = MMLEM2\$' "$T/v/$PI" || fail "no MMLEM2\$"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
 run_tests
