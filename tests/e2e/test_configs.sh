@@ -179,4 +179,73 @@ t_second_card_configured_with_a_subscription() {
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
 }
 
+# ---- 4. a change of medium ----
+
+MEDIUM_MSG='[ODI2NDI_nif] (ODI2NDI, the NetWare requester'"'"'s link to NDIS) selects another medium (TOKEN-RING = "yes") and no Ethernet frame, but it is bound to [E1000_nif], an Ethernet adapter: it would get no frame it accepts; set the frame your network uses to "yes" (one of ETHERNET_802.2, ETHERNET_802.3, ETHERNET_II, ETHERNET_SNAP) and TOKEN-RING to "no" in [ODI2NDI_nif]'
+
+# Token ring to Ethernet: refused, naming the section, the keywords and
+# what to set; after the user sets the frame, setup applies and check is clean.
+medium_case() { # DRIVER
+	local D=$1
+	one_nic
+	check_clean
+	setup_refused "the plan fails its check: after it, IBMCOM\\PROTOCOL.INI line 12: ${MEDIUM_MSG//E1000/$D} [medium]"
+	# The user switches the Ethernet frame on, as the message says.
+	python3 - "$T/v/$PI" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, 'rb').read()
+s = s.replace(b'TOKEN-RING = "yes"', b'TOKEN-RING = "no"').replace(b'ETHERNET_802.2 = "no"', b'ETHERNET_802.2 = "yes"')
+open(p, 'wb').write(s)
+PY
+	rm -rf "$T/orig" && cp -a "$T/v" "$T/orig"
+	setup_applies
+	local pi_lines=("-   IBMTOK_nif = IBMTOK.NIF" "+   ${D}_nif = ${D}.NIF"
+		"-   Bindings = IBMTOK_nif" "+   Bindings = ${D}_nif" "-[IBMTOK_nif]" "+[${D}_nif]"
+		'-   DriverName = IBMTOK$' "+   DriverName = ${D}\$" '-   ADAPTER = "PRIMARY"')
+	# MAXTRANSMITS is E1000's keyword too (its NIF): carried there, dropped for MMLEM.
+	[ "$D" = MMLEM ] && pi_lines+=("-   MAXTRANSMITS = 6")
+	expect_changes $PI "${pi_lines[@]}"
+	local cs_lines=('-DEVICE=C:\IBMCOM\MACS\IBMTOK.OS2' "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2")
+	[ "$D" = MMLEM ] && cs_lines+=('+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE')
+	expect_changes CONFIG.SYS "${cs_lines[@]}"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+	grep -aq 'ETHERNET_802.2 = "yes"' "$T/v/$PI" || fail "the frame the user set is gone"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_medium_change_refused_then_applied_without_a_subscription() {
+	volume tokenring-odi2ndi
+	medium_case E1000
+}
+
+t_medium_change_refused_then_applied_with_a_subscription() {
+	volume tokenring-odi2ndi
+	subscribe drivers,acpi
+	medium_case MMLEM
+}
+
+# check: the same words for a volume changed by hand to an Ethernet driver.
+t_medium_check_error_after_a_change_by_hand() {
+	volume tokenring-odi2ndi
+	python3 - "$T/v" <<'PY'
+import sys
+v = sys.argv[1]
+c = open(v + '/CONFIG.SYS', 'rb').read().replace(b'MACS\\IBMTOK.OS2', b'MACS\\E1000.OS2')
+open(v + '/CONFIG.SYS', 'wb').write(c)
+p = open(v + '/IBMCOM/PROTOCOL.INI', 'rb').read()
+p = p.replace(b'IBMTOK_nif', b'E1000_nif').replace(b'IBMTOK.NIF', b'E1000.NIF').replace(b'IBMTOK$', b'E1000$')
+open(v + '/IBMCOM/PROTOCOL.INI', 'wb').write(p)
+PY
+	touch "$T/v/IBMCOM/MACS/E1000.OS2"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "IBMCOM\\PROTOCOL.INI line 12: error: $MEDIUM_MSG [medium]"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "check changed the volume"
+}
+
 run_tests
