@@ -229,6 +229,8 @@ int check_volume(const struct volume *v, const struct pkg_manifest *const *pkgs,
 				f.stale_ibmcom, f.nifs, f.nnifs, pkgs, npkgs,
 				check_netbind_file(v, &f.loc)};
 	check_network(&in, rep);
+	if (f.have_pi && f.loc.path)
+		rep->pi_file = wd_xstrdup(f.loc.path);
 	check_sort(rep);
 	boot_files_free(&f);
 	return 0;

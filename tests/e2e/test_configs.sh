@@ -248,4 +248,59 @@ PY
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "check changed the volume"
 }
 
+# ---- 5. check's words for a healthy volume ----
+
+MPTS_PI=MPTS/PROTOCOL.INI
+
+t_check_names_the_protocol_ini_protman_reads() {
+	volume mpts-folder-vendor-names
+	wd --root "$T/v" check
+	assert_rc 0
+	assert_out "No problems found in CONFIG.SYS and MPTS\\PROTOCOL.INI."
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "d['findings'] == []"
+}
+
+mpts_folder_case() { # DRIVER SECOND_DRIVERNAME
+	local D=$1
+	two_nics
+	setup_applies
+	expect_changes $MPTS_PI "-   ELNK16_NIF = ELNK16.NIF" "-   ELNK16_NIF2 = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK162$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+	[ ! -e "$T/v/IBMCOM/PROTOCOL.INI" ] || fail "an IBMCOM\\PROTOCOL.INI was written"
+	all_crlf $MPTS_PI
+	wd --root "$T/v" check
+	assert_rc 0
+	assert_out "No problems found in CONFIG.SYS and MPTS\\PROTOCOL.INI."
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $MPTS_PI
+}
+
+t_mpts_folder_vendor_names_without_a_subscription() {
+	volume mpts-folder-vendor-names
+	mpts_folder_case E1000 'E1002$'
+}
+
+t_mpts_folder_vendor_names_with_a_subscription() {
+	volume mpts-folder-vendor-names
+	subscribe drivers,acpi
+	mpts_folder_case MMLEM 'MMLEM2$'
+}
+
+# LAN Manager's volume and a PROTMAN in \MPTS with a stale \IBMCOM copy:
+# warnings that say what was not checked, no error.
+t_check_no_error_on_lan_manager_and_protman_in_mpts() {
+	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two; do
+		volume $v
+		wd --root "$T/v" --json check
+		assert_rc 0
+		assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+	done
+}
+
 run_tests
