@@ -303,7 +303,8 @@ static void run_case(const char *dir, const struct case_pkgs *base, struct wd_bu
 	free(extra);
 	cp.p = wd_xcalloc(base->n + local.n + 1, sizeof *cp.p);
 	memcpy(cp.p, base->p, base->n * sizeof *cp.p);
-	memcpy(cp.p + base->n, local.p, local.n * sizeof *cp.p);
+	if (local.n)
+		memcpy(cp.p + base->n, local.p, local.n * sizeof *cp.p);
 	cp.n = base->n + local.n;
 	char *subf = wd_path_join(dir, "subscription");
 	strcpy(cp.ent, ",");
