@@ -355,7 +355,8 @@ static int once(char **slot, struct line *l, const char *field, const char *wher
 static bool nic_field(struct wd_sv k)
 {
 	return wd_sv_eq(k, "driver") || wd_sv_eq(k, "nif") || wd_sv_eq(k, "drivername") ||
-	       wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch");
+	       wd_sv_eq(k, "instance-drivername") || wd_sv_eq(k, "instance-switch") ||
+	       wd_sv_eq(k, "slot-keyword");
 }
 
 static int parse_nic_field(struct line *l, struct pkg_manifest *m, const char *where,
@@ -386,6 +387,22 @@ static int parse_nic_field(struct line *l, struct pkg_manifest *m, const char *w
 				   dn ? "MMLEM%d$" : "/A%d");
 		return once(dn ? &m->instance_drivername : &m->instance_switch, l,
 			    dn ? "instance-drivername" : "instance-switch", where, err);
+	}
+	if (wd_sv_eq(k, "slot-keyword")) {
+		uint64_t first = 0;
+		bool ok = l->n == 3 && l->w[1].n && l->w[1].n <= 16 && !number(l->w[2], 99, &first);
+		for (size_t i = 0; ok && i < l->w[1].n; i++)
+			ok = isalnum((unsigned char)l->w[1].p[i]) || l->w[1].p[i] == '_';
+		if (!ok)
+			return bad(err, where, l->no, "slot-keyword: a keyword and the number of "
+				   "the first card, such as SLOT 0");
+		int r = once(&m->slot_keyword, l, "slot-keyword", where, err);
+		if (!r) {
+			free(m->slot_keyword);
+			m->slot_keyword = wd_sv_dup(l->w[1]);
+			m->slot_first = (int)first;
+		}
+		return r;
 	}
 	return bad(err, where, l->no, "unknown field '%.*s'", (int)k.n, k.p);
 }
@@ -478,7 +495,7 @@ static int check_complete(struct pkg_manifest *m, const char *where, struct wd_e
 						  "installs it", where, need[i]);
 		}
 	} else if (m->driver || m->nif || m->driver_name || m->instance_drivername ||
-		   m->instance_switch) {
+		   m->instance_switch || m->slot_keyword) {
 		return wd_err_set(err, WD_ETRUST, "%s: driver, nif and drivername belong to nic "
 				  "packages only", where);
 	}
@@ -550,6 +567,7 @@ void manifest_free(struct pkg_manifest *m)
 	free(m->driver_name);
 	free(m->instance_drivername);
 	free(m->instance_switch);
+	free(m->slot_keyword);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		free(m->files[i].src);
 		free(m->files[i].dest);
@@ -607,6 +625,8 @@ void manifest_write(const struct pkg_manifest *m, struct wd_buf *out)
 		wd_buf_addf(out, "instance-drivername %s\n", m->instance_drivername);
 	if (m->instance_switch)
 		wd_buf_addf(out, "instance-switch %s\n", m->instance_switch);
+	if (m->slot_keyword)
+		wd_buf_addf(out, "slot-keyword %s %d\n", m->slot_keyword, m->slot_first);
 	for (size_t i = 0; i < m->nfiles; i++) {
 		const struct pkg_file *f = &m->files[i];
 		wd_buf_addf(out, "file %s %s", f->src, f->dest);

@@ -72,6 +72,13 @@ struct pkg_manifest {
 	 * for one (no further instance, or no switch). */
 	char *instance_drivername;
 	char *instance_switch;
+	/* The PROTOCOL.INI keyword by which the driver picks its card when
+	 * several are there ("SLOT" for RTGNDA: its NIF's [SLOT], "PCI SLOT
+	 * index ... starts 0"), and the value of the first card; written on
+	 * instance k >= 2 as slot_first + k - 1, when the driver's NIF defines
+	 * the keyword. NULL: none. */
+	char *slot_keyword;
+	int slot_first;
 	struct pkg_file *files;
 	size_t nfiles;
 	struct pkg_config *config_need;

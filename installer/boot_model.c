@@ -476,6 +476,7 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 		return wd_err_set(err, WD_EFAIL, "the plan fails its check: no PROTOCOL.INI to "
 				  "judge it by; nothing was written");
 	int r = 0;
+	const struct finding *first_old = NULL;
 	for (size_t i = 0; !r && i < n; i++)
 		if (ch[i].old_section)
 			r = rebound(old, new_, &ch[i], err);
@@ -498,13 +499,23 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 			continue;
 		size_t len;
 		char *key = error_key(f->code, f->key, &len);
-		bool known = ni_get(&had, wd_sv_make(key, len)) != NULL;
+		const size_t *was = ni_get(&had, wd_sv_make(key, len));
+		bool known = was != NULL;
 		free(key);
+		/* An error the old files had already is not the plan's: said so,
+		 * in check's words, so that the user repairs it (docs/setup.md,
+		 * "Before and after"). */
 		if (!known)
 			r = wd_err_set(err, WD_EFAIL, "the plan fails its check: after it, %s line "
 				       "%zu: %s [%s]; nothing was written", f->file, f->line,
 				       f->message, f->code);
+		else if (!first_old)
+			first_old = &old->rep.v[*was]; /* its line in the files as they are */
 	}
+	if (!r && first_old)
+		r = wd_err_set(err, WD_EFAIL, "already broken before this change: %s line %zu: %s "
+			       "[%s]; repair that first, then run again; nothing was written",
+			       first_old->file, first_old->line, first_old->message, first_old->code);
 	for (size_t i = 0; i < old->rep.n; i++)
 		free(keys[i]);
 	free(keys);

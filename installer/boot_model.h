@@ -67,6 +67,9 @@ struct boot_input {
 	size_t nnifs;
 	const struct pkg_manifest *const *pkgs; /* the NIC packages known */
 	size_t npkgs;
+	/* NETBIND.EXE in PROTMAN's folder\PROTOCOL on this volume: 0 not looked,
+	 * 1 there, -1 missing (the no-netbind rule then says to put it there). */
+	int netbind_file;
 };
 
 /* Who gives a DriverName: the files of the NIFs and packages naming it. */
@@ -165,6 +168,14 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 
 /* Section s's DriverName, as pi_get gives it, looked up once per model. */
 bool boot_section_dn(const struct boot_model *m, size_t s, struct wd_sv *dn);
+
+/* The CALL= line that runs NETBIND.EXE from PROTMAN's folder
+ * ("CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE", malloc'd), its path on the
+ * volume ("\IBMCOM\PROTOCOL\NETBIND.EXE", malloc'd, NULL: PROTMAN's folder is
+ * on another drive) and the line it goes after (the last MAC or protocol
+ * DEVICE= line); false when the model has no MAC. The no-netbind rule and
+ * setup's repair of it say the same line. */
+bool boot_netbind_fix(const struct boot_model *m, char **line, char **os2path, size_t *after);
 
 /* The rules (installer/boot_rules.c), run by boot_model_build. */
 void boot_rules(struct boot_model *m);

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "common/buf.h"
+#include "installer/medium.h"
 
 #define SV(v) (int)(v).n, (v).p
 #define CS "CONFIG.SYS"
@@ -52,19 +53,56 @@ static bool any_binding(const struct boot_model *m)
 	return m->ix->any_binding;
 }
 
-static void rule_netbind(struct boot_model *m)
+bool boot_netbind_fix(const struct boot_model *m, char **line, char **os2path, size_t *after)
 {
-	if (!m->nmac || m->netbind >= 0 || !any_binding(m))
-		return;
+	if (!m->nmac)
+		return false;
 	size_t last = m->mac[m->nmac - 1].line;
 	for (size_t k = 0; k < m->nproto; k++)
 		if (m->proto[k].line > (long)last)
 			last = (size_t)m->proto[k].line;
-	char d = m->in.loc ? m->in.loc->drive : 'C';
-	report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
-		   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and "
-		   "the network does not start: add CALL=%c:\\IBMCOM\\PROTOCOL\\NETBIND.EXE "
-		   "after this line (the last MAC or protocol driver)", d);
+	/* Protocol drivers nothing binds (NETBIOS.OS2) and MPTN's load before
+	 * NETBIND too (REFERENCE.md's order): the last DEVICE= line from a
+	 * PROTOCOL folder. */
+	size_t nl = config_sys_lines(m->in.cs);
+	for (size_t i = last + 1; i < nl; i++) {
+		struct cs_stmt st;
+		if (!config_sys_stmt(m->in.cs, i, &st) || !wd_sv_ieq(st.keyword, "DEVICE") ||
+		    st.dir.n < 10)
+			continue;
+		struct wd_sv tail = wd_sv_make(st.dir.p + st.dir.n - 10, 10);
+		if (wd_sv_ieq(tail, "\\PROTOCOL\\"))
+			last = i;
+	}
+	const struct pi_location *loc = m->in.loc;
+	char d = loc ? loc->drive : 'C';
+	const char *dir = loc && loc->dir ? loc->dir : "\\IBMCOM";
+	*after = last;
+	*line = wd_xasprintf("CALL=%c:%s\\PROTOCOL\\NETBIND.EXE", d, dir);
+	*os2path = loc && loc->where == PI_OTHER_DRIVE ? NULL
+		   : wd_xasprintf("%s\\PROTOCOL\\NETBIND.EXE", dir);
+	return true;
+}
+
+static void rule_netbind(struct boot_model *m)
+{
+	char *line, *path;
+	size_t last;
+	if (m->netbind >= 0 || !any_binding(m) || !boot_netbind_fix(m, &line, &path, &last))
+		return;
+	if (m->in.netbind_file < 0)
+		report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
+			   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter "
+			   "and the network does not start, and NETBIND.EXE is not at %c:%s on this "
+			   "volume: copy MPTS's NETBIND.EXE there, then add %s after this line (the "
+			   "last MAC or protocol driver)", line[5], path ? path : "", line);
+	else
+		report_add(&m->rep, CS, last + 1, CHECK_ERROR, "no-netbind", "",
+			   "no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and "
+			   "the network does not start: add %s after this line (the last MAC or "
+			   "protocol driver)", line);
+	free(line);
+	free(path);
 }
 
 static void rule_where(struct boot_model *m)
@@ -337,6 +375,65 @@ static void rule_drivername_twice(struct boot_model *m)
 	}
 }
 
+/* Is value "yes" (quoted or not, any case)? */
+static bool says_yes(struct wd_sv v)
+{
+	if (v.n >= 2 && v.p[0] == '"' && v.p[v.n - 1] == '"')
+		v = wd_sv_make(v.p + 1, v.n - 2);
+	return wd_sv_ieq(v, "yes");
+}
+
+/* The medium: a protocol bound to a driver of a package (Ethernet: every
+ * driver warpdrv installs) whose section selects another medium and no
+ * Ethernet frame gets no frame it accepts (docs/setup.md, "The medium"). */
+static void rule_medium(struct boot_model *m)
+{
+	const struct protocol_ini *pi = m->in.pi;
+	for (size_t k = 0; k < m->nproto; k++) {
+		const struct bm_proto *p = &m->proto[k];
+		const struct medium_protocol *mp = NULL;
+		for (size_t i = 0; i < medium_nprotocols && !mp; i++)
+			if (!strcasecmp(p->drivername, medium_protocols[i].drivername))
+				mp = &medium_protocols[i];
+		if (!mp)
+			continue;
+		const char *eth = NULL;
+		for (size_t i = 0; i < p->b.n && !eth; i++) {
+			long s = p->b.slot[i][0] ? pi_section(pi, p->b.slot[i]) : -1;
+			long x = s >= 0 ? boot_answering(m, (size_t)s) : -1;
+			if (x >= 0 && m->mac[x].pkg)
+				eth = p->b.slot[i];
+		}
+		if (!eth)
+			continue;
+		struct wd_buf on = {0}, frames = {0};
+		bool any_eth = false;
+		for (size_t i = 0; mp->ethernet[i]; i++) {
+			struct wd_sv v;
+			any_eth |= pi_get(pi, p->section, mp->ethernet[i], &v) && says_yes(v);
+			wd_buf_addf(&frames, "%s%s", i ? ", " : "", mp->ethernet[i]);
+		}
+		for (size_t i = 0; mp->other[i]; i++) {
+			struct wd_sv v;
+			if (pi_get(pi, p->section, mp->other[i], &v) && says_yes(v))
+				wd_buf_addf(&on, "%s%s = %.*s", on.len ? ", " : "", mp->other[i], SV(v));
+		}
+		const char *name = pi->sec[p->section].name;
+		if (on.len && !any_eth) {
+			long line = pi_key_line(pi, p->section, "DriverName");
+			report_add(&m->rep, pi_file(m), (size_t)(line >= 0 ? line : (long)pi->sec[p->section].header) + 1,
+				   CHECK_ERROR, "medium", name,
+				   "[%s] (%s) selects another medium (%s) and no Ethernet frame, but it "
+				   "is bound to [%s], an Ethernet adapter: it would get no frame it "
+				   "accepts; set the frame your network uses to \"yes\" (one of %s) and "
+				   "%s to \"no\" in [%s]", name, mp->what, on.p, eth, frames.p,
+				   mp->other[0], name);
+		}
+		wd_buf_free(&on);
+		wd_buf_free(&frames);
+	}
+}
+
 void boot_rules(struct boot_model *m)
 {
 	if (m->lanman) {
@@ -368,4 +465,5 @@ void boot_rules(struct boot_model *m)
 	rule_bindings(m);
 	rule_lxcfg(m);
 	rule_drivername_twice(m);
+	rule_medium(m);
 }

@@ -197,6 +197,18 @@ void check_network(const struct boot_input *in, struct check_report *rep)
 
 /* ---- reading the volume ---- */
 
+/* Is NETBIND.EXE in PROTMAN's folder\PROTOCOL on this volume (1), not (-1),
+ * or is that folder on another drive (0)? */
+int check_netbind_file(const struct volume *v, const struct pi_location *loc)
+{
+	if (!loc->dir || loc->where == PI_OTHER_DRIVE)
+		return 0;
+	char *p = wd_xasprintf("%s\\PROTOCOL\\NETBIND.EXE", loc->dir);
+	bool there = resolve(v, p);
+	free(p);
+	return there ? 1 : -1;
+}
+
 int check_volume(const struct volume *v, const struct pkg_manifest *const *pkgs, size_t npkgs,
 		 struct check_report *rep, struct wd_err *err)
 {
@@ -214,8 +226,11 @@ int check_volume(const struct volume *v, const struct pkg_manifest *const *pkgs,
 				   f.nifs[k].error);
 	check_config_sys(v, &f.cs, rep);
 	struct boot_input in = {&f.cs, f.have_pi ? &f.pi : NULL, &f.loc, f.loc.path,
-				f.stale_ibmcom, f.nifs, f.nnifs, pkgs, npkgs};
+				f.stale_ibmcom, f.nifs, f.nnifs, pkgs, npkgs,
+				check_netbind_file(v, &f.loc)};
 	check_network(&in, rep);
+	if (f.have_pi && f.loc.path)
+		rep->pi_file = wd_xstrdup(f.loc.path);
 	check_sort(rep);
 	boot_files_free(&f);
 	return 0;

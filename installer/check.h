@@ -29,5 +29,8 @@ void check_config_sys(const struct volume *v, const struct config_sys *cs,
 		      struct check_report *rep);
 /* The networking rules: the findings of the boot model built from in. */
 void check_network(const struct boot_input *in, struct check_report *rep);
+/* NETBIND.EXE in PROTMAN's folder\PROTOCOL: 1 on the volume, -1 not, 0 that
+ * folder is on another drive (struct boot_input's netbind_file). */
+int check_netbind_file(const struct volume *v, const struct pi_location *loc);
 
 #endif

@@ -52,6 +52,7 @@ void check_report_free(struct check_report *rep)
 		free(rep->v[i].message);
 	}
 	free(rep->v);
+	free(rep->pi_file);
 	memset(rep, 0, sizeof *rep);
 }
 

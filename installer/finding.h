@@ -20,6 +20,7 @@ struct check_report {
 	struct finding *v;
 	size_t n;
 	size_t errors;
+	char *pi_file; /* the PROTOCOL.INI checked ("MPTS\PROTOCOL.INI"), or NULL */
 };
 
 void report_add(struct check_report *rep, const char *file, size_t line,

@@ -417,6 +417,35 @@ static void after_notes(struct nic_ctx *c, size_t i)
 					  it->section));
 }
 
+/* The index keyword of a further instance (docs/setup.md, "The second
+ * card's slot"): SLOT = 1 on the second card, as the NIF numbers them. */
+static int set_slot(struct nic_ctx *c, struct nic_item *it, const struct nif *nif)
+{
+	const char *key = it->pkg->m.slot_keyword;
+	long s = pi_section(c->pi, it->section);
+	if (s < 0)
+		return refused(c, "find", it->section);
+	if (!nif_keyword(nif, key))
+		return wd_err_set(c->err, WD_EFAIL, "%s %s: its manifest's slot-keyword %s is not "
+				  "a keyword of its NIF %s, so [%s] cannot pick the card at %s: "
+				  "nothing was changed", it->pkg->m.name, it->pkg->m.version, key,
+				  it->pkg->m.nif, it->section, it->dev->slot);
+	char v[24];
+	snprintf(v, sizeof v, "%ld", it->slot);
+	struct wd_sv have;
+	if (pi_get(c->pi, (size_t)s, key, &have) && wd_sv_eq(have, v))
+		return 0;
+	if (pi_set(c->pi, (size_t)s, key, v))
+		return refused(c, "set the slot keyword in", it->section);
+	nic_add_note(&it->notes, &it->nnotes,
+		     wd_xasprintf("sets %s = %s in [%s]: the %s at %s is adapter %d of %s in PCI "
+				  "order, and %s numbers the cards from %d", key, v, it->section,
+				  it->dev->vbox_model ? it->dev->vbox_model : "NIC", it->dev->slot,
+				  it->instance, it->pkg->m.driver, it->pkg->m.nif,
+				  it->pkg->m.slot_first));
+	return 0;
+}
+
 int nic_edit_protocol_ini(struct nic_ctx *c)
 {
 	size_t n = c->out->n;
@@ -432,6 +461,8 @@ int nic_edit_protocol_ini(struct nic_ctx *c)
 		bool same = it->replaced_file && !strcasecmp(it->replaced_file, it->pkg->m.driver);
 		if (!r)
 			r = fit_section(c, it->section, &nif, it, same && old[i]);
+		if (!r && it->slot >= 0)
+			r = set_slot(c, it, &nif);
 		nif_free(&nif);
 	}
 	for (size_t i = 0; !r && i < n; i++)

@@ -106,6 +106,37 @@ static void claim_lines(struct nic_ctx *c)
 			}
 }
 
+static void item_free(struct nic_item *it);
+
+/* A further adapter of a driver that cannot tell it from the first (no
+ * instance switch, no slot keyword) with no old adapter's line to take
+ * over: a new instance would drive the first card again, so it stays
+ * unconfigured, with a warning (docs/setup.md, "The second card's slot"). */
+static void unconfigured(struct nic_ctx *c)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < c->out->n; i++) {
+		struct nic_item *it = &c->out->items[i];
+		const struct pkg_manifest *pm = &it->pkg->m;
+		if (it->instance > 1 && !pm->instance_switch && !pm->slot_keyword && c->claim[i] < 0) {
+			char *s = nic_stem(pm->driver);
+			nic_add_note(&c->out->warnings, &c->out->nwarnings,
+				     wd_xasprintf("the %s at %s stays unconfigured: %s has no "
+						  "instance switch and its NIF no slot keyword, so a "
+						  "second instance would drive the first card again; "
+						  "only the first %s is configured",
+						  it->dev->vbox_model ? it->dev->vbox_model : "NIC",
+						  it->dev->slot, s, s));
+			free(s);
+			item_free(it);
+			continue;
+		}
+		c->claim[kept] = c->claim[i];
+		c->out->items[kept++] = *it;
+	}
+	c->out->n = kept;
+}
+
 /* A driver being replaced may be loaded once more than there are adapters
  * for it (an adapter removed in VirtualBox): its lines left over would load
  * the old driver beside the new one, so they go with their sections. */
@@ -362,14 +393,20 @@ static void name_instances(struct nic_ctx *c)
 			item_free(it);
 			continue;
 		}
+		it->slot = -1;
+		/* The driver picks its card by an index keyword its NIF defines
+		 * (the manifest's slot-keyword, from that NIF). */
+		if (it->instance > 1 && !it->pkg->m.instance_switch && it->pkg->m.slot_keyword)
+			it->slot = it->pkg->m.slot_first + it->instance - 1;
 		it->section = it->instance > 1 ? wd_xasprintf("%s_nif%d", s, it->instance)
 					       : wd_xasprintf("%s_nif", s);
-		if (it->instance > 1 && !it->pkg->m.instance_switch)
+		if (it->instance > 1 && !it->pkg->m.instance_switch && it->slot < 0)
 			nic_add_note(&it->notes, &it->nnotes,
-				     wd_xasprintf("%s takes no instance switch: it names its adapters "
-						  "by load order and picks the card with a SLOT keyword "
-						  "in [%s]; add SLOT there if the adapters come up "
-						  "swapped", s, it->section));
+				     wd_xasprintf("%s takes no instance switch and its NIF no slot "
+						  "keyword: [%s] takes the old adapter's place, but "
+						  "which card it drives cannot be told; if the adapters "
+						  "come up swapped or as one, swap or REM its line", s,
+						  it->section));
 		free(s);
 		c->out->items[kept++] = *it;
 	}
@@ -454,7 +491,7 @@ static void model_of(struct nic_ctx *c, struct boot_model *m)
 		c->manifests[i] = &c->in->pkgs[i]->m;
 	const struct pi_location *loc = c->in->loc ? c->in->loc : &none;
 	struct boot_input bi = {c->cs, c->pi, loc, loc->path, false, c->in->nifs, c->in->nnifs,
-				c->manifests, c->in->npkgs};
+				c->manifests, c->in->npkgs, 0};
 	boot_model_build(m, &bi);
 }
 
@@ -464,6 +501,7 @@ static int plan_edits(struct nic_ctx *c, const struct boot_model *m)
 	c->claim = wd_xcalloc(c->out->n + 1, sizeof *c->claim);
 	c->before = wd_xcalloc(c->out->n + 1, sizeof *c->before);
 	claim_lines(c);
+	unconfigured(c);
 	mark_leftovers(c);
 	int r = find_sections(c, m);
 	for (size_t i = 0; !r && i < c->out->n; i++) {
@@ -520,5 +558,8 @@ void nic_plan_free(struct nic_plan *p)
 	for (size_t k = 0; k < p->nnotes; k++)
 		free(p->notes[k]);
 	free(p->notes);
+	for (size_t k = 0; k < p->nwarnings; k++)
+		free(p->warnings[k]);
+	free(p->warnings);
 	memset(p, 0, sizeof *p);
 }

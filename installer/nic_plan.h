@@ -50,6 +50,7 @@ struct nic_item {
 	char **notes;               /* "MMLEM needs ...; using E1000" */
 	size_t nnotes;
 	bool unchanged;             /* already configured so: no line of it changed */
+	long slot;                  /* the slot keyword's value for it, or -1 */
 };
 
 struct nic_plan {
@@ -57,6 +58,10 @@ struct nic_plan {
 	size_t n;
 	char **notes;               /* about devices no package drives */
 	size_t nnotes;
+	/* Warnings: an adapter left unconfigured (the driver cannot tell it
+	 * from the first). Setup still applies the rest, exit 0. */
+	char **warnings;
+	size_t nwarnings;
 };
 
 /* Plans and edits cs and pi. Errors: no MPTS networking (WD_EFAIL: no

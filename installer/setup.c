@@ -13,6 +13,7 @@
 #include "installer/acpi_plan.h"
 #include "installer/boot_critical.h"
 #include "installer/boot_model.h"
+#include "installer/check.h"
 #include "installer/txn.h"
 #include "license/activation.h"
 
@@ -117,6 +118,8 @@ bool setup_file_changed(const struct setup *s, int f)
 
 void setup_render(struct setup *s)
 {
+	wd_buf_reset(&s->new_[F_CONFIG]);
+	wd_buf_reset(&s->new_[F_PROTOCOL]);
 	config_sys_write(&s->cs, &s->new_[F_CONFIG]);
 	if (s->have_pi)
 		protocol_ini_write(&s->pi, &s->new_[F_PROTOCOL]);
@@ -331,7 +334,36 @@ static void break_for_test(struct protocol_ini *pi, const struct nic_plan *nic)
 	pi_rebind(pi, nic->items[0].section, nic->items[0].replaced_section);
 }
 
-int setup_verify(const struct setup *s, const struct package *const *pkgs, size_t npkgs,
+/* The repairs of what was broken before whose form is certain, on the
+ * rendered plan: CALL=...NETBIND.EXE after the last MAC or protocol line,
+ * when the old files lacked it too and NETBIND.EXE is where PROTMAN's
+ * folder says. The files are rendered again; true when something was added. */
+static bool repair_before(struct setup *s, const struct boot_model *before,
+			  const struct boot_model *after)
+{
+	if (!report_find_error(&before->rep, "no-netbind", "") ||
+	    !report_find_error(&after->rep, "no-netbind", "") || after->in.netbind_file <= 0)
+		return false;
+	char *line, *path;
+	size_t at;
+	if (!boot_netbind_fix(after, &line, &path, &at))
+		return false;
+	/* The model of the rendered bytes counts lines as s->cs does. */
+	bool ok = at < config_sys_lines(&s->cs) && !config_sys_insert_after(&s->cs, at, line);
+	if (ok) {
+		struct wd_sv prev = tl_text(&s->cs.t, at);
+		setup_note(s, wd_xasprintf("repairs what was broken before this change: CONFIG.SYS "
+					   "ran no NETBIND.EXE, so no protocol was bound; adds %s "
+					   "after %.*s (the last MAC or protocol driver)", line,
+					   (int)prev.n, prev.p));
+		setup_render(s);
+	}
+	free(line);
+	free(path);
+	return ok;
+}
+
+int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkgs,
 		 struct wd_err *err)
 {
 	/* A file past the size warpdrv reads could be neither checked nor
@@ -350,33 +382,44 @@ int setup_verify(const struct setup *s, const struct package *const *pkgs, size_
 	for (size_t i = 0; i < npkgs; i++)
 		if (pkgs[i]->m.kind == PKG_KIND_NIC)
 			m[nm++] = &pkgs[i]->m;
-	struct config_sys cs;
-	struct protocol_ini pi;
-	config_sys_parse(&cs, s->new_[F_CONFIG].p ? s->new_[F_CONFIG].p : "", s->new_[F_CONFIG].len);
-	protocol_ini_parse(&pi, s->new_[F_PROTOCOL].p ? s->new_[F_PROTOCOL].p : "",
-			   s->new_[F_PROTOCOL].len);
-	break_for_test(&pi, &s->nic);
-	struct pi_location loc;
-	pi_locate(&cs, s->v.boot_drive, &loc);
 	const struct boot_files *f = &s->bf;
+	int nb_old = check_netbind_file(&s->v, &f->loc);
 	struct boot_input bi_old = {&f->cs, &f->pi, &f->loc, f->loc.path, false, f->nifs, f->nnifs,
-				    m, nm};
-	struct boot_input bi_new = {&cs, &pi, &loc, loc.path, false, f->nifs, f->nnifs, m, nm};
+				    m, nm, nb_old};
 	struct boot_model before, after;
 	boot_model_build(&before, &bi_old);
-	boot_model_build(&after, &bi_new);
-	struct boot_change *ch = wd_xcalloc(s->nic.n + 1, sizeof *ch);
-	for (size_t i = 0; i < s->nic.n; i++) {
-		ch[i].old_section = s->nic.items[i].replaced_section;
-		ch[i].new_section = s->nic.items[i].section;
+	int r = 0;
+	for (int pass = 0;; pass++) {
+		struct config_sys cs;
+		struct protocol_ini pi;
+		config_sys_parse(&cs, s->new_[F_CONFIG].p ? s->new_[F_CONFIG].p : "",
+				 s->new_[F_CONFIG].len);
+		protocol_ini_parse(&pi, s->new_[F_PROTOCOL].p ? s->new_[F_PROTOCOL].p : "",
+				   s->new_[F_PROTOCOL].len);
+		break_for_test(&pi, &s->nic);
+		struct pi_location loc;
+		pi_locate(&cs, s->v.boot_drive, &loc);
+		struct boot_input bi_new = {&cs, &pi, &loc, loc.path, false, f->nifs, f->nnifs, m, nm,
+					    check_netbind_file(&s->v, &loc)};
+		boot_model_build(&after, &bi_new);
+		bool again = !pass && repair_before(s, &before, &after);
+		if (!again) {
+			struct boot_change *ch = wd_xcalloc(s->nic.n + 1, sizeof *ch);
+			for (size_t i = 0; i < s->nic.n; i++) {
+				ch[i].old_section = s->nic.items[i].replaced_section;
+				ch[i].new_section = s->nic.items[i].section;
+			}
+			r = boot_postcondition(&before, &after, ch, s->nic.n, err);
+			free(ch);
+		}
+		boot_model_free(&after);
+		pi_location_free(&loc);
+		protocol_ini_free(&pi);
+		config_sys_free(&cs);
+		if (!again)
+			break;
 	}
-	int r = boot_postcondition(&before, &after, ch, s->nic.n, err);
-	free(ch);
 	boot_model_free(&before);
-	boot_model_free(&after);
-	pi_location_free(&loc);
-	protocol_ini_free(&pi);
-	config_sys_free(&cs);
 	free(m);
 	return r;
 }

@@ -60,8 +60,11 @@ bool setup_anything(const struct setup *s);
 void setup_diff(const struct setup *s, struct wd_buf *out);
 
 /* The postcondition (installer/boot_model.h) of the rendered plan: the boot
- * model of the new files against the old. pkgs: the NIC packages known. */
-int setup_verify(const struct setup *s, const struct package *const *pkgs, size_t npkgs,
+ * model of the new files against the old. pkgs: the NIC packages known. A
+ * problem the old files had already whose repair is certain (a missing
+ * NETBIND line, NETBIND.EXE where PROTMAN's folder says) is added to the plan
+ * as its own change, with a note, and the files rendered again. */
+int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkgs,
 		 struct wd_err *err);
 
 /* One transaction: the packages, both files (copied into the generation

@@ -209,7 +209,7 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 	}
 	const struct boot_files *bf = &s->bf;
 	struct boot_input bi = {&bf->cs, bf->have_pi ? &bf->pi : NULL, &bf->loc, bf->loc.path,
-				false, bf->nifs, bf->nnifs, ms, nm};
+				false, bf->nifs, bf->nnifs, ms, nm, 0};
 	struct boot_model m;
 	boot_model_build(&m, &bi);
 	int r = 0;

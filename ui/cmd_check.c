@@ -98,7 +98,8 @@ static void print_text(struct wd_ctx *ctx, const struct check_report *rep)
 	}
 	size_t warnings = rep->n - rep->errors;
 	if (!rep->n)
-		ui_say(ctx, "No problems found in CONFIG.SYS and %s.\n", CHECK_PROTOCOL_INI);
+		ui_say(ctx, "No problems found in CONFIG.SYS and %s.\n",
+		       ui_esc(rep->pi_file ? rep->pi_file : CHECK_PROTOCOL_INI));
 	else
 		ui_say(ctx, "%zu error%s, %zu warning%s.\n", rep->errors, rep->errors == 1 ? "" : "s",
 		       warnings, warnings == 1 ? "" : "s");

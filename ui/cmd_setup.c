@@ -353,6 +353,8 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	free(pkgs);
 	if (r)
 		return r;
+	for (size_t i = 0; j->s.nic_done && i < j->s.nic.nwarnings; i++)
+		ui_warn(ctx, "%s", j->s.nic.warnings[i]);
 	struct wd_buf diff = {0};
 	setup_diff(&j->s, &diff);
 	bool applied = false;

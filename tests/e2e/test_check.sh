@@ -286,7 +286,7 @@ t_no_netbind() {
 	cs_line 'CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE' 'REM CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
 	check_json
 	assert_rc 1
-	has no-netbind CONFIG.SYS 20 error
+	has no-netbind CONFIG.SYS 25 error # the last DEVICE= from a PROTOCOL folder (IFNDIS.SYS)
 }
 
 # The case the issue found: NETBIND and NETBEUI.OS2 gone, [netbeui_nif] still bound.

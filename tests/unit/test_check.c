@@ -50,7 +50,7 @@ static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 	struct pi_location loc;
 	pi_locate(&cs, 'C', &loc);
 	struct boot_input in = {&cs, pi_text ? &pi : NULL, &loc, CHECK_PROTOCOL_INI, false,
-				&nif, nif_text ? 1 : 0, pkgs, 1};
+				&nif, nif_text ? 1 : 0, pkgs, 1, 0};
 	struct check_report rep = {0};
 	check_network(&in, &rep);
 	check_sort(&rep);
@@ -166,7 +166,7 @@ static void model_of(struct texts *t, const char *cs, const char *pi)
 	pi_locate(&t->cs, 'C', &t->loc);
 	assert_int_equal(manifest_parse(mmlem_manifest, strlen(mmlem_manifest), true, "t", &t->m, &e), 0);
 	t->pkgs[0] = &t->m;
-	struct boot_input in = {&t->cs, &t->pi, &t->loc, CHECK_PROTOCOL_INI, false, NULL, 0, t->pkgs, 1};
+	struct boot_input in = {&t->cs, &t->pi, &t->loc, CHECK_PROTOCOL_INI, false, NULL, 0, t->pkgs, 1, 0};
 	boot_model_build(&t->model, &in);
 }
 

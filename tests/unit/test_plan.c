@@ -9,8 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <sys/stat.h>
+#include <strings.h>
+
+#include "common/file.h"
 #include "installer/acpi_plan.h"
 #include "installer/nic_plan.h"
+#include "installer/setup.h"
+#include "os2/boot_drive.h"
 #include "tests/unit/testutil.h"
 
 static const char acpi_manifest[] =
@@ -181,6 +188,271 @@ static void test_a_section_name_the_file_cannot_hold_stops_the_plan(void **state
 	manifest_free(&p.m);
 }
 
+/* slot-keyword: a keyword and the number of the first card, once. */
+static void test_slot_keyword_field(void **state)
+{
+	(void)state;
+	static const char *bad[] = {"slot-keyword SLOT", "slot-keyword SL-OT 0",
+				    "slot-keyword SLOT 100", "slot-keyword SLOT 0\nslot-keyword SLOT 1"};
+	struct wd_err e;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *t = wd_xasprintf("%s%s\n", nic_manifest, bad[i]);
+		struct pkg_manifest m;
+		assert_int_equal(manifest_parse(t, strlen(t), true, "t", &m, &e), -WD_ETRUST);
+		assert_non_null(strstr(e.msg, "slot-keyword"));
+		free(t);
+	}
+	char *t = wd_xasprintf("%sslot-keyword SLOT 1\n", nic_manifest);
+	struct pkg_manifest m;
+	assert_int_equal(manifest_parse(t, strlen(t), true, "t", &m, &e), 0);
+	assert_string_equal(m.slot_keyword, "SLOT");
+	assert_int_equal(m.slot_first, 1);
+	struct wd_buf out = {0};
+	manifest_write(&m, &out);
+	wd_buf_cstr(&out);
+	assert_non_null(strstr(out.p, "\nslot-keyword SLOT 1\n"));
+	wd_buf_free(&out);
+	manifest_free(&m);
+	free(t);
+}
+
+/* ---- the data-driven cases of tests/planner (tests/planner/README) ---- */
+
+struct case_pkgs {
+	struct package *p;
+	size_t n;
+	char ent[200]; /* the entitlements of the case's subscription, ",a,b," */
+};
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* The recipe in dir (MANIFEST and its files) as a package. */
+static void load_recipe(const char *dir, struct package *p)
+{
+	memset(p, 0, sizeof *p);
+	char *mf = wd_path_join(dir, "MANIFEST");
+	struct wd_buf b = {0};
+	slurp(mf, &b);
+	struct wd_err e;
+	if (manifest_parse(b.p, b.len, true, mf, &p->m, &e))
+		fail_msg("%s", e.msg);
+	wd_buf_free(&b);
+	free(mf);
+	p->data = wd_xcalloc(p->m.nfiles + 1, sizeof *p->data);
+	for (size_t i = 0; i < p->m.nfiles; i++) {
+		char *f = wd_path_join(dir, p->m.files[i].src);
+		slurp(f, &p->data[i]);
+		free(f);
+	}
+}
+
+static void load_recipes(const char *dir, struct case_pkgs *cp)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *sub = wd_path_join(dir, de->d_name), *mf = wd_path_join(sub, "MANIFEST");
+		if (exists(mf)) {
+			struct package tmp;
+			load_recipe(sub, &tmp);
+			if (tmp.m.kind == PKG_KIND_NIC) {
+				cp->p = wd_xrealloc(cp->p, (cp->n + 1) * sizeof *cp->p);
+				cp->p[cp->n++] = tmp;
+			} else {
+				for (size_t i = 0; i < tmp.m.nfiles; i++)
+					wd_buf_free(&tmp.data[i]);
+				free(tmp.data);
+				manifest_free(&tmp.m);
+			}
+		}
+		free(mf);
+		free(sub);
+	}
+	closedir(d);
+}
+
+/* The subscription of a case: its file `subscription` lists entitlements. */
+static int case_may(void *arg, const struct package *p, struct wd_err *why)
+{
+	const struct case_pkgs *cp = arg;
+	if (!p->m.entitlement)
+		return 0;
+	char want[80];
+	snprintf(want, sizeof want, ",%s,", p->m.entitlement);
+	if (strstr(cp->ent, want))
+		return 0;
+	return wd_err_set(why, WD_ELICENSE, "needs a subscription with %s", p->m.entitlement);
+}
+
+/* One case: what setup's NIC plan says of its volume and PCI listing, in
+ * the form of its expect file. */
+static void run_case(const char *dir, const struct case_pkgs *base, struct wd_buf *out)
+{
+	struct case_pkgs cp = *base;
+	char *extra = wd_path_join(dir, "packages");
+	struct case_pkgs local = {0};
+	load_recipes(extra, &local);
+	free(extra);
+	cp.p = wd_xcalloc(base->n + local.n + 1, sizeof *cp.p);
+	memcpy(cp.p, base->p, base->n * sizeof *cp.p);
+	if (local.n)
+		memcpy(cp.p + base->n, local.p, local.n * sizeof *cp.p);
+	cp.n = base->n + local.n;
+	char *subf = wd_path_join(dir, "subscription");
+	strcpy(cp.ent, ",");
+	if (exists(subf)) {
+		struct wd_buf b = {0};
+		slurp(subf, &b);
+		for (size_t i = 0; i < b.len && strlen(cp.ent) < sizeof cp.ent - 2; i++)
+			if (b.p[i] != '\n' && b.p[i] != ' ')
+				strncat(cp.ent, &b.p[i], 1);
+		strcat(cp.ent, ",");
+		wd_buf_free(&b);
+	}
+	free(subf);
+	const struct package **pp = wd_xcalloc(cp.n + 1, sizeof *pp);
+	for (size_t i = 0; i < cp.n; i++)
+		pp[i] = &cp.p[i];
+
+	struct setup s = {.command = "setup"};
+	struct wd_err e = {0};
+	char *root = wd_path_join(dir, "volume"), *pcif = wd_path_join(dir, "pci");
+	struct config_sys cs0;
+	int r = boot_volume_open(&s.v, &cs0, root, 0, &e);
+	if (!r)
+		config_sys_free(&cs0);
+	if (!r)
+		r = setup_open(&s, &e);
+	struct wd_buf lspci = {0};
+	slurp(pcif, &lspci);
+	if (!r)
+		r = pci_parse_lspci(lspci.p, lspci.len, "pci", &s.pci, &e);
+	struct nic_plan_in in = {.pkgs = pp, .npkgs = cp.n, .may = case_may, .may_arg = &cp};
+	if (!r)
+		r = setup_plan_nic(&s, &in, &e);
+	if (!r) {
+		setup_render(&s);
+		r = setup_verify(&s, pp, cp.n, &e);
+	}
+	wd_buf_addf(out, "exit %d\n", r < 0 ? -r : r);
+	if (r)
+		wd_buf_addf(out, "error: %s\n", e.msg);
+	for (size_t i = 0; !r && i < s.nic.nwarnings; i++)
+		wd_buf_addf(out, "warning: %s\n", s.nic.warnings[i]);
+	for (size_t i = 0; !r && i < s.nic.n; i++)
+		for (size_t k = 0; k < s.nic.items[i].nnotes; k++)
+			wd_buf_addf(out, "note: [%s] %s\n", s.nic.items[i].section,
+				    s.nic.items[i].notes[k]);
+	for (size_t i = 0; !r && i < s.nnotes; i++)
+		wd_buf_addf(out, "note: %s\n", s.notes[i]);
+	if (!r) {
+		struct wd_buf diff = {0};
+		setup_diff(&s, &diff);
+		if (diff.len)
+			wd_buf_add(out, diff.p, diff.len);
+		wd_buf_free(&diff);
+	}
+	wd_buf_free(&lspci);
+	setup_free(&s);
+	free(root);
+	free(pcif);
+	free(pp);
+	for (size_t i = 0; i < local.n; i++) {
+		for (size_t f = 0; f < local.p[i].m.nfiles; f++)
+			wd_buf_free(&local.p[i].data[f]);
+		free(local.p[i].data);
+		manifest_free(&local.p[i].m);
+	}
+	free(local.p);
+	free(cp.p);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every folder of tests/planner: a volume, a PCI listing and the expected
+ * plan or refusal. WARPDRV_PLANNER_WRITE=1 writes each expect file from the
+ * planner (for a new case; read what it wrote before committing it). */
+static void test_planner_cases(void **state)
+{
+	(void)state;
+	const char *src = getenv("WARPDRV_SRC");
+	char *top = wd_path_join(src && *src ? src : ".", "tests/planner");
+	struct case_pkgs base = {0};
+	const char *names[] = {"e1000", "mmlem", "pcntnd"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char *rel = wd_xasprintf("%s/drivers/%s", src && *src ? src : ".", names[i]);
+		base.p = wd_xrealloc(base.p, (base.n + 1) * sizeof *base.p);
+		load_recipe(rel, &base.p[base.n++]);
+		free(rel);
+	}
+	DIR *d = opendir(top);
+	assert_non_null(d);
+	char **cases = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			char *c = wd_path_join(top, de->d_name), *v = wd_path_join(c, "volume");
+			if (exists(v)) {
+				cases = wd_xrealloc(cases, (n + 1) * sizeof *cases);
+				cases[n++] = c;
+			} else {
+				free(c);
+			}
+			free(v);
+		}
+	closedir(d);
+	qsort(cases, n, sizeof *cases, by_name);
+	assert_true(n > 0);
+	int failed = 0;
+	bool write = getenv("WARPDRV_PLANNER_WRITE") && *getenv("WARPDRV_PLANNER_WRITE") == '1';
+	for (size_t i = 0; i < n; i++) {
+		struct wd_buf got = {0}, want = {0};
+		run_case(cases[i], &base, &got);
+		char *ef = wd_path_join(cases[i], "expect");
+		if (write) {
+			FILE *f = fopen(ef, "wb");
+			assert_non_null(f);
+			fwrite(got.p, 1, got.len, f);
+			fclose(f);
+		} else if (exists(ef)) {
+			slurp(ef, &want);
+		}
+		if (!write && (got.len != want.len || memcmp(got.p, want.p, got.len))) {
+			printf("planner case %s: the plan differs from its expect file; the plan:\n"
+			       "%.*s\n", cases[i], (int)got.len, got.p ? got.p : "");
+			failed++;
+		} else {
+			printf("planner case %s: ok\n", strrchr(cases[i], '/') + 1);
+		}
+		wd_buf_free(&got);
+		wd_buf_free(&want);
+		free(ef);
+		free(cases[i]);
+	}
+	free(cases);
+	for (size_t i = 0; i < base.n; i++) {
+		for (size_t f = 0; f < base.p[i].m.nfiles; f++)
+			wd_buf_free(&base.p[i].data[f]);
+		free(base.p[i].data);
+		manifest_free(&base.p[i].m);
+	}
+	free(base.p);
+	free(top);
+	assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +462,8 @@ int main(void)
 		cmocka_unit_test(test_instance_drivernames),
 		cmocka_unit_test(test_acpi_moves_the_daemon_line_to_the_package_daemon),
 		cmocka_unit_test(test_a_section_name_the_file_cannot_hold_stops_the_plan),
+		cmocka_unit_test(test_slot_keyword_field),
+		cmocka_unit_test(test_planner_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# Real configurations, round three (issue 20): a problem there before the
+# change, two adapters of one vendor driver, the second card's slot, a change
+# of medium, and check on healthy volumes. Each runs with and without a
+# subscription: exit code, message, the changed lines one by one, check clean
+# where setup says Done, a second run changing nothing, rollback byte for byte;
+# a refusal leaves the volume's bytes as they were.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/setup_lib.sh"
+PI=IBMCOM/PROTOCOL.INI
+
+one_nic() { listing "00:03.0 8086:100e 02"; }
+two_nics() { listing "00:03.0 8086:100e 02" "00:08.0 8086:100e 02"; }
+
+setup_applies() {
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_out "Done: generation"
+}
+
+setup_refused() { # MESSAGE
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 1
+	assert_err "$1"
+	assert_err "nothing was"
+	assert_no_out "Done"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "refused, but the volume changed"
+}
+
+# ---- 1. a problem there before: no NETBIND ----
+
+NB_FIX='CALL=C:\IBMCOM\PROTOCOL\NETBIND.EXE'
+NB_NOTE="repairs what was broken before this change: CONFIG.SYS ran no NETBIND.EXE, so no protocol was bound; adds $NB_FIX after DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBIOS.OS2 (the last MAC or protocol driver)"
+
+netbind_pi_changes() { # DRIVER
+	local D=$1
+	expect_changes $PI "-   PCNTND_nif = PCNTND.NIF" "+   ${D}_nif = ${D}.NIF" \
+		"-   Bindings = PCNTND_nif" "+   Bindings = ${D}_nif" "-[PCNTND_nif]" "+[${D}_nif]" \
+		'-   DriverName = PCNTND$' "+   DriverName = ${D}\$"
+}
+
+# NETBIND line placed after the last protocol driver (NETBIOS.OS2).
+netbind_after_protocols() {
+	tr -d '\r' <"$T/v/CONFIG.SYS" | grep -A1 -x 'DEVICE=C:\\IBMCOM\\PROTOCOL\\NETBIOS.OS2' | tail -1 |
+		grep -qx "$(printf '%s' "$NB_FIX" | sed 's/\\/\\\\/g')" || fail "the NETBIND line is not after NETBIOS.OS2"
+}
+
+t_no_netbind_repaired_without_a_subscription() {
+	volume no-netbind
+	one_nic
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "CONFIG.SYS line 14: error: no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and the network does not start: add $NB_FIX after this line"
+	setup_applies
+	assert_out "$NB_NOTE"
+	assert_out "+$NB_FIX"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' '+DEVICE=C:\IBMCOM\MACS\E1000.OS2' "+$NB_FIX"
+	netbind_pi_changes E1000
+	netbind_after_protocols
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_no_netbind_repaired_with_a_subscription() {
+	volume no-netbind
+	subscribe drivers,acpi
+	one_nic
+	setup_applies
+	assert_out "$NB_NOTE"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\PCNTND.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' "+$NB_FIX" \
+		'+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	netbind_pi_changes MMLEM
+	netbind_after_protocols
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+# NETBIND.EXE not where PROTMAN's folder says: no certain repair; setup
+# refuses in check's words, naming it as the volume's, not the plan's.
+no_netbind_refused() {
+	rm "$T/v/IBMCOM/PROTOCOL/NETBIND.EXE"
+	rm -rf "$T/orig" && cp -a "$T/v" "$T/orig"
+	one_nic
+	local msg="CONFIG.SYS line 14: no CALL= line runs NETBIND.EXE, so no protocol is bound to an adapter and the network does not start, and NETBIND.EXE is not at C:\\IBMCOM\\PROTOCOL\\NETBIND.EXE on this volume: copy MPTS's NETBIND.EXE there, then add $NB_FIX after this line (the last MAC or protocol driver)"
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "${msg/CONFIG.SYS line 14: /CONFIG.SYS line 14: error: }"
+	setup_refused "already broken before this change: $msg [no-netbind]"
+	assert_no_out "fails its check"
+	case $ERR in *"the plan fails"*) fail "blamed on the plan: $ERR" ;; esac
+}
+
+t_no_netbind_without_netbind_exe_refused_without_a_subscription() {
+	volume no-netbind
+	no_netbind_refused
+}
+
+t_no_netbind_without_netbind_exe_refused_with_a_subscription() {
+	volume no-netbind
+	subscribe drivers,acpi
+	no_netbind_refused
+}
+
+# ---- 2. two adapters of one vendor driver, the vendor's instance names ----
+
+elnk16_pi_changes() { # DRIVER SECOND_DRIVERNAME
+	local D=$1
+	expect_changes $PI "-   ELNK16_NIF = ELNK16.NIF" "-   ELNK16_NIF2 = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK162$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+}
+
+t_elnk16_twice_without_a_subscription() {
+	volume elnk16-two
+	check_clean
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF]"
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	assert_no_out "which no driver loaded by CONFIG.SYS answers"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	elnk16_pi_changes E1000 'E1002$'
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_elnk16_twice_with_a_subscription() {
+	volume elnk16-two
+	subscribe drivers,acpi
+	two_nics
+	setup_applies
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2 /A1' \
+		'+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	elnk16_pi_changes MMLEM 'MMLEM2$'
+	# NetBIOS adapters keep their numbers: position 0 and 1 of NetBEUI's Bindings.
+	grep -aq 'ADAPTER1 = netbeui\$,1' "$T/v/$PI" || fail "ADAPTER1 changed"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+# ---- 3. the second card's slot ----
+
+# A second 82540EM and no old adapter for it: E1000 has no instance switch
+# and its NIF no slot keyword, so the second card stays unconfigured: exit 0,
+# a warning saying so, nothing written (the first is configured already).
+t_second_card_unconfigured_without_a_subscription() {
+	volume ecs-e1000-settings
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_err "warning: the 82540EM at 0000:00:08.0 stays unconfigured: E1000 has no instance switch and its NIF no slot keyword, so a second instance would drive the first card again; only the first E1000 is configured"
+	assert_no_out "E1000_nif2"
+	assert_out "Nothing to do"
+	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
+	check_clean
+}
+
+# With a subscription MMLEM's /A1 tells the cards apart: both configured.
+t_second_card_configured_with_a_subscription() {
+	volume ecs-e1000-settings
+	subscribe drivers,acpi
+	two_nics
+	setup_applies
+	case $ERR in *"stays unconfigured"*) fail "a card left unconfigured: $ERR" ;; esac
+	grep -aq 'MMLEM.OS2 /A1' "$T/v/CONFIG.SYS" || fail "no /A1 line"
+	grep -aq 'DriverName = MMLEM2\$' "$T/v/$PI" || fail "no MMLEM2\$"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+# ---- 4. a change of medium ----
+
+MEDIUM_MSG='[ODI2NDI_nif] (ODI2NDI, the NetWare requester'"'"'s link to NDIS) selects another medium (TOKEN-RING = "yes") and no Ethernet frame, but it is bound to [E1000_nif], an Ethernet adapter: it would get no frame it accepts; set the frame your network uses to "yes" (one of ETHERNET_802.2, ETHERNET_802.3, ETHERNET_II, ETHERNET_SNAP) and TOKEN-RING to "no" in [ODI2NDI_nif]'
+
+# Token ring to Ethernet: refused, naming the section, the keywords and
+# what to set; after the user sets the frame, setup applies and check is clean.
+medium_case() { # DRIVER
+	local D=$1
+	one_nic
+	check_clean
+	setup_refused "the plan fails its check: after it, IBMCOM\\PROTOCOL.INI line 12: ${MEDIUM_MSG//E1000/$D} [medium]"
+	# The user switches the Ethernet frame on, as the message says.
+	python3 - "$T/v/$PI" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p, 'rb').read()
+s = s.replace(b'TOKEN-RING = "yes"', b'TOKEN-RING = "no"').replace(b'ETHERNET_802.2 = "no"', b'ETHERNET_802.2 = "yes"')
+open(p, 'wb').write(s)
+PY
+	rm -rf "$T/orig" && cp -a "$T/v" "$T/orig"
+	setup_applies
+	local pi_lines=("-   IBMTOK_nif = IBMTOK.NIF" "+   ${D}_nif = ${D}.NIF"
+		"-   Bindings = IBMTOK_nif" "+   Bindings = ${D}_nif" "-[IBMTOK_nif]" "+[${D}_nif]"
+		'-   DriverName = IBMTOK$' "+   DriverName = ${D}\$" '-   ADAPTER = "PRIMARY"')
+	# MAXTRANSMITS is E1000's keyword too (its NIF): carried there, dropped for MMLEM.
+	[ "$D" = MMLEM ] && pi_lines+=("-   MAXTRANSMITS = 6")
+	expect_changes $PI "${pi_lines[@]}"
+	local cs_lines=('-DEVICE=C:\IBMCOM\MACS\IBMTOK.OS2' "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2")
+	[ "$D" = MMLEM ] && cs_lines+=('+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE')
+	expect_changes CONFIG.SYS "${cs_lines[@]}"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+	grep -aq 'ETHERNET_802.2 = "yes"' "$T/v/$PI" || fail "the frame the user set is gone"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
+t_medium_change_refused_then_applied_without_a_subscription() {
+	volume tokenring-odi2ndi
+	medium_case E1000
+}
+
+t_medium_change_refused_then_applied_with_a_subscription() {
+	volume tokenring-odi2ndi
+	subscribe drivers,acpi
+	medium_case MMLEM
+}
+
+# check: the same words for a volume changed by hand to an Ethernet driver.
+t_medium_check_error_after_a_change_by_hand() {
+	volume tokenring-odi2ndi
+	python3 - "$T/v" <<'PY'
+import sys
+v = sys.argv[1]
+c = open(v + '/CONFIG.SYS', 'rb').read().replace(b'MACS\\IBMTOK.OS2', b'MACS\\E1000.OS2')
+open(v + '/CONFIG.SYS', 'wb').write(c)
+p = open(v + '/IBMCOM/PROTOCOL.INI', 'rb').read()
+p = p.replace(b'IBMTOK_nif', b'E1000_nif').replace(b'IBMTOK.NIF', b'E1000.NIF').replace(b'IBMTOK$', b'E1000$')
+open(v + '/IBMCOM/PROTOCOL.INI', 'wb').write(p)
+PY
+	touch "$T/v/IBMCOM/MACS/E1000.OS2"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" check
+	assert_rc 1
+	assert_out "IBMCOM\\PROTOCOL.INI line 12: error: $MEDIUM_MSG [medium]"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "check changed the volume"
+}
+
+# ---- 5. check's words for a healthy volume ----
+
+MPTS_PI=MPTS/PROTOCOL.INI
+
+t_check_names_the_protocol_ini_protman_reads() {
+	volume mpts-folder-vendor-names
+	wd --root "$T/v" check
+	assert_rc 0
+	assert_out "No problems found in CONFIG.SYS and MPTS\\PROTOCOL.INI."
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "d['findings'] == []"
+}
+
+mpts_folder_case() { # DRIVER SECOND_DRIVERNAME
+	local D=$1
+	two_nics
+	setup_applies
+	expect_changes $MPTS_PI "-   ELNK16_NIF = ELNK16.NIF" "-   ELNK16_NIF2 = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK162$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+	[ ! -e "$T/v/IBMCOM/PROTOCOL.INI" ] || fail "an IBMCOM\\PROTOCOL.INI was written"
+	all_crlf $MPTS_PI
+	wd --root "$T/v" check
+	assert_rc 0
+	assert_out "No problems found in CONFIG.SYS and MPTS\\PROTOCOL.INI."
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $MPTS_PI
+}
+
+t_mpts_folder_vendor_names_without_a_subscription() {
+	volume mpts-folder-vendor-names
+	mpts_folder_case E1000 'E1002$'
+}
+
+t_mpts_folder_vendor_names_with_a_subscription() {
+	volume mpts-folder-vendor-names
+	subscribe drivers,acpi
+	mpts_folder_case MMLEM 'MMLEM2$'
+}
+
+# LAN Manager's volume and a PROTMAN in \MPTS with a stale \IBMCOM copy:
+# warnings that say what was not checked, no error.
+t_check_no_error_on_lan_manager_and_protman_in_mpts() {
+	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two; do
+		volume $v
+		wd --root "$T/v" --json check
+		assert_rc 0
+		assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+	done
+}
+
+run_tests
