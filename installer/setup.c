@@ -1,4 +1,5 @@
 #include "installer/setup.h"
+#include "installer/medium.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,6 +364,54 @@ static bool repair_before(struct setup *s, const struct boot_model *before,
 	return ok;
 }
 
+/* The medium rule's repair, when the user named the frame (--frame): each
+ * protocol section the rule finds selecting another medium gets the frame's
+ * keyword "yes" and its other-medium keywords "no" (docs/setup.md, "The
+ * medium"). A frame the protocol does not know leaves it to the refusal,
+ * which names the frames it knows. True when something was changed. */
+static bool repair_medium(struct setup *s, const struct boot_model *after)
+{
+	if (!s->frame)
+		return false;
+	bool any = false;
+	for (size_t i = 0; i < after->rep.n; i++) {
+		const struct finding *fd = &after->rep.v[i];
+		if (fd->severity != CHECK_ERROR || strcmp(fd->code, "medium") || !fd->key)
+			continue;
+		long sec = pi_section(&s->pi, fd->key);
+		struct wd_sv dn;
+		if (sec < 0 || !pi_get(&s->pi, (size_t)sec, "DriverName", &dn))
+			continue;
+		const struct medium_protocol *mp = NULL;
+		for (size_t k = 0; k < medium_nprotocols && !mp; k++)
+			if (wd_sv_ieq(dn, medium_protocols[k].drivername))
+				mp = &medium_protocols[k];
+		const char *key = NULL;
+		for (size_t k = 0; mp && mp->ethernet[k] && !key; k++) {
+			const char *e = mp->ethernet[k], *u = strchr(e, '_');
+			if (!strcasecmp(e, s->frame) || (u && !strcasecmp(u + 1, s->frame)))
+				key = e;
+		}
+		if (!key || pi_set(&s->pi, (size_t)sec, key, "\"yes\""))
+			continue;
+		struct wd_buf off = {0};
+		for (size_t k = 0; mp->other[k]; k++) {
+			struct wd_sv v;
+			if (pi_get(&s->pi, (size_t)sec, mp->other[k], &v) &&
+			    !pi_set(&s->pi, (size_t)sec, mp->other[k], "\"no\""))
+				wd_buf_addf(&off, ", %s = \"no\"", mp->other[k]);
+		}
+		setup_note(s, wd_xasprintf("switches [%s] (%s) to Ethernet, as --frame %s asks: "
+					   "%s = \"yes\"%s", fd->key, mp->what, s->frame, key,
+					   off.p ? off.p : ""));
+		wd_buf_free(&off);
+		any = true;
+	}
+	if (any)
+		setup_render(s);
+	return any;
+}
+
 int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkgs,
 		 struct wd_err *err)
 {
@@ -402,7 +451,11 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 		struct boot_input bi_new = {&cs, &pi, &loc, loc.path, false, f->nifs, f->nnifs, m, nm,
 					    check_netbind_file(&s->v, &loc)};
 		boot_model_build(&after, &bi_new);
-		bool again = !pass && repair_before(s, &before, &after);
+		bool again = false;
+		if (!pass) {
+			again = repair_before(s, &before, &after);
+			again = repair_medium(s, &after) || again;
+		}
 		if (!again) {
 			struct boot_change *ch = wd_xcalloc(s->nic.n + 1, sizeof *ch);
 			for (size_t i = 0; i < s->nic.n; i++) {

@@ -36,6 +36,8 @@ struct setup {
 	const struct package *acpi;
 	bool acpi_done;
 	const struct package *acpi_refused; /* the gate said no (setup goes on) */
+	const char *frame;     /* --frame: the Ethernet frame a protocol of another
+				* medium is switched to ("802.3"), or NULL */
 	char **notes;
 	size_t nnotes;
 	const struct package **install;
