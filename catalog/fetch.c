@@ -92,7 +92,8 @@ void fetch_cond_free(struct fetch_cond *cond)
 {
 	free(cond->new_etag);
 	free(cond->new_last_modified);
-	cond->new_etag = cond->new_last_modified = NULL;
+	free(cond->new_date);
+	cond->new_etag = cond->new_last_modified = cond->new_date = NULL;
 }
 
 void fetch_validators_read(const struct fs_root *fs, const char *path, struct fetch_validators *vs)

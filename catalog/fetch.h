@@ -16,8 +16,12 @@
 #include "common/err.h"
 
 #define FETCH_CONNECT_TIMEOUT 15 /* seconds */
-#define FETCH_SPEED_LIMIT 1      /* bytes per second ... */
-#define FETCH_SPEED_TIME 30      /* ... for this many seconds: a stalled server */
+/* A transfer slower than this for that long is abandoned and the next mirror
+ * tried: dnf's default (minrate 1000 B/s, timeout 30 s). A dead or dripping
+ * server is left in about 30 s; a slow but real link (120 KiB/s) is a
+ * hundred times faster than the limit. */
+#define FETCH_SPEED_LIMIT 1000   /* bytes per second ... */
+#define FETCH_SPEED_TIME 30      /* ... for this many seconds */
 /* The whole transfer, however fast its bytes come: a server dripping a byte a
  * second passes the speed limit but not this. 64 MiB (a package's maximum)
  * takes under 10 minutes at 120 KiB/s. */
@@ -50,11 +54,16 @@ int fetch_mem(const struct fetch_net *net, const char *url, const struct fetch_a
 	      size_t max, const char *label, struct wd_buf *out, struct wd_err *err);
 
 /* A conditional download (RFC 9110 validators): what an earlier download of
- * the URL answered is sent back (If-None-Match, If-Modified-Since), and a
- * server that holds the same file answers 304 with no body. */
+ * the URL answered is sent back (If-None-Match, else If-Modified-Since), and
+ * a server that holds the same file answers 304 with no body. An ETag is
+ * kept in preference to a Last-Modified; a Last-Modified is kept only when it
+ * is at least a second older than the answer's Date (RFC 9110, 8.8.2.2: a
+ * newer one is weak, and a file rewritten within that second would be
+ * answered 304 and missed). */
 struct fetch_cond {
 	const char *etag, *last_modified; /* to send; NULL: not sent */
 	char *new_etag, *new_last_modified; /* the answer's (malloc'd), NULL: none */
+	char *new_date;                     /* the answer's Date, to judge its Last-Modified */
 	bool not_modified;                  /* 304: out is empty, nothing changed */
 };
 

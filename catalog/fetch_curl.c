@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 #include "common/hooks.h"
@@ -29,6 +30,7 @@ struct curl_fns {
 	const char *(*easy_strerror)(CURLcode c);
 	struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
 	void (*slist_free_all)(struct curl_slist *l);
+	time_t (*getdate)(const char *s, const time_t *unused);
 };
 
 static const struct {
@@ -44,6 +46,7 @@ static const struct {
 	{"curl_easy_strerror", offsetof(struct curl_fns, easy_strerror)},
 	{"curl_slist_append", offsetof(struct curl_fns, slist_append)},
 	{"curl_slist_free_all", offsetof(struct curl_fns, slist_free_all)},
+	{"curl_getdate", offsetof(struct curl_fns, getdate)},
 };
 
 static struct curl_fns curl_table;
@@ -121,7 +124,11 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	if (len >= 5 && !memcmp(p, "HTTP/", 5)) {
 		free(c->new_etag);
 		free(c->new_last_modified);
-		c->new_etag = c->new_last_modified = NULL;
+		free(c->new_date);
+		c->new_etag = c->new_last_modified = c->new_date = NULL;
+	} else if (header_value(p, len, "Date", &v)) {
+		free(c->new_date);
+		c->new_date = wd_sv_dup(v);
 	} else if (header_value(p, len, "ETag", &v)) {
 		free(c->new_etag);
 		c->new_etag = wd_sv_dup(v);
@@ -132,6 +139,22 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	return len;
 }
 
+/* Which of the answer's validators are kept: an ETag over a Last-Modified,
+ * and a Last-Modified only a second or more older than the answer's Date
+ * (a file changed again within its second would look unchanged). */
+static void keep_validators(struct fetch_cond *c)
+{
+	if (c->new_etag || !c->new_last_modified)
+		goto drop;
+	time_t lm = c->new_date ? cu->getdate(c->new_last_modified, NULL) : -1,
+	       date = c->new_date ? cu->getdate(c->new_date, NULL) : -1;
+	if (lm >= 0 && date >= 0 && lm <= date - 1)
+		return;
+drop:
+	free(c->new_last_modified);
+	c->new_last_modified = NULL;
+}
+
 static struct curl_slist *cond_headers(const struct fetch_cond *c)
 {
 	struct curl_slist *h = NULL;
@@ -140,7 +163,7 @@ static struct curl_slist *cond_headers(const struct fetch_cond *c)
 		snprintf(line, sizeof line, "If-None-Match: %s", c->etag);
 		h = cu->slist_append(h, line);
 	}
-	if (c && c->last_modified) {
+	if (c && c->last_modified && !c->etag) {
 		snprintf(line, sizeof line, "If-Modified-Since: %s", c->last_modified);
 		h = cu->slist_append(h, line);
 	}
@@ -296,6 +319,8 @@ int fetch_curl(const struct fetch_net *net, const char *url, const struct fetch_
 		}
 		CURLcode c = cu->easy_perform(h);
 		cu->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &s->status);
+		if (s->cond)
+			keep_validators(s->cond);
 		/* A resume past the server's end (416) is answered like an
 		 * ignored range: the caller starts again from the first byte. */
 		if (c == CURLE_RANGE_ERROR || (s->start && s->status == 416))

@@ -301,8 +301,8 @@ static int fetch_index(const struct fetch_net *net, const struct fetch_auth *aut
 {
 	const struct fetch_validator *v =
 		cond && cond->ask ? fetch_validators_find(cond->validators, u) : NULL;
-	*fc = (struct fetch_cond){v ? v->etag : NULL, v ? v->last_modified : NULL, NULL, NULL,
-				  false};
+	*fc = (struct fetch_cond){.etag = v ? v->etag : NULL,
+				  .last_modified = v ? v->last_modified : NULL};
 	int r = fetch_mem_if(net, u, auth, INDEX_MAX_BYTES, INDEX_NAME, cond ? fc : NULL, b, err);
 	if (!r && cond && fc->not_modified)
 		cond->unchanged = true;
