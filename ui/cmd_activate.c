@@ -36,16 +36,8 @@ static int read_key_file(const char *path, struct wd_buf *out, struct wd_err *er
 static int key_text(struct wd_ctx *ctx, int argc, char **argv, struct wd_buf *text,
 		    const char **file)
 {
-	*file = NULL;
+	*file = ui_optarg(ctx, "file");
 	for (int i = 0; i < argc; i++) {
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--file", file, &m);
-		if (r)
-			return -r;
-		if (m)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1])
-			return ui_usage(ctx, "activate: unknown option '%s'", argv[i]);
 		wd_buf_adds(text, argv[i]);
 		wd_buf_addc(text, ' ');
 	}
@@ -165,3 +157,8 @@ int cmd_activate(struct wd_ctx *ctx, int argc, char **argv)
 	wd_buf_free(&text);
 	return rc;
 }
+
+const struct wd_opt cmd_activate_opts[] = {
+	{"file", 0, "F", "read the key from the file F (- for standard input)", false},
+	{0},
+};

@@ -53,9 +53,6 @@ static int hold_cmd(struct wd_ctx *ctx, int argc, char **argv, bool held)
 	const char *verb = held ? "hold" : "unhold";
 	if (argc < 1)
 		return ui_usage(ctx, "%s: name at least one installed package", verb);
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "%s: unknown option '%s'", verb, argv[i]);
 	struct wd_err err = {0};
 	int r = set_holds(ctx, argv, argc, held, &err);
 	return r ? ui_fail(ctx, r, &err) : 0;

@@ -173,15 +173,9 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct wd_er
 
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool installed = false, upgradable = false;
-	for (int i = 0; i < argc; i++) {
-		if (ui_flag(argv, i, "--installed"))
-			installed = true;
-		else if (ui_flag(argv, i, "--upgradable"))
-			upgradable = true;
-		else
-			return ui_usage(ctx, "list: unexpected argument '%s'", argv[i]);
-	}
+	bool installed = ui_opt(ctx, "installed"), upgradable = ui_opt(ctx, "upgradable");
+	if (argc > 0)
+		return ui_usage(ctx, "list: unexpected argument '%s'", argv[0]);
 	struct wd_err err = {0};
 	if (installed && upgradable)
 		return ui_usage(ctx, "list: --installed and --upgradable do not go together");
@@ -190,3 +184,9 @@ int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 	int r = installed ? list_installed(ctx, &err) : list_available(ctx, upgradable, &err);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
+
+const struct wd_opt cmd_list_opts[] = {
+	{"installed", 0, NULL, "what the volume has", false},
+	{"upgradable", 0, NULL, "the installed packages a newer version of which is on offer", false},
+	{0},
+};

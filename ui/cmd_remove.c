@@ -8,9 +8,6 @@ int cmd_remove(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 1)
 		return ui_usage(ctx, "remove: name at least one package");
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "remove: unknown option '%s'", argv[i]);
 	struct wd_err err = {0};
 	struct volume v = {0};
 	struct render rd;

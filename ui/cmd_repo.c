@@ -19,22 +19,17 @@ static int add_args(struct wd_ctx *ctx, int argc, char **argv, struct add_args *
 {
 	const char *pos[2];
 	int npos = 0;
+	const char *mirrors[REPO_MAX_MIRRORS];
+	int nm = ui_optargs(ctx, "mirror", mirrors, REPO_MAX_MIRRORS);
+	if (nm > REPO_MAX_MIRRORS)
+		return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
+	for (int i = 0; i < nm; i++)
+		a->mirrors[a->c.nmirrors++] = repo_url(mirrors[i]);
+	a->c.subscription = ui_opt(ctx, "subscription");
 	for (int i = 0; i < argc; i++) {
-		const char *val;
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--mirror", &val, &m);
-		if (r)
-			return -r;
-		if (m && a->c.nmirrors == REPO_MAX_MIRRORS)
-			return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
-		if (m)
-			a->mirrors[a->c.nmirrors++] = repo_url(val);
-		else if (ui_flag(argv, i, "--subscription"))
-			a->c.subscription = true;
-		else if (argv[i][0] == '-' || npos == 2)
+		if (npos == 2)
 			return ui_usage(ctx, "repo add: unexpected argument '%s'", argv[i]);
-		else
-			pos[npos++] = argv[i];
+		pos[npos++] = argv[i];
 	}
 	if (npos != 2)
 		return ui_usage(ctx, "repo add: usage: repo add NAME URL [--mirror URL]... "
@@ -104,7 +99,7 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 
 static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc != 1 || argv[0][0] == '-')
+	if (argc != 1)
 		return ui_usage(ctx, "repo remove: usage: repo remove NAME");
 	struct wd_err err = {0};
 	struct volume v = {0};
@@ -224,15 +219,18 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
-int cmd_repo(struct wd_ctx *ctx, int argc, char **argv)
-{
-	if (argc < 1)
-		return ui_usage(ctx, "repo: expected add, list or remove");
-	if (!strcmp(argv[0], "add"))
-		return repo_add(ctx, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "list"))
-		return repo_list(ctx, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "remove"))
-		return repo_remove(ctx, argc - 1, argv + 1);
-	return ui_usage(ctx, "repo: unknown subcommand '%s' (add, list, remove)", argv[0]);
-}
+static const struct wd_opt add_opts[] = {
+	{"mirror", 0, "URL", "a mirror of the repository, tried in order (repeatable)", true},
+	{"subscription", 0, NULL, "a subscription repository (https only): sent the activated key", false},
+	{0},
+};
+
+const struct wd_cmd cmd_repo_subs[] = {
+	{"add", repo_add, "NAME URL [--mirror URL]... [--subscription]",
+	 "add a repository: URL is http(s)://, file:// or a folder",
+	 "Mirrors are tried in order; a subscription repository (https only) is sent the\n"
+	 "activated key as HTTP Basic credentials (docs/repository.md).\n", add_opts, NULL},
+	{"list", repo_list, "", "each repository, its mirrors and its stored catalog", NULL, NULL, NULL},
+	{"remove", repo_remove, "NAME", "remove a repository and its stored catalog", NULL, NULL, NULL},
+	{0},
+};

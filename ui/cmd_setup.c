@@ -420,38 +420,54 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.nic = true, .acpi = true, .acpi_optional = true, .ask = true};
-	for (int i = 0; i < argc; i++) {
-		bool m = false;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--section", &w.section, &m);
-		if (r)
-			return -r;
-		if (!m)
-			return ui_usage(ctx, "setup: unexpected argument '%s'", argv[i]);
-	}
+	w.section = ui_optarg(ctx, "section");
+	if (argc > 0)
+		return ui_usage(ctx, "setup: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "setup", &w);
 }
 
-int cmd_configure(struct wd_ctx *ctx, int argc, char **argv)
+const struct wd_opt cmd_setup_opts[] = {
+	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	{0},
+};
+
+static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc < 1)
-		return ui_usage(ctx, "configure needs what to configure: nic or acpi");
-	struct run w = {.nic = !strcmp(argv[0], "nic"), .acpi = !strcmp(argv[0], "acpi")};
-	if (!w.nic && !w.acpi)
-		return ui_usage(ctx, "configure %s: expected nic or acpi", argv[0]);
-	static const char *const opts[] = {"--driver", "--slot", "--section"};
-	const char **vals[] = {&w.driver, &w.slot, &w.section};
-	for (int i = 1; i < argc; i++) {
-		bool m = false;
-		int r = 0;
-		for (int k = 0; w.nic && !r && !m && k < 3; k++)
-			r = ui_opt_value(ctx, argc, argv, &i, opts[k], vals[k], &m);
-		if (r)
-			return -r;
-		if (!m)
-			return ui_usage(ctx, "configure %s: unexpected argument '%s'", argv[0], argv[i]);
-	}
-	return run_job(ctx, w.nic ? "configure nic" : "configure acpi", &w);
+	struct run w = {.nic = true, .driver = ui_optarg(ctx, "driver"),
+			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section")};
+	if (argc > 0)
+		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
+	return run_job(ctx, "configure nic", &w);
 }
+
+static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
+{
+	struct run w = {.acpi = true};
+	if (argc > 0)
+		return ui_usage(ctx, "configure acpi: unexpected argument '%s'", argv[0]);
+	return run_job(ctx, "configure acpi", &w);
+}
+
+static const struct wd_opt nic_opts[] = {
+	{"driver", 0, "NAME", "this driver package, not the best ranked one", false},
+	{"slot", 0, "SLOT", "only the network controller at this PCI slot", false},
+	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	{0},
+};
+
+const struct wd_cmd cmd_configure_subs[] = {
+	{"nic", configure_nic, "[--driver NAME] [--slot SLOT] [--section NAME]",
+	 "the NIC driver of each network controller a package drives",
+	 "For each network controller a package drives (or the one at --slot), the\n"
+	 "best ranked driver the subscription allows (--driver forces one); the new\n"
+	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
+	 "takes over the old one's bindings and the settings the new NIF also defines.\n",
+	 nic_opts, NULL},
+	{"acpi", configure_acpi, "", "the ACPI PSD",
+	 "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
+	 "APM.SYS and VAPM.SYS.\n", NULL, NULL},
+	{0},
+};
 
 /* ---- detect: the driver each NIC would get ---- */
 

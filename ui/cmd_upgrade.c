@@ -276,9 +276,6 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 
 int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "upgrade: unknown option '%s'", argv[i]);
 	struct wd_err err = {0};
 	struct upgrade_run u = {.ctx = ctx};
 	int r = run(&u, argv, (size_t)argc, &err);

@@ -85,9 +85,9 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 		json_obj_end(j);
 		json_finish(j);
 	} else {
-		fprintf(stderr, "%s: %s", ctx->prog, ui_color(ctx, "red"));
+		fprintf(stderr, "%s: %s", ctx->prog, ui_color_err(ctx, "red"));
 		put_msg(stderr, msg);
-		fprintf(stderr, "%s\n", ui_color(ctx, "reset"));
+		fprintf(stderr, "%s\n", ui_color_err(ctx, "reset"));
 	}
 	return code;
 }
@@ -103,7 +103,10 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...)
 		return ui_fail(ctx, -WD_EUSAGE, &e);
 	fprintf(stderr, "%s: ", ctx->prog);
 	put_msg(stderr, e.msg);
-	fprintf(stderr, "\nTry '%s --help'.\n", ctx->prog);
+	if (ctx->cmd_path[0])
+		fprintf(stderr, "\nTry '%s %s --help'.\n", ctx->prog, ctx->cmd_path);
+	else
+		fprintf(stderr, "\nTry '%s --help'.\n", ctx->prog);
 	return WD_EUSAGE;
 }
 
@@ -132,15 +135,15 @@ void ui_warn(struct wd_ctx *ctx, const char *fmt, ...)
 	if (n > 0)
 		vsnprintf(msg, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
-	fprintf(stderr, "%s: %swarning:%s ", ctx->prog, ui_color(ctx, "yellow"),
-		ui_color(ctx, "reset"));
+	fprintf(stderr, "%s: %swarning:%s ", ctx->prog, ui_color_err(ctx, "yellow"),
+		ui_color_err(ctx, "reset"));
 	put_msg(stderr, msg);
 	free(msg);
 }
 
-const char *ui_color(const struct wd_ctx *ctx, const char *which)
+static const char *color_of(bool on, const char *which)
 {
-	if (!ctx->color)
+	if (!on)
 		return "";
 	if (!strcmp(which, "red"))
 		return "\033[31m";
@@ -155,30 +158,14 @@ const char *ui_color(const struct wd_ctx *ctx, const char *which)
 	return "\033[0m";
 }
 
-bool ui_flag(char **argv, int i, const char *opt)
+const char *ui_color(const struct wd_ctx *ctx, const char *which)
 {
-	return !strcmp(argv[i], opt);
+	return color_of(ctx->color, which);
 }
 
-int ui_opt_value(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *opt,
-		 const char **val, bool *matched)
+const char *ui_color_err(const struct wd_ctx *ctx, const char *which)
 {
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-	*matched = false;
-	if (strncmp(a, opt, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-	} else if (a[n] == '\0') {
-		if (*i + 1 >= argc)
-			return -ui_usage(ctx, "option %s needs a value", opt);
-		*val = argv[++*i];
-	} else {
-		return 0;
-	}
-	*matched = true;
-	return 0;
+	return color_of(ctx->color_err, which);
 }
 
 char *ui_data_dir(const struct wd_ctx *ctx, const char *name)
