@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# The conventions a user knows from apt, dnf, pacman and apk: options parsed
+# as getopt_long parses them, "did you mean", usage errors that name the
+# command's own help, and the rest of issue 21's front-end rules.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+
+# ---------------------------------------------------------------- options
+
+t_bundled_short_options_are_each_option() {
+	make_volume "$T/v"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" -n -y install e1000
+	assert_rc 0
+	local separate=$OUT
+	wd --root "$T/v" -ny install e1000
+	assert_rc 0
+	[ "$OUT" = "$separate" ] || fail "-ny said other than -n -y: $OUT"
+	assert_out "e1000"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "-ny (a dry run) changed the volume"
+	wd --root "$T/v" -nx install e1000
+	assert_rc 2
+	assert_err "unknown option '-x'"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused option changed the volume"
+}
+
+t_long_option_with_equals_sign() {
+	make_volume "$T/v"
+	wd --root="$T/v" --json list --installed
+	assert_rc 0
+	assert_json 'd["installed"] == []'
+	wd --root "$T/v" --yes=1 install e1000
+	assert_rc 2
+	assert_err "option --yes takes no value"
+	wd --root "$T/v" --json list --installed
+	assert_json 'd["installed"] == []'
+}
+
+t_short_option_value_attached_or_next() {
+	# -b32k (netio's spelling) and -b 32k both reach the block size check
+	wd bench client -b64k 127.0.0.1
+	assert_err "block size 64k is out of range"
+	local attached=$ERR
+	wd bench client -b 64k 127.0.0.1
+	[ "$ERR" = "$attached" ] || fail "-b 64k and -b64k differ: $ERR / $attached"
+	wd bench client -b
+	assert_rc 2
+	assert_err "option -b needs a value"
+}
+
+t_double_dash_ends_the_options() {
+	make_volume "$T/v"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" list -- --installed
+	assert_rc 2
+	assert_err "list: unexpected argument '--installed'"
+	wd --root "$T/v" install -- --bogus
+	[ "$RC" -ne 0 ] || fail "a package named --bogus was installed"
+	assert_err "'--bogus'"
+	! grep -q "unknown option" "$T/err" || fail "-- did not end the options: $ERR"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
+}
+
+t_mistyped_command_gets_did_you_mean() {
+	wd instal e1000
+	assert_rc 2
+	assert_err "unknown command 'instal'; did you mean 'install'?"
+	[ -z "$OUT" ] || fail "stdout not empty: $OUT"
+	wd upgarde
+	assert_rc 2
+	assert_err "did you mean 'upgrade'?"
+	wd repo lsit
+	assert_rc 2
+	assert_err "unknown subcommand 'lsit'; did you mean 'list'?"
+	assert_err "Try 'warpdrv repo --help'."
+	wd xyzzy
+	assert_rc 2
+	assert_err "unknown command 'xyzzy'"
+	! grep -q "did you mean" "$T/err" || fail "a far word got a suggestion: $ERR"
+}
+
+t_mistyped_option_gets_did_you_mean() {
+	wd list --instaled
+	assert_rc 2
+	assert_err "unknown option '--instaled'; did you mean '--installed'?"
+	assert_err "Try 'warpdrv list --help'."
+	wd --dryrun list
+	assert_rc 2
+	assert_err "did you mean '--dry-run'?"
+}
+
+t_an_option_the_command_does_not_take_is_refused() {
+	# --label is bench import's, not bench report's (a substring match let it in)
+	wd bench report --label foo --db "$T/none.db"
+	assert_rc 2
+	assert_err "unknown option '--label'"
+	assert_err "Try 'warpdrv bench report --help'."
+	wd setup --driver E1000
+	assert_rc 2
+	assert_err "unknown option '--driver'"
+	wd configure acpi --slot 00:03.0
+	assert_rc 2
+	assert_err "configure acpi does not take it"
+	wd bench report --help
+	assert_rc 0
+	assert_out "--labels A,B"
+	assert_no_out "--label NAME"
+}
+
+t_command_help_lists_its_options() {
+	wd configure nic --help
+	assert_rc 0
+	assert_out "Usage: warpdrv [OPTIONS] configure nic"
+	for o in "--driver NAME" "--slot SLOT" "--section NAME"; do assert_out "$o"; done
+	wd bench client --help
+	assert_out "-b, --block SIZE"
+	assert_out "-p, --port N"
+	wda index --help
+	assert_out "--revoke KEYID"
+}
+
+# Every usage error: exit 2, nothing on stdout, and the help of the command
+# (or subcommand) it was made on named; under --json, one error document.
+t_every_usage_error_exits_2_and_names_the_command_help() {
+	make_volume "$T/v"
+	local before n=0
+	before=$(snapshot "$T/v")
+	while IFS='|' read -r prog help args; do
+		[ -n "$prog" ] || continue
+		local bin=$WD
+		[ "$prog" = a ] && bin=$WDA
+		# shellcheck disable=SC2086
+		run "$bin" --root "$T/v" $args
+		[ "$RC" -eq 2 ] || fail "'$args': exit $RC, wanted 2; stderr: $ERR"
+		[ -z "$OUT" ] || fail "'$args': stdout: $OUT"
+		grep -qF "Try '$help --help'." "$T/err" || fail "'$args' does not name '$help --help': $ERR"
+		# shellcheck disable=SC2086
+		run "$bin" --root "$T/v" --json $args
+		[ "$RC" -eq 2 ] || fail "'--json $args': exit $RC"
+		assert_json 'd["error"]["code"] == 2'
+		n=$((n + 1))
+	done <<-'EOF'
+	w|warpdrv detect|detect extra
+	w|warpdrv setup|setup extra
+	w|warpdrv setup|setup --driver x
+	w|warpdrv configure|configure
+	w|warpdrv configure|configure bogus
+	w|warpdrv configure nic|configure nic extra
+	w|warpdrv configure acpi|configure acpi --driver x
+	w|warpdrv check|check extra
+	w|warpdrv history|history extra
+	w|warpdrv rollback|rollback abc
+	w|warpdrv list|list extra
+	w|warpdrv list|list --installed --upgradable
+	w|warpdrv info|info
+	w|warpdrv install|install
+	w|warpdrv install|install --yes=1 e1000
+	w|warpdrv upgrade|upgrade --bogus
+	w|warpdrv hold|hold
+	w|warpdrv unhold|unhold
+	w|warpdrv owns|owns
+	w|warpdrv remove|remove
+	w|warpdrv verify|verify a b
+	w|warpdrv recover|recover extra
+	w|warpdrv activate|activate
+	w|warpdrv license|license extra
+	w|warpdrv deactivate|deactivate extra
+	w|warpdrv repo|repo
+	w|warpdrv repo add|repo add x
+	w|warpdrv repo remove|repo remove
+	w|warpdrv repo list|repo list extra
+	w|warpdrv update|update extra
+	w|warpdrv bench|bench
+	w|warpdrv bench client|bench client
+	w|warpdrv bench import|bench import
+	w|warpdrv bench report|bench report --bogus
+	w|warpdrv bench server|bench server --port 0
+	w|warpdrv|frobnicate
+	w|warpdrv|--frob
+	a|warpdrv-admin issue|issue
+	a|warpdrv-admin keygen|keygen
+	a|warpdrv-admin pack|pack
+	a|warpdrv-admin index|index
+	a|warpdrv-admin verify|verify
+	EOF
+	[ "$n" -ge 40 ] || fail "only $n cases ran"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a usage error changed the volume"
+}
+
+run_tests
