@@ -51,6 +51,7 @@ static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct 
 static int hold_cmd(struct wd_ctx *ctx, int argc, char **argv, bool held)
 {
 	const char *verb = held ? "hold" : "unhold";
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "%s: name at least one installed package", verb);
 	struct wd_err err = {0};

@@ -211,6 +211,7 @@ static bool dry_download(struct wd_ctx *ctx, struct render *rd, const struct cat
 
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 {
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "install: name at least one package or .wdp file");
 	struct wd_err err = {0};

@@ -6,6 +6,7 @@
 
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv)
 {
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "remove: name at least one package");
 	struct wd_err err = {0};

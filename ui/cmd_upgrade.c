@@ -278,6 +278,7 @@ int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct wd_err err = {0};
 	struct upgrade_run u = {.ctx = ctx};
+	pkg_fold_names(argc, argv);
 	int r = run(&u, argv, (size_t)argc, &err);
 	for (size_t i = 0; i < u.npkgs; i++)
 		package_free(&u.pkgs[i]);

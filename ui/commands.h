@@ -22,6 +22,7 @@ int cmd_deactivate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_issue(struct wd_ctx *ctx, int argc, char **argv);
 extern const char cmd_bench_help[];
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_search(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv);

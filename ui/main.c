@@ -35,13 +35,21 @@ static const struct wd_cmd commands[] = {
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
 	 "stay installed.\n", NULL, NULL},
 	/* packages */
-	{"list", cmd_list, "[--installed|--upgradable]",
+	{"list", cmd_list, "[--installed|--upgradable] [PATTERN]",
 	 "the packages on offer, or those installed, or those with a newer version",
 	 "Each package once, at the newest version any repository offers, with the\n"
 	 "version installed on the volume (--root) and where a newer one comes from;\n"
 	 "held packages say so. --installed: what the volume has. --upgradable: the\n"
-	 "installed packages a newer version of which is on offer.\n", cmd_list_opts, NULL},
-	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL, NULL, NULL},
+	 "installed packages a newer version of which is on offer. PATTERN: only the\n"
+	 "names it matches, a glob ('e*', 'pcnt?d'; quote it from the shell); case is\n"
+	 "ignored. Exit 1 when PATTERN matches none.\n", cmd_list_opts, NULL},
+	{"search", cmd_search, "TERM", "the packages whose name or summary has TERM",
+	 "Looks in every repository (as list does, each package once at its newest\n"
+	 "version); case is ignored. Exit 1 when none has it.\n", NULL, NULL},
+	{"info", cmd_info, "PKG|FILE.wdp...", "packages' versions, devices and files",
+	 "Names are matched whatever their case (PCNTND is pcntnd). The devices are\n"
+	 "condensed: the VirtualBox NIC models the package drives, then the PCI device\n"
+	 "ids by vendor and rank. With several packages, --json gives {\"packages\": [...]}.\n", NULL, NULL},
 	{"install", cmd_install, "PKG|PKG=VERSION|FILE.wdp...", "install packages on the volume",
 	 "An installed package at another version is upgraded in place, in one transaction;\n"
 	 "an older version (a downgrade) must be named as PKG=VERSION.\n", NULL, NULL},

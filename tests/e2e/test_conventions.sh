@@ -54,8 +54,8 @@ t_double_dash_ends_the_options() {
 	local before
 	before=$(snapshot "$T/v")
 	wd --root "$T/v" list -- --installed
-	assert_rc 2
-	assert_err "list: unexpected argument '--installed'"
+	assert_rc 1
+	assert_err "no package matches '--installed'" # a PATTERN, not the option
 	wd --root "$T/v" install -- --bogus
 	[ "$RC" -ne 0 ] || fail "a package named --bogus was installed"
 	assert_err "'--bogus'"
@@ -152,7 +152,9 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 	w|warpdrv check|check extra
 	w|warpdrv history|history extra
 	w|warpdrv rollback|rollback abc
-	w|warpdrv list|list extra
+	w|warpdrv list|list a b
+	w|warpdrv search|search
+	w|warpdrv search|search a b
 	w|warpdrv list|list --installed --upgradable
 	w|warpdrv info|info
 	w|warpdrv install|install
@@ -187,6 +189,108 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 	EOF
 	[ "$n" -ge 40 ] || fail "only $n cases ran"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a usage error changed the volume"
+}
+
+# ---------------------------------------------------------------- packages
+
+t_package_names_match_whatever_their_case() {
+	make_volume "$T/v"
+	wd --root "$T/v" install PCNTND
+	assert_rc 0
+	assert_out "Installed pcntnd"
+	[ "$(installed "$T/v")" = "pcntnd" ] || fail "installed: $(installed "$T/v")"
+	wd --root "$T/v" hold PcNtNd
+	assert_rc 0
+	wd --root "$T/v" unhold PCNTND
+	assert_rc 0
+	wd --root "$T/v" verify PCNTND
+	assert_rc 0
+	wd --root "$T/v" remove PCNTND
+	assert_rc 0
+	[ -z "$(installed "$T/v")" ] || fail "still installed: $(installed "$T/v")"
+	wd info MMLEM
+	assert_rc 0
+	local upper=$OUT
+	wd info mmlem
+	[ "$OUT" = "$upper" ] || fail "info MMLEM and info mmlem differ"
+	wd --root "$T/v" install PCNTND=4.13
+	assert_rc 0
+	[ "$(WITH_VERSIONS=1 installed "$T/v")" = "pcntnd=4.13" ] || fail "PKG=VERSION"
+}
+
+t_search_finds_names_and_summaries() {
+	wd search GIGABIT
+	assert_rc 0
+	assert_out "mmlem"
+	assert_no_out "pcntnd"
+	wd search pcnet
+	assert_out "pcntnd"
+	wd --json search acpi
+	assert_rc 0
+	assert_json '[p["name"] for p in d["packages"]] == ["acpi-psd"]'
+	wd search nothing-has-this
+	assert_rc 1
+	assert_err "no package name or summary has 'nothing-has-this'"
+	wd search
+	assert_rc 2
+	assert_err "Try 'warpdrv search --help'."
+}
+
+t_list_takes_a_glob() {
+	wd --json list 'E*'
+	assert_rc 0
+	assert_json '[p["name"] for p in d["packages"]] == ["e1000"]'
+	wd --json list 'pcnt?d'
+	assert_json '[p["name"] for p in d["packages"]] == ["pcntnd"]'
+	wd list 'zz*'
+	assert_rc 1
+	assert_err "no package matches 'zz*'"
+	make_volume "$T/v"
+	wd --root "$T/v" install e1000 pcntnd
+	assert_rc 0
+	wd --root "$T/v" --json list --installed 'p*'
+	assert_rc 0
+	assert_json '[p["name"] for p in d["installed"]] == ["pcntnd"]'
+	wd list a b
+	assert_rc 2
+	assert_err "one PATTERN at most"
+}
+
+t_info_takes_several_packages() {
+	wd info mmlem e1000
+	assert_rc 0
+	assert_out "Package:     mmlem"
+	assert_out "Package:     e1000"
+	wd --json info mmlem E1000
+	assert_rc 0
+	assert_json '[p["name"] for p in d["packages"]] == ["mmlem", "e1000"]'
+	wd info mmlem nosuch e1000
+	assert_rc 1
+	assert_out "Package:     e1000"
+	assert_err "no package named 'nosuch'"
+	wd --json info mmlem nosuch
+	assert_rc 1
+	assert_json '[p["name"] for p in d["packages"]] == ["mmlem"] and d["error"]["code"] == 1'
+	wd --json info e1000
+	assert_json 'd["name"] == "e1000"' # one package: its object, as before
+}
+
+t_info_condenses_the_devices_to_models() {
+	wd info mmlem
+	assert_rc 0
+	assert_out "VirtualBox:  82540EM (Intel PRO/1000 MT Desktop), 82543GC (Intel PRO/1000 T Server), 82545EM (Intel PRO/1000 MT Server)"
+	assert_out "Devices:     33 devices, rank 1:"
+	[ "$(grep -c 'rank' "$T/out")" -eq 1 ] || fail "rank said more than once: $OUT"
+	[ "$(wc -l <"$T/out")" -le 20 ] || fail "not condensed: $OUT"
+	wd --json info mmlem
+	local ids
+	ids=$(python3 -c 'import json,sys; print(" ".join(p["id"] for p in json.load(open(sys.argv[1]))["devices"]))' "$T/out")
+	wd info mmlem
+	for id in $ids; do grep -q " $id" "$T/out" || fail "device $id not listed"; done
+	[ "$(echo "$ids" | wc -w)" -eq 33 ] || fail "JSON lists $(echo "$ids" | wc -w) devices"
+	wd info e1000
+	assert_out "Devices:     8086:100e subsystem 8086:001e (rank 2)"
+	assert_out "VirtualBox:  82540EM (Intel PRO/1000 MT Desktop)"
 }
 
 run_tests
