@@ -399,8 +399,8 @@ static bool want_color(enum color_when w, int fd)
 {
 	if (w != COLOR_AUTO)
 		return w == COLOR_ALWAYS;
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-	return isatty(fd) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+	const char *nc = getenv("NO_COLOR");
+	return ui_term_ok(fd) && !(nc && *nc);
 }
 
 static const struct wd_opt *own_opt(const struct wd_ctx *ctx, const char *name)

@@ -249,7 +249,7 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 	struct db db;
 	if ((rc = bench_open_db(ctx, &o, true, NULL, &db)))
 		return rc;
-	struct live lv = {ctx, !ctx->quiet && isatty(STDERR_FILENO), false};
+	struct live lv = {ctx, !ctx->quiet && ui_term_ok(STDERR_FILENO), false};
 	struct netio_events ev = {&lv, on_progress, on_result, on_note};
 	struct netio_client_opts co = {o.host, o.port, o.proto, o.seconds, o.block, o.bind};
 	struct wd_err err = {0};

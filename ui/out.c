@@ -158,6 +158,12 @@ static const char *color_of(bool on, const char *which)
 	return "\033[0m";
 }
 
+bool ui_term_ok(int fd)
+{
+	const char *term = getenv("TERM");
+	return isatty(fd) && !(term && !strcmp(term, "dumb"));
+}
+
 const char *ui_color(const struct wd_ctx *ctx, const char *which)
 {
 	return color_of(ctx->color, which);

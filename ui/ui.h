@@ -100,6 +100,9 @@ const char *ui_esc_text(const char *p, size_t n);
  * stdout, ui_color_err for stderr (each stream decides for itself). */
 const char *ui_color(const struct wd_ctx *ctx, const char *which);
 const char *ui_color_err(const struct wd_ctx *ctx, const char *which);
+/* A terminal on fd that can take cursor controls (a progress line rewritten
+ * in place): isatty, and TERM is not "dumb". */
+bool ui_term_ok(int fd);
 
 /* A bundled data folder ("repo", "keys"): WARPDRV_DATA/NAME, then beside the
  * program (the build tree), then ../share/warpdrv/NAME. NULL when none exists. */

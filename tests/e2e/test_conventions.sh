@@ -293,4 +293,53 @@ t_info_condenses_the_devices_to_models() {
 	assert_out "VirtualBox:  82540EM (Intel PRO/1000 MT Desktop)"
 }
 
+# ---------------------------------------------------------------- colour
+
+# pty OUT ERR -- CMD...: the command with stdout and stderr each on a terminal
+# ("tty") or in a file; what reached the terminal is in $T/tty.
+pty() {
+	RC=0
+	python3 "$SRC/tests/e2e/pty_run.py" "$@" >"$T/tty" || RC=$?
+}
+has_esc() { grep -q $'\033\[' "$1"; }
+
+t_colour_is_decided_per_stream() {
+	# both on the terminal: the error is red
+	pty tty tty -- "$WD" info nosuch
+	assert_rc 1
+	has_esc "$T/tty" || fail "no colour on a terminal: $(cat -v "$T/tty")"
+	# stderr in a file, stdout on the terminal: the file has no escape codes
+	pty tty "$T/err.txt" -- "$WD" info nosuch
+	assert_rc 1
+	grep -q "no package named 'nosuch'" "$T/err.txt" || fail "err.txt: $(cat "$T/err.txt")"
+	! has_esc "$T/err.txt" || fail "escape codes in err.txt: $(cat -v "$T/err.txt")"
+	# stdout in a file, stderr on the terminal: the listing has none either
+	local P=$SRC/tests/fixtures/pci/two-nics.lspci-n
+	pty "$T/out.txt" tty -- "$WD" --pci "lspci:$P" detect
+	assert_rc 0
+	! has_esc "$T/out.txt" || fail "escape codes in out.txt: $(cat -v "$T/out.txt")"
+	pty tty tty -- "$WD" --pci "lspci:$P" detect
+	has_esc "$T/tty" || fail "detect on a terminal is not coloured"
+}
+
+t_no_color_term_dumb_and_the_option() {
+	pty tty tty -- env NO_COLOR=1 "$WD" info nosuch
+	assert_rc 1
+	grep -q "no package named" "$T/tty" || fail "no message: $(cat "$T/tty")"
+	! has_esc "$T/tty" || fail "colour with NO_COLOR: $(cat -v "$T/tty")"
+	pty tty tty -- env TERM=dumb "$WD" info nosuch
+	! has_esc "$T/tty" || fail "colour with TERM=dumb: $(cat -v "$T/tty")"
+	pty tty tty -- "$WD" --color never info nosuch
+	! has_esc "$T/tty" || fail "colour with --color never: $(cat -v "$T/tty")"
+	pty tty tty -- env NO_COLOR=1 "$WD" --color=always info nosuch
+	has_esc "$T/tty" || fail "--color always (over NO_COLOR) is not coloured"
+	wd --color always info nosuch
+	has_esc "$T/err" || fail "--color always into a file is not coloured"
+	wd info nosuch
+	! has_esc "$T/err" || fail "colour into a file by default"
+	wd --color blue info nosuch
+	assert_rc 2
+	assert_err "--color blue: expected auto, always or never"
+}
+
 run_tests
