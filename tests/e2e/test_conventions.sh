@@ -342,4 +342,63 @@ t_no_color_term_dumb_and_the_option() {
 	assert_err "--color blue: expected auto, always or never"
 }
 
+# ---------------------------------------------------------------- repo add
+
+t_repo_add_checks_the_url_with_libcurl() {
+	make_volume "$T/v"
+	local before
+	before=$(snapshot "$T/v")
+	local u
+	for u in 'https://' 'https://:443/r/' 'not a url' 'ftp://example.com/r/' 'gopher://127.0.0.1/'; do
+		wd --root "$T/v" repo add t "$u"
+		[ "$RC" -eq 2 ] || fail "'$u' accepted (exit $RC): $OUT"
+		assert_err "Try 'warpdrv repo add --help'."
+	done
+	wd --root "$T/v" repo add t 'https://'
+	assert_err "https://: not a URL (libcurl: No host part in the URL)"
+	wd --root "$T/v" repo add t 'ftp://example.com/r/'
+	assert_err "the scheme ftp is not one warpdrv reads"
+	wd --root "$T/v" repo add t 'not a url'
+	assert_err "is neither a URL"
+	wd --root "$T/v" repo add t https://example.com/r/ --mirror 'http://'
+	assert_rc 2
+	assert_err "http://: not a URL"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused URL changed the volume"
+	wd --root "$T/v" repo add t https://example.com/r/ --mirror "file://$T"
+	assert_rc 0
+	mkdir "$T/folder"
+	wd --root "$T/v" repo add f "$T/folder"
+	assert_rc 0
+}
+
+t_repo_add_refuses_credentials_and_never_shows_a_password() {
+	make_volume "$T/v"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" repo add t 'https://user:s3cret@example.com/r/'
+	assert_rc 2
+	assert_err "a user name or password in a repository URL is refused"
+	assert_err "https://***@example.com/r/"
+	! grep -q s3cret "$T/out" "$T/err" || fail "the password was shown: $ERR"
+	wd --root "$T/v" --json repo add t https://example.com/r/ --mirror 'http://u:s3cret@m.example/'
+	assert_rc 2
+	! grep -q s3cret "$T/out" || fail "the password is in the JSON: $OUT"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused URL changed the volume"
+	# a row stored before (or planted): repo list hides its password
+	wd --root "$T/v" repo add t https://example.com/r/ --mirror https://m.example/
+	assert_rc 0
+	python3 -c 'import sqlite3,sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE repository SET url = ?", ("https://old:s3cret@example.com/r/",))
+c.execute("UPDATE repository_mirror SET url = ?", ("https://u:s3cret@m.example/",))
+c.commit()' "$T/v/var/lib/warpdrv/warpdrv.db"
+	wd --root "$T/v" repo list
+	assert_rc 0
+	assert_out "https://***@example.com/r/"
+	assert_out "mirror https://***@m.example/"
+	! grep -q s3cret "$T/out" "$T/err" || fail "repo list shows the password: $OUT"
+	wd --root "$T/v" --json repo list
+	assert_json 'd["repositories"][0]["url"] == "https://***@example.com/r/" and d["repositories"][0]["mirrors"] == ["https://***@m.example/"]'
+}
+
 run_tests
