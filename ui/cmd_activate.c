@@ -127,6 +127,14 @@ static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err
 	bool same = !r && !strcmp(old_id, s.id);
 	if (!r && st == SUB_EXPIRED)
 		warn_expired(ctx, &s);
+	/* replacing the activated key asks first (a first activation does not) */
+	if (!r && !ctx->dry_run && !same && old_id[0]) {
+		if (!ctx->json && !ctx->yes)
+			ui_say(ctx, "Key %s would replace the activated key %s (which stays in the "
+			       "history).\n", s.id, old_id);
+		r = ui_confirm(ctx, "Replace the activated key?", err,
+			       "activate replaces the activated key %s", old_id);
+	}
 	/* The state folder and database appear only once the key is accepted. */
 	if (!r && !ctx->dry_run && !same && !db.h) {
 		db_close(&db);

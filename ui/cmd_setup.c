@@ -73,20 +73,13 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 				  "without --dry-run, which asks before downloading", j->s.command,
 				  e->name, e->version, (unsigned long long)e->size, where,
 				  j->s.command);
-	if (!ctx->yes && (ctx->json || !isatty(STDIN_FILENO)))
-		return wd_err_set(err, WD_EUSAGE, "%s must download %s %s (%llu bytes from %s) to "
-				  "plan, and there is no terminal to ask on: add --yes", j->s.command,
-				  e->name, e->version, (unsigned long long)e->size, where);
-	if (!ctx->yes) {
-		printf("The plan needs %s %s: download %llu bytes from %s? [y/N] ", ui_esc(e->name),
-		       ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
-		fflush(stdout);
-		char line[32];
-		if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-			return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	}
-	j->download_ok = true;
-	return 0;
+	char question[400];
+	snprintf(question, sizeof question, "The plan needs %s %s: download %llu bytes from %s?",
+		 ui_esc(e->name), ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
+	int r = ui_confirm(ctx, question, err, "%s must download %s %s (%llu bytes from %s) to plan",
+			   j->s.command, e->name, e->version, (unsigned long long)e->size, where);
+	j->download_ok = !r;
+	return r;
 }
 
 /* Every NIC and PSD package of the repositories (the first repository that
@@ -323,23 +316,6 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 	json_finish(js);
 }
 
-/* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
-static int confirm(struct job *j, struct wd_err *err)
-{
-	if (j->ctx->yes)
-		return 0;
-	if (!isatty(STDIN_FILENO))
-		return wd_err_set(err, WD_EUSAGE, "%s changes the volume and there is no terminal to "
-				  "ask on: add --yes to apply, or --dry-run to see the plan",
-				  j->s.command);
-	printf("Apply these changes? [y/N] ");
-	fflush(stdout);
-	char line[32];
-	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	return 0;
-}
-
 
 /* Shows the plan, asks, applies. */
 static int finish(struct job *j, bool ask, struct wd_err *err)
@@ -369,11 +345,9 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	if (!ctx->json)
 		show_text(j, &diff);
 	if (!ctx->dry_run) {
-		if (ask && !ctx->json)
-			r = confirm(j, err);
-		else if (ask && !ctx->yes)
-			r = wd_err_set(err, WD_EUSAGE, "%s changes the volume: add --yes to apply with "
-				       "--json", j->s.command);
+		if (ask)
+			r = ui_confirm(ctx, "Apply these changes?", err, "%s changes the volume",
+				       j->s.command);
 		if (!r)
 			r = setup_apply(&j->s, err);
 		applied = !r;
@@ -433,7 +407,7 @@ const struct wd_opt cmd_setup_opts[] = {
 
 static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct run w = {.nic = true, .driver = ui_optarg(ctx, "driver"),
+	struct run w = {.nic = true, .ask = true, .driver = ui_optarg(ctx, "driver"),
 			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section")};
 	if (argc > 0)
 		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
@@ -442,7 +416,7 @@ static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 
 static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct run w = {.acpi = true};
+	struct run w = {.acpi = true, .ask = true};
 	if (argc > 0)
 		return ui_usage(ctx, "configure acpi: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "configure acpi", &w);
@@ -461,11 +435,12 @@ const struct wd_cmd cmd_configure_subs[] = {
 	 "For each network controller a package drives (or the one at --slot), the\n"
 	 "best ranked driver the subscription allows (--driver forces one); the new\n"
 	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
-	 "takes over the old one's bindings and the settings the new NIF also defines.\n",
+	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
+	 "Shows the diff and asks, as setup does.\n",
 	 nic_opts, NULL},
 	{"acpi", configure_acpi, "", "the ACPI PSD",
 	 "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
-	 "APM.SYS and VAPM.SYS.\n", NULL, NULL},
+	 "APM.SYS and VAPM.SYS. Shows the diff and asks, as setup does.\n", NULL, NULL},
 	{0},
 };
 
@@ -571,7 +546,7 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		}
 		for (int f = 0; f < NFILES; f++)
 			wd_buf_reset(&j.s.new_[f]);
-		r = finish(&j, false, &err);
+		r = finish(&j, true, &err);
 	}
 	generation_list_free(g, ng);
 	job_free(&j);

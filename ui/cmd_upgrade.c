@@ -63,20 +63,10 @@ static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 	json_arr_end(&ctx->j);
 }
 
-/* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
+/* ui_confirm's rule, for upgrade's two questions. */
 static int ask(struct wd_ctx *ctx, const char *question, struct wd_err *err)
 {
-	if (ctx->yes)
-		return 0;
-	if (ctx->json || !isatty(STDIN_FILENO))
-		return wd_err_set(err, WD_EUSAGE, "upgrade changes the volume and there is no "
-				  "terminal to ask on: add --yes to apply, or --dry-run to see the plan");
-	printf("%s [y/N] ", question);
-	fflush(stdout);
-	char line[32];
-	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	return 0;
+	return ui_confirm(ctx, question, err, "upgrade changes the volume");
 }
 
 static int confirm(struct upgrade_run *u, struct wd_err *err)

@@ -33,7 +33,8 @@ static const struct wd_cmd commands[] = {
 	{"rollback", cmd_rollback, "[GEN]",
 	 "put CONFIG.SYS and PROTOCOL.INI back as they were before generation GEN",
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
-	 "stay installed.\n", NULL, NULL},
+	 "stay installed. Shows the diff and asks (--yes does not ask; with no terminal\n"
+	 "and no --yes it refuses); --dry-run writes nothing.\n", NULL, NULL},
 	/* packages */
 	{"list", cmd_list, "[--installed|--upgradable] [PATTERN]",
 	 "the packages on offer, or those installed, or those with a newer version",
@@ -68,7 +69,9 @@ static const struct wd_cmd commands[] = {
 	{"owns", cmd_owns, "FILE", "which installed package put FILE on the volume",
 	 "FILE is an OS/2 path (C:\\IBMCOM\\MACS\\MMLEM.OS2 or \\IBMCOM\\MACS\\MMLEM.OS2) or a\n"
 	 "host path below the volume's root. Exit 1 when no package installed it.\n", NULL, NULL},
-	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL, NULL, NULL},
+	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced",
+	 "Shows the plan and asks (--yes does not ask; with no terminal and no --yes it\n"
+	 "refuses); --dry-run writes nothing.\n", NULL, NULL},
 	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL, NULL, NULL},
 	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",
 	 "Every command that writes does this first; --abandon forgets an interrupted\n"
@@ -78,7 +81,8 @@ static const struct wd_cmd commands[] = {
 	/* the subscription */
 	{"activate", cmd_activate, "KEY | --file F", "activate a subscription key (- for stdin)",
 	 "Checks the key against the trusted licence keys and stores it on the volume;\n"
-	 "a new key replaces the old one, which stays in the history. An expired key is\n"
+	 "a new key replaces the old one, which stays in the history (asked first: --yes\n"
+	 "does not ask; with no terminal and no --yes it refuses). An expired key is\n"
 	 "stored with a warning: it still covers packages released before it expired.\n"
 	 "With --dry-run the key is checked and nothing is stored.\n", cmd_activate_opts, NULL},
 	{"license", cmd_license, "", "show the subscription: state, entitlements, expiry",

@@ -158,6 +158,30 @@ static const char *color_of(bool on, const char *which)
 	return "\033[0m";
 }
 
+int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, const char *fmt,
+	       ...)
+{
+	if (ctx->yes)
+		return 0;
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (ctx->json)
+		return wd_err_set(err, WD_EUSAGE, "%s, and --json asks nothing: add --yes to apply, "
+				  "or --dry-run to see the plan", why);
+	if (!isatty(STDIN_FILENO))
+		return wd_err_set(err, WD_EUSAGE, "%s, and there is no terminal to ask on: add --yes "
+				  "to apply, or --dry-run to see the plan", why);
+	printf("%s [y/N] ", question);
+	fflush(stdout);
+	char line[32];
+	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
+		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
+	return 0;
+}
+
 bool ui_term_ok(int fd)
 {
 	const char *term = getenv("TERM");

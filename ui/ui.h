@@ -104,6 +104,15 @@ const char *ui_color_err(const struct wd_ctx *ctx, const char *which);
  * in place): isatty, and TERM is not "dumb". */
 bool ui_term_ok(int fd);
 
+/* The one confirmation rule, for every command that rewrites CONFIG.SYS or
+ * PROTOCOL.INI, removes a package, downloads to plan, or replaces the
+ * activated key (its plan already shown): 0 with --yes or a yes typed at the
+ * terminal on stdin; refused (WD_EUSAGE, exit 2) under --json or with no
+ * terminal, the message saying why (fmt: "remove changes the volume") and
+ * to add --yes or --dry-run; a no is WD_EFAIL ("nothing changed"). */
+int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, const char *fmt,
+	       ...) __attribute__((format(printf, 4, 5)));
+
 /* A bundled data folder ("repo", "keys"): WARPDRV_DATA/NAME, then beside the
  * program (the build tree), then ../share/warpdrv/NAME. NULL when none exists. */
 char *ui_data_dir(const struct wd_ctx *ctx, const char *name);

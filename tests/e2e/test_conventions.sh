@@ -205,7 +205,7 @@ t_package_names_match_whatever_their_case() {
 	assert_rc 0
 	wd --root "$T/v" verify PCNTND
 	assert_rc 0
-	wd --root "$T/v" remove PCNTND
+	wd --root "$T/v" --yes remove PCNTND
 	assert_rc 0
 	[ -z "$(installed "$T/v")" ] || fail "still installed: $(installed "$T/v")"
 	wd info MMLEM
@@ -399,6 +399,129 @@ c.commit()' "$T/v/var/lib/warpdrv/warpdrv.db"
 	! grep -q s3cret "$T/out" "$T/err" || fail "repo list shows the password: $OUT"
 	wd --root "$T/v" --json repo list
 	assert_json 'd["repositories"][0]["url"] == "https://***@example.com/r/" and d["repositories"][0]["mirrors"] == ["https://***@m.example/"]'
+}
+
+# ---------------------------------------------------------------- confirmation
+
+# The configured guest (ecs21-e1000, drivers and acpi activated) at $T/g.
+guest() {
+	activated_copy "$T/g"
+	assert_rc 0
+}
+
+t_install_writing_no_configuration_does_not_ask() {
+	make_volume "$T/v"
+	wd --root "$T/v" install e1000 # no terminal, no --yes
+	assert_rc 0
+	assert_out "Installed e1000"
+}
+
+t_remove_shows_its_plan_and_refuses_without_a_terminal() {
+	make_volume "$T/v"
+	wd --root "$T/v" install e1000
+	assert_rc 0
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" remove e1000
+	assert_rc 2
+	assert_out "Remove e1000 4.02:"
+	assert_out "delete"
+	assert_err "remove changes the volume, and there is no terminal to ask on: add --yes to apply, or --dry-run to see the plan"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused remove changed the volume"
+	wd --root "$T/v" --json remove e1000
+	assert_rc 2
+	assert_json 'd["error"]["code"] == 2 and "--yes" in d["error"]["message"]'
+	wd --root "$T/v" -n remove e1000
+	assert_rc 0
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "remove --dry-run changed the volume"
+	wd --root "$T/v" -y remove e1000
+	assert_rc 0
+	[ -z "$(installed "$T/v")" ] || fail "not removed"
+}
+
+t_remove_asks_on_a_terminal() {
+	make_volume "$T/v"
+	wd --root "$T/v" install e1000
+	local before
+	before=$(snapshot "$T/v")
+	pty tty tty n -- "$WD" --root "$T/v" remove e1000
+	assert_rc 1
+	grep -q "Remove e1000 4.02:" "$T/tty" || fail "no plan: $(cat "$T/tty")"
+	grep -q "Remove these packages? \[y/N\]" "$T/tty" || fail "not asked: $(cat "$T/tty")"
+	grep -q "nothing changed: not confirmed" "$T/tty" || fail "no refusal: $(cat "$T/tty")"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a 'no' changed the volume"
+	pty tty tty y -- "$WD" --root "$T/v" remove e1000
+	assert_rc 0
+	grep -q "Removed e1000" "$T/tty" || fail "not removed: $(cat "$T/tty")"
+	[ -z "$(installed "$T/v")" ] || fail "still installed"
+}
+
+t_configure_and_rollback_ask() {
+	guest
+	local before
+	before=$(snapshot "$T/g")
+	wd --root "$T/g" configure acpi
+	assert_rc 2
+	assert_out "CONFIG.SYS" # the plan's diff
+	assert_err "configure acpi changes the volume, and there is no terminal to ask on: add --yes"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused configure changed the volume"
+	pty tty tty n -- "$WD" --root "$T/g" configure acpi
+	assert_rc 1
+	grep -q "Apply these changes? \[y/N\]" "$T/tty" || fail "not asked: $(cat "$T/tty")"
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "a 'no' changed the volume"
+	wd --root "$T/g" configure acpi --dry-run
+	assert_rc 0
+	assert_out "Dry run: nothing was written."
+	[ "$(snapshot "$T/g")" = "$before" ] || fail "--dry-run changed the volume"
+	pty tty tty y -- "$WD" --root "$T/g" configure acpi
+	assert_rc 0
+	grep -q "PSD=ACPI.PSD" "$T/g/CONFIG.SYS" || fail "not configured"
+	local configured
+	configured=$(snapshot "$T/g")
+	wd --root "$T/g" rollback
+	assert_rc 2
+	assert_err "rollback 1 changes the volume, and there is no terminal to ask on: add --yes"
+	[ "$(snapshot "$T/g")" = "$configured" ] || fail "a refused rollback changed the volume"
+	wd --root "$T/g" -n rollback
+	assert_rc 0
+	[ "$(snapshot "$T/g")" = "$configured" ] || fail "rollback --dry-run changed the volume"
+	wd --root "$T/g" rollback --yes
+	assert_rc 0
+	! grep -q "PSD=ACPI.PSD" "$T/g/CONFIG.SYS" || fail "not rolled back"
+}
+
+t_replacing_the_activated_key_asks_a_first_activation_does_not() {
+	make_volume "$T/v"
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 --entitlements drivers \
+		--issued 2026-01-01 --expires 2099-12-31
+	local k1=$OUT
+	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 8 --entitlements drivers,acpi \
+		--issued 2026-01-01 --expires 2099-12-31
+	local k2=$OUT
+	wd --root "$T/v" activate "$k1" # no terminal: the first one does not ask
+	assert_rc 0
+	assert_out "Activated key"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" activate "$k2"
+	assert_rc 2
+	assert_out "would replace the activated key"
+	assert_err "activate replaces the activated key"
+	assert_err "add --yes"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused activate changed the volume"
+	wd --root "$T/v" -n activate "$k2"
+	assert_rc 0
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "activate --dry-run changed the volume"
+	pty tty tty n -- "$WD" --root "$T/v" activate "$k2"
+	assert_rc 1
+	grep -q "Replace the activated key? \[y/N\]" "$T/tty" || fail "not asked: $(cat "$T/tty")"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a 'no' changed the volume"
+	wd --root "$T/v" --yes activate "$k2"
+	assert_rc 0
+	assert_out "replaces key"
+	wd --root "$T/v" activate "$k2" # the same key again: nothing to replace, nothing asked
+	assert_rc 0
+	assert_out "already the activated key"
 }
 
 run_tests
