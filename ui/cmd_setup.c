@@ -258,8 +258,10 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 			ui_say(ctx, " %s %s", j->s.install[i]->m.name, j->s.install[i]->m.version);
 		ui_say(ctx, "\n");
 	}
-	if (diff->len)
-		ui_say(ctx, "\n%s", ui_esc_text(diff->p, diff->len));
+	if (diff->len && !ctx->json && !ctx->quiet) {
+		putchar('\n');
+		ui_show_diff(ctx, diff->p, diff->len);
+	}
 }
 
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)

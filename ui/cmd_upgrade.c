@@ -179,7 +179,7 @@ static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err
 	struct wd_buf diff = {0};
 	setup_diff(&s, &diff);
 	if (!ctx->json)
-		fputs(ui_esc_text(wd_buf_cstr(&diff), diff.len), stdout);
+		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
 	wd_buf_free(&diff);
 	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
 		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));

@@ -155,6 +155,8 @@ static const char *color_of(bool on, const char *which)
 		return "\033[1m";
 	if (!strcmp(which, "dim"))
 		return "\033[2m";
+	if (!strcmp(which, "cyan"))
+		return "\033[36m";
 	return "\033[0m";
 }
 
@@ -180,6 +182,29 @@ int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, con
 	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
 		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
 	return 0;
+}
+
+void ui_show_diff(const struct wd_ctx *ctx, const char *p, size_t n)
+{
+	const char *t = ui_esc_text(p, n);
+	if (!ctx->color) {
+		fputs(t, stdout);
+		return;
+	}
+	while (*t) {
+		size_t len = strcspn(t, "\n");
+		const char *col = !strncmp(t, "--- ", 4) || !strncmp(t, "+++ ", 4) ? "bold"
+				: !strncmp(t, "@@", 2) ? "cyan"
+				: t[0] == '-' ? "red"
+				: t[0] == '+' ? "green" : NULL;
+		if (col)
+			printf("%s%.*s%s", ui_color(ctx, col), (int)len, t, ui_color(ctx, "reset"));
+		else
+			printf("%.*s", (int)len, t);
+		t += len;
+		if (*t == '\n')
+			putchar(*t++);
+	}
 }
 
 bool ui_term_ok(int fd)

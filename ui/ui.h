@@ -100,6 +100,10 @@ const char *ui_esc_text(const char *p, size_t n);
  * stdout, ui_color_err for stderr (each stream decides for itself). */
 const char *ui_color(const struct wd_ctx *ctx, const char *which);
 const char *ui_color_err(const struct wd_ctx *ctx, const char *which);
+/* A unified diff on stdout (escaped as ui_esc_text does), coloured on a
+ * terminal as git colours one: file headers bold, hunk headers cyan,
+ * removed lines red, added lines green. */
+void ui_show_diff(const struct wd_ctx *ctx, const char *p, size_t n);
 /* A terminal on fd that can take cursor controls (a progress line rewritten
  * in place): isatty, and TERM is not "dumb". */
 bool ui_term_ok(int fd);

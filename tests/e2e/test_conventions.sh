@@ -342,6 +342,18 @@ t_no_color_term_dumb_and_the_option() {
 	assert_err "--color blue: expected auto, always or never"
 }
 
+t_the_diff_is_coloured_on_a_terminal_as_git_colours_it() {
+	activated_copy "$T/g"
+	pty tty tty -- "$WD" --root "$T/g" --dry-run configure acpi
+	assert_rc 0
+	grep -q $'\033\\[32m+PSD=ACPI.PSD' "$T/tty" || fail "the added line is not green: $(cat -v "$T/tty")"
+	grep -q $'\033\\[36m@@ ' "$T/tty" || fail "the hunk header is not cyan"
+	grep -q $'\033\\[1m--- a/CONFIG.SYS' "$T/tty" || fail "the file header is not bold"
+	wd --root "$T/g" --dry-run configure acpi
+	assert_out "+PSD=ACPI.PSD"
+	! has_esc "$T/out" || fail "the diff is coloured into a file: $(cat -v "$T/out")"
+}
+
 # ---------------------------------------------------------------- repo add
 
 t_repo_add_checks_the_url_with_libcurl() {
@@ -407,6 +419,26 @@ c.commit()' "$T/v/var/lib/warpdrv/warpdrv.db"
 guest() {
 	activated_copy "$T/g"
 	assert_rc 0
+}
+
+t_dry_run_everywhere() {
+	make_volume "$T/v"
+	wd --root "$T/v" install e1000
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" -n hold e1000
+	assert_rc 0
+	assert_out "Would hold e1000 (--dry-run: nothing written)."
+	wd --root "$T/v" -n --json unhold e1000
+	assert_json 'd["unheld"] == ["e1000"] and d["dry_run"] is True'
+	wd --root "$T/v" -n repo add x https://example.com/r/
+	assert_rc 0
+	assert_out "Would add repository x"
+	wd --root "$T/v" -n install pcntnd
+	assert_rc 0
+	wd --root "$T/v" -n remove e1000
+	assert_rc 0
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a --dry-run changed the volume"
 }
 
 t_install_writing_no_configuration_does_not_ask() {
