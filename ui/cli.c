@@ -478,6 +478,10 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	ctx.optv = wd_xcalloc((size_t)argc + 1, sizeof *ctx.optv);
 	int nrest = 0;
 	struct parse p = {.ctx = &ctx, .cmds = cmds};
+	/* --json anywhere (before a --) makes a usage error met before it a
+	 * JSON document too */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		ctx.json |= !strcmp(argv[i], "--json");
 	int rc = -parse_args(&p, argc, argv, rest, &nrest);
 	if (rc)
 		goto out;

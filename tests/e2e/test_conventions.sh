@@ -109,6 +109,12 @@ t_an_option_the_command_does_not_take_is_refused() {
 	assert_no_out "--label NAME"
 }
 
+t_json_anywhere_makes_a_usage_error_a_document() {
+	wd instal e1000 --json
+	assert_rc 2
+	assert_json 'd["error"]["code"] == 2 and "did you mean" in d["error"]["message"]'
+}
+
 t_command_help_lists_its_options() {
 	wd configure nic --help
 	assert_rc 0
