@@ -105,4 +105,16 @@ void fetch_validators_free(struct fetch_validators *vs);
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 	       int fd, const char *path, uint64_t size, const char *label, struct wd_err *err);
 
+/* Whether url can name a repository, by libcurl's own URL parser (its URL
+ * API, so that what is accepted here is what a transfer will read): the
+ * scheme http, https or file; a host for http and https; no user name or
+ * password in it (a subscription's credentials come from the activated key,
+ * never from a URL that is stored and shown). -WD_EUSAGE with the reason
+ * (the URL in it with any password hidden); -WD_EFAIL when libcurl cannot be
+ * loaded. */
+int fetch_url_check(const char *url, struct wd_err *err);
+/* url with the user name and password of its authority (user:pass@) shown
+ * as "***@"; a copy to free. */
+char *fetch_url_redacted(const char *url);
+
 #endif

@@ -31,6 +31,12 @@ struct curl_fns {
 	struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
 	void (*slist_free_all)(struct curl_slist *l);
 	time_t (*getdate)(const char *s, const time_t *unused);
+	CURLU *(*url)(void);
+	void (*url_cleanup)(CURLU *u);
+	CURLUcode (*url_set)(CURLU *u, CURLUPart what, const char *part, unsigned int flags);
+	CURLUcode (*url_get)(const CURLU *u, CURLUPart what, char **part, unsigned int flags);
+	const char *(*url_strerror)(CURLUcode c);
+	void (*free)(void *p);
 };
 
 static const struct {
@@ -47,6 +53,12 @@ static const struct {
 	{"curl_slist_append", offsetof(struct curl_fns, slist_append)},
 	{"curl_slist_free_all", offsetof(struct curl_fns, slist_free_all)},
 	{"curl_getdate", offsetof(struct curl_fns, getdate)},
+	{"curl_url", offsetof(struct curl_fns, url)},
+	{"curl_url_cleanup", offsetof(struct curl_fns, url_cleanup)},
+	{"curl_url_set", offsetof(struct curl_fns, url_set)},
+	{"curl_url_get", offsetof(struct curl_fns, url_get)},
+	{"curl_url_strerror", offsetof(struct curl_fns, url_strerror)},
+	{"curl_free", offsetof(struct curl_fns, free)},
 };
 
 static struct curl_fns curl_table;
@@ -332,5 +344,71 @@ int fetch_curl(const struct fetch_net *net, const char *url, const struct fetch_
 	}
 	cu->slist_free_all(hdrs);
 	cu->easy_cleanup(h);
+	return r;
+}
+
+char *fetch_url_redacted(const char *url)
+{
+	const char *auth = strstr(url, "://");
+	auth = auth ? auth + 3 : url;
+	size_t n = strcspn(auth, "/?#");
+	const char *at = NULL;
+	for (const char *c = auth; c < auth + n; c++)
+		if (*c == '@')
+			at = c;
+	if (!at)
+		return wd_xstrdup(url);
+	return wd_xasprintf("%.*s***%s", (int)(auth - url), url, at);
+}
+
+/* The part of u, or NULL when it has none (free with cu->free). */
+static char *url_part(CURLU *u, CURLUPart what)
+{
+	char *p = NULL;
+	if (cu->url_get(u, what, &p, 0) != CURLUE_OK)
+		return NULL;
+	return p;
+}
+
+int fetch_url_check(const char *url, struct wd_err *err)
+{
+	char *shown = fetch_url_redacted(url);
+	int r = load_curl(shown, err);
+	if (r) {
+		free(shown);
+		return r;
+	}
+	CURLU *u = cu->url();
+	if (!u) {
+		free(shown);
+		wd_out_of_memory();
+	}
+	CURLUcode c = cu->url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
+	char *scheme = c == CURLUE_OK ? url_part(u, CURLUPART_SCHEME) : NULL;
+	char *host = c == CURLUE_OK ? url_part(u, CURLUPART_HOST) : NULL;
+	char *user = c == CURLUE_OK ? url_part(u, CURLUPART_USER) : NULL;
+	char *pass = c == CURLUE_OK ? url_part(u, CURLUPART_PASSWORD) : NULL;
+	bool web = scheme && (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
+	if (c != CURLUE_OK)
+		r = wd_err_set(err, WD_EUSAGE, "%s: not a URL (libcurl: %s); expected http://HOST/..., "
+			       "https://HOST/..., file:///FOLDER or a folder", shown,
+			       cu->url_strerror(c));
+	else if (!web && (!scheme || strcmp(scheme, "file")))
+		r = wd_err_set(err, WD_EUSAGE, "%s: the scheme %s is not one warpdrv reads; expected "
+			       "http://, https://, file:// or a folder", shown,
+			       scheme ? scheme : "(none)");
+	else if (web && (!host || !*host))
+		r = wd_err_set(err, WD_EUSAGE, "%s: no host in it; expected %s://HOST/PATH", shown,
+			       scheme);
+	else if (user || pass)
+		r = wd_err_set(err, WD_EUSAGE, "%s: a user name or password in a repository URL is "
+			       "refused (it would be stored and shown); a subscription repository "
+			       "(--subscription) is sent the activated key instead", shown);
+	cu->free(scheme);
+	cu->free(host);
+	cu->free(user);
+	cu->free(pass);
+	cu->url_cleanup(u);
+	free(shown);
 	return r;
 }

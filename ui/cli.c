@@ -2,6 +2,7 @@
  * Global options may stand before or after the command; everything else
  * goes to the command in order. */
 #include <ctype.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,26 +13,71 @@
 #include "common/hooks.h"
 #include "ui/commands.h"
 
-static const char global_help[] =
-	"Global options:\n"
-	"  --root DIR         the OS/2 boot volume (or WARPDRV_ROOT)\n"
-	"  --pci SOURCE       sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE\n"
-	"  --pci-ids FILE     the PCI ID database for device names\n"
-	"  --repo URL         another repository for this run (repeatable)\n"
-	"  --keys DIR         another folder of trusted keys (repo/*.pub, license/*.pub)\n"
-	"  --boot-drive X:    the boot drive letter (default: from CONFIG.SYS)\n"
-	"  --cacert FILE      trust this CA (PEM) for https repositories\n"
-	"  --connect-timeout S  give up connecting after S seconds (default 15)\n"
-	"  --speed-limit B, --speed-time S  abandon a download slower than B bytes/s\n"
-	"                     for S seconds (default 1 byte/s for 30 s)\n"
-	"  --max-time S       give up on any one transfer after S seconds (default 600)\n"
-	"  --json             one JSON document on stdout\n"
-	"  -n, --dry-run      show what would be done; write nothing\n"
-	"  -y, --yes          do not ask\n"
-	"  -q, --quiet        say less\n"
-	"  -v, --verbose      say more\n"
-	"  -h, --help         this help; COMMAND --help for a command\n"
-	"  --version          the version\n";
+/* The options both programs take, before or after the command. Each says
+ * where its value goes (kind and field), so the table is the whole rule. */
+enum gkind { G_STR, G_REPO, G_DRIVE, G_COUNT, G_TRUE, G_INC, G_COLOR, G_HELP, G_VERSION };
+
+struct gopt {
+	struct wd_opt o; /* first: a struct wd_opt * found in the table is a struct gopt * */
+	enum gkind kind;
+	size_t off;      /* the field of struct wd_ctx */
+	long max;        /* G_COUNT: the largest value */
+};
+
+#define F(field) offsetof(struct wd_ctx, field)
+static const struct gopt global_opts[] = {
+	{{"root", 0, "DIR", "the OS/2 boot volume (or WARPDRV_ROOT)", false}, G_STR, F(root), 0},
+	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false},
+	 G_STR, F(pci), 0},
+	{{"pci-ids", 0, "FILE", "the PCI ID database for device names", false}, G_STR, F(pci_ids), 0},
+	{{"repo", 0, "URL", "another repository for this run (repeatable)", true}, G_REPO, 0, 0},
+	{{"keys", 0, "DIR", "another folder of trusted keys (repo/*.pub, license/*.pub)", false}, G_STR,
+	 F(keys), 0},
+	{{"boot-drive", 0, "X:", "the boot drive letter (default: from CONFIG.SYS)", false}, G_DRIVE, 0, 0},
+	{{"cacert", 0, "FILE", "trust this CA (PEM) for https repositories", false}, G_STR, F(cacert), 0},
+	{{"connect-timeout", 0, "S", "give up connecting after S seconds (default 15)", false}, G_COUNT,
+	 F(connect_timeout), 86400L},
+	{{"speed-limit", 0, "B", "with --speed-time S: abandon a download slower than B bytes/s", false},
+	 G_COUNT, F(speed_limit), 1000000000L},
+	{{"speed-time", 0, "S", "for S seconds (default 1 byte/s for 30 s)", false}, G_COUNT,
+	 F(speed_time), 86400L},
+	{{"max-time", 0, "S", "give up on any one transfer after S seconds (default 600)", false}, G_COUNT,
+	 F(max_time), 86400L},
+	{{"json", 0, NULL, "one JSON document on stdout", false}, G_TRUE, F(json), 0},
+	{{"dry-run", 'n', NULL, "show what would be done; write nothing", false}, G_TRUE, F(dry_run), 0},
+	{{"yes", 'y', NULL, "do not ask", false}, G_TRUE, F(yes), 0},
+	{{"quiet", 'q', NULL, "say less", false}, G_TRUE, F(quiet), 0},
+	{{"verbose", 'v', NULL, "say more", true}, G_INC, F(verbose), 0},
+	{{"color", 0, "WHEN", "auto (a terminal, no NO_COLOR, TERM not dumb), always, never",
+	  false}, G_COLOR, 0, 0},
+	{{"help", 'h', NULL, "this help; COMMAND --help for a command", false}, G_HELP, 0, 0},
+	{{"version", 0, NULL, "the version", false}, G_VERSION, 0, 0},
+	{{0}, 0, 0, 0},
+};
+#undef F
+
+static void print_opts(const struct wd_opt *o, size_t stride, size_t n)
+{
+	for (size_t k = 0; k < n; k++, o = (const struct wd_opt *)((const char *)o + stride)) {
+		char left[64];
+		snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->letter ? "-" : "",
+			 o->letter ? o->letter : ' ', o->letter ? ", " : "", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		const char *l = o->letter ? left : left + 1;
+		if (strlen(l) > 18)
+			printf("  %s\n  %-18s %s\n", l, "", o->help);
+		else
+			printf("  %-18s %s\n", l, o->help);
+	}
+}
+
+static size_t count_opts(const struct wd_opt *o)
+{
+	size_t n = 0;
+	while (o && o[n].name)
+		n++;
+	return n;
+}
 
 static void print_help(const char *prog, const struct wd_cmd *cmds, const char *synopsis)
 {
@@ -44,19 +90,32 @@ static void print_help(const char *prog, const struct wd_cmd *cmds, const char *
 		else
 			printf("  %-26s %s\n", left, c->summary);
 	}
-	printf("\n%s\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
+	printf("\nGlobal options:\n");
+	print_opts(&global_opts[0].o, sizeof global_opts[0],
+		   sizeof global_opts / sizeof global_opts[0] - 1);
+	printf("\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
 	       "3 integrity or trust failure, 4 subscription problem, 5 no supported device\n"
 	       "to configure.\n"
 	       "See %s(1).\n",
-	       global_help, prog);
+	       prog);
 }
 
-static void print_cmd_help(const char *prog, const struct wd_cmd *c)
+static void print_cmd_help(const char *prog, const char *path, const struct wd_cmd *c)
 {
-	printf("Usage: %s [OPTIONS] %s %s\n\n%s\n", prog, c->name, c->args ? c->args : "",
+	printf("Usage: %s [OPTIONS] %s %s\n\n%s\n", prog, path, c->args ? c->args : "",
 	       c->summary);
 	if (c->help)
 		printf("\n%s", c->help);
+	if (c->subs) {
+		printf("\nSubcommands (%s %s SUBCOMMAND --help for each):\n", prog, path);
+		for (const struct wd_cmd *s = c->subs; s->name; s++)
+			printf("  %s %s %s\n      %s\n", path, s->name, s->args ? s->args : "",
+			       s->summary);
+	}
+	if (c->opts && c->opts[0].name) {
+		printf("\nOptions:\n");
+		print_opts(c->opts, sizeof c->opts[0], count_opts(c->opts));
+	}
 	printf("\nGlobal options: see '%s --help'.\n", prog);
 }
 
@@ -121,64 +180,306 @@ static int parse_count(const char *s, long max, long *out)
 	return 0;
 }
 
-/* Returns 1 when argv[*i] was a global option (consumed), 0 when not, or
- * -code on a usage error. */
-static int global_opt(struct wd_ctx *ctx, int argc, char **argv, int *i)
+/* ------------------------------------------------------------ parsing */
+
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct parse {
+	struct wd_ctx *ctx;
+	const struct wd_cmd *cmds, *cmd, *sub;
+	bool help, version;
+	enum color_when color;
+};
+
+static bool is_global(const struct wd_opt *o)
 {
-	static const char *valued[] = {"--root", "--pci", "--pci-ids", "--repo", "--keys",
-				       "--boot-drive", "--cacert", "--connect-timeout",
-				       "--speed-limit", "--speed-time", "--max-time", NULL};
-	const char *a = argv[*i];
-	if (!strcmp(a, "--json"))
-		ctx->json = true;
-	else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run"))
-		ctx->dry_run = true;
-	else if (!strcmp(a, "-y") || !strcmp(a, "--yes"))
-		ctx->yes = true;
-	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-		ctx->quiet = true;
-	else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-		ctx->verbose++;
-	else {
-		for (int k = 0; valued[k]; k++) {
-			const char *val;
-			bool m;
-			int r = ui_opt_value(ctx, argc, argv, i, valued[k], &val, &m);
-			if (r)
-				return r;
-			if (!m)
-				continue;
-			switch (k) {
-			case 0: ctx->root = val; break;
-			case 1: ctx->pci = val; break;
-			case 2: ctx->pci_ids = val; break;
-			case 3:
-				if (ctx->nrepos == WD_MAX_REPOS)
-					return -ui_usage(ctx, "at most %d --repo options", WD_MAX_REPOS);
-				ctx->repos[ctx->nrepos++] = val;
-				break;
-			case 4: ctx->keys = val; break;
-			case 5:
-				if (parse_drive(val, &ctx->boot_drive) < 0)
-					return -ui_usage(ctx, "--boot-drive %s: expected a drive letter such as D:", val);
-				break;
-			case 6: ctx->cacert = val; break;
-			default: {
-				long max = k == 8 ? 1000000000L : 86400L;
-				long *to = k == 7 ? &ctx->connect_timeout
-					 : k == 8 ? &ctx->speed_limit
-					 : k == 9 ? &ctx->speed_time : &ctx->max_time;
-				if (parse_count(val, max, to) < 0)
-					return -ui_usage(ctx, "%s %s: expected a whole number from 1 to "
-							 "%ld", valued[k], val, max);
-				break;
-			}
-			}
-			return 1;
+	return o >= &global_opts[0].o &&
+	       (const void *)o < (const void *)&global_opts[sizeof global_opts / sizeof global_opts[0]];
+}
+
+/* The tables in force: the subcommand's, the command's, then the global one. */
+static const struct wd_opt *find_opt(const struct parse *p, const char *name, size_t n,
+				     char letter)
+{
+	const struct wd_opt *tabs[2] = {p->sub ? p->sub->opts : NULL, p->cmd ? p->cmd->opts : NULL};
+	for (int t = 0; t < 2; t++)
+		for (const struct wd_opt *o = tabs[t]; o && o->name; o++)
+			if (letter ? o->letter == letter
+				   : strlen(o->name) == n && !strncmp(o->name, name, n))
+				return o;
+	for (const struct gopt *g = global_opts; g->o.name; g++)
+		if (letter ? g->o.letter == letter
+			   : strlen(g->o.name) == n && !strncmp(g->o.name, name, n))
+			return &g->o;
+	return NULL;
+}
+
+int ui_edit_distance(const char *a, const char *b)
+{
+	/* optimal string alignment: Levenshtein plus a swap of two neighbours */
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 64;
+	int d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
 		}
+	return d[la][lb];
+}
+
+/* Keeps the nearer of *best and cand to word, when near enough to be meant. */
+static void nearer(const char *word, const char *cand, const char **best, int *bestd)
+{
+	int d = ui_edit_distance(word, cand);
+	int limit = strlen(word) <= 4 ? 1 : 2;
+	if (d <= limit && d < *bestd) {
+		*best = cand;
+		*bestd = d;
+	}
+}
+
+static const char *near_cmd(const struct wd_cmd *cmds, const char *word)
+{
+	const char *best = NULL;
+	int d = 99;
+	for (const struct wd_cmd *c = cmds; c->name; c++)
+		nearer(word, c->name, &best, &d);
+	return best;
+}
+
+static const char *near_opt(const struct parse *p, const char *word)
+{
+	const char *best = NULL;
+	int d = 99;
+	const struct wd_opt *tabs[2] = {p->sub ? p->sub->opts : NULL, p->cmd ? p->cmd->opts : NULL};
+	for (int t = 0; t < 2; t++)
+		for (const struct wd_opt *o = tabs[t]; o && o->name; o++)
+			nearer(word, o->name, &best, &d);
+	for (const struct gopt *g = global_opts; g->o.name; g++)
+		nearer(word, g->o.name, &best, &d);
+	return best;
+}
+
+static int unknown_opt(struct parse *p, const char *shown, const char *word)
+{
+	const char *m = word ? near_opt(p, word) : NULL;
+	if (m)
+		return -ui_usage(p->ctx, "unknown option '%s'; did you mean '--%s'?", shown, m);
+	if (p->cmd)
+		return -ui_usage(p->ctx, "unknown option '%s': %s does not take it", shown,
+				 p->ctx->cmd_path);
+	return -ui_usage(p->ctx, "unknown option '%s'", shown);
+}
+
+static int set_global(struct parse *p, const struct gopt *g, const char *val)
+{
+	struct wd_ctx *ctx = p->ctx;
+	char *field = (char *)ctx + g->off;
+	switch (g->kind) {
+	case G_STR: *(const char **)field = val; break;
+	case G_TRUE: *(bool *)field = true; break;
+	case G_INC: (*(int *)field)++; break;
+	case G_HELP: p->help = true; break;
+	case G_VERSION: p->version = true; break;
+	case G_REPO:
+		if (ctx->nrepos == WD_MAX_REPOS)
+			return -ui_usage(ctx, "at most %d --repo options", WD_MAX_REPOS);
+		ctx->repos[ctx->nrepos++] = val;
+		break;
+	case G_DRIVE:
+		if (parse_drive(val, &ctx->boot_drive) < 0)
+			return -ui_usage(ctx, "--boot-drive %s: expected a drive letter such as D:", val);
+		break;
+	case G_COUNT:
+		if (parse_count(val, g->max, (long *)field) < 0)
+			return -ui_usage(ctx, "--%s %s: expected a whole number from 1 to %ld",
+					 g->o.name, val, g->max);
+		break;
+	case G_COLOR:
+		if (!strcmp(val, "auto"))
+			p->color = COLOR_AUTO;
+		else if (!strcmp(val, "always"))
+			p->color = COLOR_ALWAYS;
+		else if (!strcmp(val, "never"))
+			p->color = COLOR_NEVER;
+		else
+			return -ui_usage(ctx, "--color %s: expected auto, always or never", val);
+		break;
+	}
+	return 0;
+}
+
+static int take(struct parse *p, const struct wd_opt *o, const char *val)
+{
+	if (is_global(o))
+		return set_global(p, (const struct gopt *)o, val);
+	struct wd_ctx *ctx = p->ctx;
+	for (int k = 0; k < ctx->noptv && !o->repeat; k++)
+		if (ctx->optv[k].opt == o) { /* given again: the last one counts, as getopt's */
+			ctx->optv[k].val = val;
+			return 0;
+		}
+	ctx->optv[ctx->noptv++] = (struct wd_optval){o, val};
+	return 0;
+}
+
+/* A positional word: the command, the subcommand, or an argument of it. */
+static int word(struct parse *p, const char *a, char **rest, int *nrest)
+{
+	struct wd_ctx *ctx = p->ctx;
+	const struct wd_cmd *list = !p->cmd ? p->cmds : p->cmd->subs && !p->sub ? p->cmd->subs : NULL;
+	if (!list) {
+		rest[(*nrest)++] = (char *)a;
 		return 0;
 	}
-	return 1;
+	const struct wd_cmd *found = NULL;
+	for (const struct wd_cmd *c = list; c->name; c++)
+		if (!strcmp(c->name, a))
+			found = c;
+	if (!found) {
+		const char *m = near_cmd(list, a);
+		const char *what = p->cmd ? "subcommand" : "command";
+		if (p->cmd && m)
+			return -ui_usage(ctx, "%s: unknown subcommand '%s'; did you mean '%s'?",
+					 ctx->cmd_path, a, m);
+		if (p->cmd)
+			return -ui_usage(ctx, "%s: unknown subcommand '%s'", ctx->cmd_path, a);
+		if (m)
+			return -ui_usage(ctx, "unknown %s '%s'; did you mean '%s'?", what, a, m);
+		return -ui_usage(ctx, "unknown %s '%s'", what, a);
+	}
+	size_t len = strlen(ctx->cmd_path);
+	snprintf(ctx->cmd_path + len, sizeof ctx->cmd_path - len, "%s%s", len ? " " : "",
+		 found->name);
+	if (p->cmd)
+		p->sub = found;
+	else
+		p->cmd = found;
+	return 0;
+}
+
+static int parse_args(struct parse *p, int argc, char **argv, char **rest, int *nrest)
+{
+	struct wd_ctx *ctx = p->ctx;
+	bool dashdash = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r;
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if ((r = word(p, a, rest, nrest)))
+				return r;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t n = eq ? (size_t)(eq - name) : strlen(name);
+			const struct wd_opt *o = find_opt(p, name, n, 0);
+			if (!o) {
+				char w[64];
+				snprintf(w, sizeof w, "%.*s", (int)(n < 63 ? n : 63), name);
+				return unknown_opt(p, a, w);
+			}
+			const char *val = NULL;
+			if (o->arg && eq)
+				val = eq + 1;
+			else if (o->arg && i + 1 < argc)
+				val = argv[++i];
+			else if (o->arg)
+				return -ui_usage(ctx, "option --%s needs a value (%s)", o->name, o->arg);
+			else if (eq)
+				return -ui_usage(ctx, "option --%s takes no value ('%s')", o->name, a);
+			if ((r = take(p, o, val)))
+				return r;
+		} else {
+			for (int j = 1; a[j]; j++) {
+				const struct wd_opt *o = find_opt(p, NULL, 0, a[j]);
+				if (!o) {
+					char sh[3] = {'-', a[j], 0};
+					return unknown_opt(p, sh, NULL);
+				}
+				const char *val = NULL;
+				if (o->arg && a[j + 1])
+					val = a + j + 1;
+				else if (o->arg && i + 1 < argc)
+					val = argv[++i];
+				else if (o->arg)
+					return -ui_usage(ctx, "option -%c needs a value (%s)", a[j], o->arg);
+				if ((r = take(p, o, val)))
+					return r;
+				if (o->arg)
+					break;
+			}
+		}
+	}
+	return 0;
+}
+
+static bool want_color(enum color_when w, int fd)
+{
+	if (w != COLOR_AUTO)
+		return w == COLOR_ALWAYS;
+	const char *nc = getenv("NO_COLOR");
+	return ui_term_ok(fd) && !(nc && *nc);
+}
+
+static const struct wd_opt *own_opt(const struct wd_ctx *ctx, const char *name)
+{
+	for (int k = 0; k < ctx->noptv; k++)
+		if (!strcmp(ctx->optv[k].opt->name, name))
+			return ctx->optv[k].opt;
+	return NULL;
+}
+
+bool ui_opt(const struct wd_ctx *ctx, const char *name)
+{
+	return own_opt(ctx, name) != NULL;
+}
+
+const char *ui_optarg(const struct wd_ctx *ctx, const char *name)
+{
+	const char *v = NULL;
+	for (int k = 0; k < ctx->noptv; k++)
+		if (!strcmp(ctx->optv[k].opt->name, name))
+			v = ctx->optv[k].val;
+	return v;
+}
+
+int ui_optargs(const struct wd_ctx *ctx, const char *name, const char **out, int max)
+{
+	int n = 0;
+	for (int k = 0; k < ctx->noptv; k++)
+		if (!strcmp(ctx->optv[k].opt->name, name)) {
+			if (n < max)
+				out[n] = ctx->optv[k].val;
+			n++;
+		}
+	return n;
+}
+
+static const char *sub_names(const struct wd_cmd *c)
+{
+	static char buf[128];
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const struct wd_cmd *s = c->subs; s->name && len < sizeof buf; s++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", s == c->subs ? "" : ",",
+					s->name);
+	return buf;
 }
 
 static const char *oom_prog = "warpdrv";
@@ -203,57 +504,26 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	oom_prog = prog;
 	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");
-	ctx.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
 	json_hold_top(&ctx.j);
 
 	char **rest = wd_xcalloc((size_t)argc + 1, sizeof *rest);
+	ctx.optv = wd_xcalloc((size_t)argc + 1, sizeof *ctx.optv);
 	int nrest = 0;
-	const struct wd_cmd *cmd = NULL;
-	bool help = false, version = false, dashdash = false;
-	int rc = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash) {
-			rest[nrest++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			dashdash = true;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			help = true;
-			continue;
-		}
-		if (!strcmp(a, "--version")) {
-			version = true;
-			continue;
-		}
-		int g = global_opt(&ctx, argc, argv, &i);
-		if (g < 0) {
-			rc = -g;
-			goto out;
-		}
-		if (g)
-			continue;
-		if (!cmd && a[0] != '-') {
-			for (const struct wd_cmd *c = cmds; c->name; c++)
-				if (!strcmp(c->name, a))
-					cmd = c;
-			if (!cmd) {
-				rc = ui_usage(&ctx, "unknown command '%s'", a);
-				goto out;
-			}
-			continue;
-		}
-		if (!cmd) {
-			rc = ui_usage(&ctx, "unknown option '%s'", a);
-			goto out;
-		}
-		rest[nrest++] = argv[i];
-	}
+	struct parse p = {.ctx = &ctx, .cmds = cmds};
+	/* --json anywhere (before a --) makes a usage error met before it a
+	 * JSON document too */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		ctx.json |= !strcmp(argv[i], "--json");
+	int rc = -parse_args(&p, argc, argv, rest, &nrest);
+	if (rc)
+		goto out;
+	ctx.color = want_color(p.color, STDOUT_FILENO);
+	ctx.color_err = want_color(p.color, STDERR_FILENO);
+	const struct wd_cmd *cmd = p.sub ? p.sub : p.cmd;
+	ctx.cmd = cmd;
+	bool version = p.version, help = p.help;
 	if (version) {
 		printf("%s %s\n", prog, WD_VERSION);
 		if (!strcmp(prog, "warpdrv")) {
@@ -272,7 +542,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	if (help) {
 		if (cmd)
-			print_cmd_help(prog, cmd);
+			print_cmd_help(prog, ctx.cmd_path, cmd);
 		else
 			print_help(prog, cmds, synopsis);
 		goto out;
@@ -281,11 +551,16 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		rc = ui_usage(&ctx, "no command given");
 		goto out;
 	}
+	if (cmd->subs) {
+		rc = ui_usage(&ctx, "%s: name a subcommand:%s", ctx.cmd_path, sub_names(cmd));
+		goto out;
+	}
 	rc = cmd->run(&ctx, nrest, rest);
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);
 	free(rest);
+	free(ctx.optv);
 	free(ctx.exe_dir);
 	return rc;
 }

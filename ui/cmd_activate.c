@@ -36,16 +36,8 @@ static int read_key_file(const char *path, struct wd_buf *out, struct wd_err *er
 static int key_text(struct wd_ctx *ctx, int argc, char **argv, struct wd_buf *text,
 		    const char **file)
 {
-	*file = NULL;
+	*file = ui_optarg(ctx, "file");
 	for (int i = 0; i < argc; i++) {
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--file", file, &m);
-		if (r)
-			return -r;
-		if (m)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1])
-			return ui_usage(ctx, "activate: unknown option '%s'", argv[i]);
 		wd_buf_adds(text, argv[i]);
 		wd_buf_addc(text, ' ');
 	}
@@ -135,6 +127,14 @@ static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err
 	bool same = !r && !strcmp(old_id, s.id);
 	if (!r && st == SUB_EXPIRED)
 		warn_expired(ctx, &s);
+	/* replacing the activated key asks first (a first activation does not) */
+	if (!r && !ctx->dry_run && !same && old_id[0]) {
+		if (!ctx->json && !ctx->yes)
+			ui_say(ctx, "Key %s would replace the activated key %s (which stays in the "
+			       "history).\n", s.id, old_id);
+		r = ui_confirm(ctx, "Replace the activated key?", err,
+			       "activate replaces the activated key %s", old_id);
+	}
 	/* The state folder and database appear only once the key is accepted. */
 	if (!r && !ctx->dry_run && !same && !db.h) {
 		db_close(&db);
@@ -165,3 +165,8 @@ int cmd_activate(struct wd_ctx *ctx, int argc, char **argv)
 	wd_buf_free(&text);
 	return rc;
 }
+
+const struct wd_opt cmd_activate_opts[] = {
+	{"file", 0, "F", "read the key from the file F (- for standard input)", false},
+	{0},
+};

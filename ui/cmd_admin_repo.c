@@ -12,15 +12,9 @@
 
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv)
 {
-	const char *out = NULL;
-	for (int i = 0; i < argc; i++) {
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--out", &out, &m);
-		if (r)
-			return -r;
-		if (!m)
-			return ui_usage(ctx, "keygen: unexpected argument '%s'", argv[i]);
-	}
+	const char *out = ui_optarg(ctx, "out");
+	if (argc > 0)
+		return ui_usage(ctx, "keygen: unexpected argument '%s'", argv[0]);
 	if (!out)
 		return ui_usage(ctx, "keygen: --out PREFIX is required");
 	struct wd_err err = {0};
@@ -47,25 +41,12 @@ static int load_key(const char *path, struct wd_key **k, struct wd_err *err)
 
 int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 {
-	const char *recipe = NULL, *keyp = NULL, *out = NULL, *vendor = NULL;
+	const char *recipe = NULL, *keyp = ui_optarg(ctx, "key"), *out = ui_optarg(ctx, "out"),
+		   *vendor = ui_optarg(ctx, "vendor-files");
 	for (int i = 0; i < argc; i++) {
-		bool m1, m2, m3;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--key", &keyp, &m1);
-		if (!r && !m1)
-			r = ui_opt_value(ctx, argc, argv, &i, "--out", &out, &m2);
-		else
-			m2 = false;
-		if (!r && !m1 && !m2)
-			r = ui_opt_value(ctx, argc, argv, &i, "--vendor-files", &vendor, &m3);
-		else
-			m3 = false;
-		if (r)
-			return -r;
-		if (!m1 && !m2 && !m3) {
-			if (recipe || argv[i][0] == '-')
-				return ui_usage(ctx, "pack: unexpected argument '%s'", argv[i]);
-			recipe = argv[i];
-		}
+		if (recipe)
+			return ui_usage(ctx, "pack: unexpected argument '%s'", argv[i]);
+		recipe = argv[i];
 	}
 	if (!recipe || !keyp || !out)
 		return ui_usage(ctx, "pack: usage: pack RECIPE_DIR --key KEY --out FILE.wdp");
@@ -131,35 +112,17 @@ struct index_opts {
 
 static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_opts *o)
 {
-	static const char *names[] = {"--key", "--serial", "--expires", "--revoke", "--mirror"};
+	o->keyp = ui_optarg(ctx, "key");
+	o->serial = ui_optarg(ctx, "serial");
+	o->expires = ui_optarg(ctx, "expires");
+	o->nmirror = ui_optargs(ctx, "mirror", o->mirror, INDEX_MAX_MIRRORS);
+	if (o->nmirror > INDEX_MAX_MIRRORS)
+		return ui_usage(ctx, "index: at most %d --mirror options", INDEX_MAX_MIRRORS);
+	o->nrevoke = ui_optargs(ctx, "revoke", o->revoke, 64);
+	if (o->nrevoke > 64)
+		return ui_usage(ctx, "index: at most 64 --revoke options");
 	for (int i = 0; i < argc; i++) {
-		bool matched = false;
-		for (int k = 0; k < 5 && !matched; k++) {
-			const char *val;
-			int r = ui_opt_value(ctx, argc, argv, &i, names[k], &val, &matched);
-			if (r)
-				return -r;
-			if (!matched)
-				continue;
-			if (k == 0)
-				o->keyp = val;
-			else if (k == 1)
-				o->serial = val;
-			else if (k == 2)
-				o->expires = val;
-			else if (k == 4 && o->nmirror == INDEX_MAX_MIRRORS)
-				return ui_usage(ctx, "index: at most %d --mirror options",
-						INDEX_MAX_MIRRORS);
-			else if (k == 4)
-				o->mirror[o->nmirror++] = val;
-			else if (o->nrevoke == 64)
-				return ui_usage(ctx, "index: at most 64 --revoke options");
-			else
-				o->revoke[o->nrevoke++] = val;
-		}
-		if (matched)
-			continue;
-		if (o->dir || argv[i][0] == '-')
+		if (o->dir)
 			return ui_usage(ctx, "index: unexpected argument '%s'", argv[i]);
 		o->dir = argv[i];
 	}
@@ -269,16 +232,10 @@ out:
 int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL, *keys = ctx->keys;
-	for (int i = 0; i < argc; i++) {
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--keys", &keys, &m);
-		if (r)
-			return -r;
-		if (!m) {
-			if (file || argv[i][0] == '-')
-				return ui_usage(ctx, "verify: unexpected argument '%s'", argv[i]);
-			file = argv[i];
-		}
+	for (int i = 0; i < argc; i++) { /* --keys DIR is the global option */
+		if (file)
+			return ui_usage(ctx, "verify: unexpected argument '%s'", argv[i]);
+		file = argv[i];
 	}
 	if (!file || !keys)
 		return ui_usage(ctx, "verify: usage: verify FILE --keys DIR");
@@ -317,3 +274,25 @@ int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
 	keyring_free(&kr);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
+
+const struct wd_opt cmd_keygen_opts[] = {
+	{"out", 0, "PREFIX", "write PREFIX.key and PREFIX.pub", false},
+	{0},
+};
+
+const struct wd_opt cmd_pack_opts[] = {
+	{"key", 0, "KEY", "the repository private key that signs the package", false},
+	{"out", 0, "FILE.wdp", "the package to write", false},
+	{"vendor-files", 0, "DIR", "pack files found in DIR instead of the recipe's stand-ins", false},
+	{0},
+};
+
+const struct wd_opt cmd_index_opts[] = {
+	{"key", 0, "KEY", "the repository private key that signs the index", false},
+	{"serial", 0, "N", "the serial (default: one more than the index there)", false},
+	{"expires", 0, "YYYY-MM-DD", "the expiry (default: a year from today)", false},
+	{"revoke", 0, "KEYID", "list a revoked subscription key (repeatable)", true},
+	{"mirror", 0, "URL", "list a mirror of the repository (repeatable): a subscription "
+	 "repository's key is sent only to its own host and these", true},
+	{0},
+};

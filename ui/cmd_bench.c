@@ -39,35 +39,18 @@ static int parse_port(struct wd_ctx *ctx, const char *s, int *out)
 	return 0;
 }
 
-int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *allowed,
-		     struct bench_opts *o)
+int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o)
 {
-	static const char *names[] = {"db", "label", "port", "bind", "seconds", "labels", "svg",
-				      "port"};
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		if (!strstr(allowed, names[k]))
-			continue;
-		char opt[16];
-		snprintf(opt, sizeof opt, k == 7 ? "-p" : "--%s", names[k]); /* -p: netio's spelling */
-		const char *val;
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, i, opt, &val, &m);
-		if (r)
-			return r;
-		if (!m)
-			continue;
-		switch (k) {
-		case 0: o->db = val; break;
-		case 1: o->label = val; break;
-		case 2: return parse_port(ctx, val, &o->port) ? -WD_EUSAGE : 1;
-		case 3: o->bind = val; break;
-		case 4: return parse_seconds(ctx, val, &o->seconds) ? -WD_EUSAGE : 1;
-		case 5: o->labels = val; break;
-		case 6: o->svg = val; break;
-		case 7: return parse_port(ctx, val, &o->port) ? -WD_EUSAGE : 1;
-		}
-		return 1;
-	}
+	const char *v;
+	o->db = ui_optarg(ctx, "db");
+	o->label = ui_optarg(ctx, "label");
+	o->bind = ui_optarg(ctx, "bind");
+	o->labels = ui_optarg(ctx, "labels");
+	o->svg = ui_optarg(ctx, "svg");
+	if ((v = ui_optarg(ctx, "port")) && parse_port(ctx, v, &o->port))
+		return WD_EUSAGE;
+	if ((v = ui_optarg(ctx, "seconds")) && parse_seconds(ctx, v, &o->seconds))
+		return WD_EUSAGE;
 	return 0;
 }
 
@@ -231,44 +214,25 @@ static int label_from_volume(struct wd_ctx *ctx, const struct bench_opts *o,
 
 static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct bench_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		int c = bench_common_opt(ctx, argc, argv, &i, "db label port bind seconds", o);
-		if (c < 0)
-			return -c;
-		if (c)
-			continue;
-		const char *val;
-		bool m;
-		if (ui_flag(argv, i, "-t")) {
-			o->proto = NETIO_TCP;
-		} else if (ui_flag(argv, i, "-u")) {
-			o->proto = NETIO_UDP;
-		} else if (ui_flag(argv, i, "-b") || !strncmp(argv[i], "-b", 2)) {
-			if (argv[i][2])
-				val = argv[i] + 2; /* netio's own spelling: -b32k */
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return ui_usage(ctx, "option -b needs a block size (1k .. 32k)");
-			struct wd_err err = {0};
-			int r = netio_parse_block(val, &o->block, &err);
-			if (r == -WD_EUSAGE)
-				return ui_usage(ctx, "-b %s", err.msg);
-			if (r)
-				return ui_fail(ctx, r, &err);
-		} else if (!ui_opt_value(ctx, argc, argv, &i, "--block", &val, &m) && m) {
-			struct wd_err err = {0};
-			int r = netio_parse_block(val, &o->block, &err);
-			if (r)
-				return r == -WD_EUSAGE ? ui_usage(ctx, "--block: %s", err.msg)
-						       : ui_fail(ctx, r, &err);
-		} else if (argv[i][0] == '-') {
-			return ui_usage(ctx, "bench client: unknown option '%s'", argv[i]);
-		} else if (!o->host) {
-			o->host = argv[i];
-		} else {
+	int rc = bench_read_opts(ctx, o);
+	if (rc)
+		return rc;
+	/* -t and -u: the last one given counts, as netio's */
+	for (int k = 0; k < ctx->noptv; k++)
+		if (!strcmp(ctx->optv[k].opt->name, "tcp") || !strcmp(ctx->optv[k].opt->name, "udp"))
+			o->proto = ctx->optv[k].opt->name[0] == 't' ? NETIO_TCP : NETIO_UDP;
+	const char *val = ui_optarg(ctx, "block");
+	if (val) { /* -b32k is netio's own spelling */
+		struct wd_err err = {0};
+		int r = netio_parse_block(val, &o->block, &err);
+		if (r)
+			return r == -WD_EUSAGE ? ui_usage(ctx, "--block: %s", err.msg)
+					       : ui_fail(ctx, r, &err);
+	}
+	for (int i = 0; i < argc; i++) {
+		if (o->host)
 			return ui_usage(ctx, "bench client: one HOST only ('%s' is extra)", argv[i]);
-		}
+		o->host = argv[i];
 	}
 	if (!o->host)
 		return ui_usage(ctx, "bench client: name the HOST running a netio server");
@@ -285,7 +249,7 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 	struct db db;
 	if ((rc = bench_open_db(ctx, &o, true, NULL, &db)))
 		return rc;
-	struct live lv = {ctx, !ctx->quiet && isatty(STDERR_FILENO), false};
+	struct live lv = {ctx, !ctx->quiet && ui_term_ok(STDERR_FILENO), false};
 	struct netio_events ev = {&lv, on_progress, on_result, on_note};
 	struct netio_client_opts co = {o.host, o.port, o.proto, o.seconds, o.block, o.bind};
 	struct wd_err err = {0};
@@ -358,15 +322,13 @@ static int serve(struct wd_ctx *ctx, struct netio_server *s, struct db *db,
 static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct bench_opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
-	for (int i = 1; i < argc; i++) {
-		int c = bench_common_opt(ctx, argc, argv, &i, "db label port bind seconds", &o);
-		if (c < 0)
-			return -c;
-		if (!c)
-			return ui_usage(ctx, "bench server: unknown argument '%s'", argv[i]);
-	}
+	int rc = bench_read_opts(ctx, &o);
+	if (rc)
+		return rc;
+	if (argc > 0)
+		return ui_usage(ctx, "bench server: unknown argument '%s'", argv[0]);
 	struct bench_run tmpl = {0};
-	int rc = label_from_volume(ctx, &o, &tmpl);
+	rc = label_from_volume(ctx, &o, &tmpl);
 	struct db db;
 	if (rc || (rc = bench_open_db(ctx, &o, true, NULL, &db)))
 		return rc;
@@ -393,14 +355,10 @@ static int bench_server(struct wd_ctx *ctx, int argc, char **argv)
 static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct bench_opts o = {0};
-	for (int i = 1; i < argc; i++) {
-		int c = bench_common_opt(ctx, argc, argv, &i, "db label", &o);
-		if (c < 0)
-			return -c;
-		if (c)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1])
-			return ui_usage(ctx, "bench import: unknown option '%s'", argv[i]);
+	int rc = bench_read_opts(ctx, &o);
+	if (rc)
+		return rc;
+	for (int i = 0; i < argc; i++) {
 		if (o.file)
 			return ui_usage(ctx, "bench import: one FILE only ('%s' is extra)", argv[i]);
 		o.file = argv[i];
@@ -430,7 +388,7 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 	if (r)
 		return ui_fail(ctx, r, &err);
 	struct db db;
-	int rc = bench_open_db(ctx, &o, true, NULL, &db);
+	rc = bench_open_db(ctx, &o, true, NULL, &db);
 	if (rc)
 		return rc;
 	snprintf(run.label, sizeof run.label, "%s", o.label);
@@ -447,36 +405,54 @@ static int bench_import(struct wd_ctx *ctx, int argc, char **argv)
 /* ------------------------------------------------------------ dispatch */
 
 const char cmd_bench_help[] =
-	"  bench server [--port 18767] [--bind ADDR] [--label NAME] [--seconds N]\n"
-	"      a netio server: the TCP test on the port, the UDP test on the port + 1\n"
-	"      (TCP control, UDP data), one client at a time; records each finished run\n"
-	"      under the label (default: the --root volume's NIC driver, else the client)\n"
-	"  bench client HOST [-t|-u] [-b SIZE[k]] [--port N] [--bind ADDR] [--label NAME]\n"
-	"               [--seconds N]\n"
-	"      a netio 1.3x client, against warpdrv's server or a real netio -s\n"
-	"  bench import --label NAME FILE\n"
-	"      records the text a netio client printed (FILE - reads standard input)\n"
-	"  bench report [--labels A,B] [--svg FILE]\n"
-	"      the table per block size, the ratio of the last label to the first\n\n"
 	"With --root VOL, client and server label their runs with the NIC driver the\n"
 	"volume's CONFIG.SYS loads (and record its package version).\n"
 	"Every subcommand takes --db FILE (default $XDG_STATE_HOME/warpdrv/bench.db, else\n"
 	"~/.local/state/warpdrv/bench.db). --seconds (default 6 per direction and block\n"
 	"size) may be fractional. See docs/bench.md.\n";
 
-int cmd_bench(struct wd_ctx *ctx, int argc, char **argv)
-{
-	if (argc < 1)
-		return ui_usage(ctx, "bench: name a subcommand: server, client, import or report");
-	/* The subcommand sees itself as argv[0]. */
-	if (!strcmp(argv[0], "server"))
-		return bench_server(ctx, argc, argv);
-	if (!strcmp(argv[0], "client"))
-		return bench_client(ctx, argc, argv);
-	if (!strcmp(argv[0], "import"))
-		return bench_import(ctx, argc, argv);
-	if (!strcmp(argv[0], "report"))
-		return bench_report(ctx, argc, argv);
-	return ui_usage(ctx, "bench: unknown subcommand '%s' (server, client, import, report)",
-			argv[0]);
-}
+#define DB_OPT {"db", 0, "FILE", "the results file (default ~/.local/state/warpdrv/bench.db)", false}
+#define LABEL_OPT(what) {"label", 0, "NAME", what, false}
+#define NET_OPTS                                                                            \
+	{"port", 'p', "N", "the TCP port (default 18767; the UDP test uses the next one)", false},      \
+	{"bind", 0, "ADDR", "the local address to use", false},                                      \
+	{"seconds", 0, "N", "seconds per direction and block size (default 6; may be fractional)", false}
+
+static const struct wd_opt server_opts[] = {
+	DB_OPT, LABEL_OPT("the label of the runs (default: the --root volume's NIC driver, else the client)"),
+	NET_OPTS, {0},
+};
+static const struct wd_opt client_opts[] = {
+	DB_OPT, LABEL_OPT("the label of the run (default: the --root volume's NIC driver)"),
+	NET_OPTS,
+	{"tcp", 't', NULL, "the TCP test only", false},
+	{"udp", 'u', NULL, "the UDP test only", false},
+	{"block", 'b', "SIZE", "one block size only, 1k to 32k (-b32k as netio spells it)", false},
+	{0},
+};
+static const struct wd_opt import_opts[] = {
+	DB_OPT, LABEL_OPT("the label to record the runs under (required)"), {0},
+};
+static const struct wd_opt report_opts[] = {
+	DB_OPT,
+	{"labels", 0, "A,B", "these labels, in this order (default: every label)", false},
+	{"svg", 0, "FILE", "also draw the TCP and UDP charts (FILE-tcp.svg, FILE-udp.svg)", false},
+	{0},
+};
+
+const struct wd_cmd cmd_bench_subs[] = {
+	{"server", bench_server, "[--port 18767] [--bind ADDR] [--label NAME] [--seconds N]",
+	 "a netio server: the TCP test on the port, the UDP test on the port + 1",
+	 "TCP control, UDP data, one client at a time; records each finished run under\n"
+	 "the label (default: the --root volume's NIC driver, else the client).\n",
+	 server_opts, NULL},
+	{"client", bench_client,
+	 "HOST [-t|-u] [-b SIZE[k]] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
+	 "a netio 1.3x client, against warpdrv's server or a real netio -s", NULL, client_opts, NULL},
+	{"import", bench_import, "--label NAME FILE",
+	 "records the text a netio client printed (FILE - reads standard input)", NULL,
+	 import_opts, NULL},
+	{"report", bench_report, "[--labels A,B] [--svg FILE]",
+	 "the table per block size, the ratio of the last label to the first", NULL, report_opts, NULL},
+	{0},
+};

@@ -16,11 +16,9 @@ struct bench_opts {
 	enum netio_proto proto;
 };
 
-/* The options every subcommand shares; `allowed` names the valued ones this
- * subcommand takes, e.g. "db label port". 1 when argv[*i] was one, 0 when
- * not, a negative code on a usage error (already reported). */
-int bench_common_opt(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *allowed,
-		     struct bench_opts *o);
+/* The options the subcommands share (--db, --label, --port, ...), from
+ * those given (ui_optarg): 0, or 2 after a usage error (already reported). */
+int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o);
 /* --db, else the default results file. */
 int bench_open_db(struct wd_ctx *ctx, const struct bench_opts *o, bool create, bool *exists,
 		  struct db *db);

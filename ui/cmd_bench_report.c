@@ -507,13 +507,11 @@ static int report_labels(struct wd_ctx *ctx, struct db *db, char **labels, int n
 int bench_report(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct bench_opts o = {0};
-	for (int i = 1; i < argc; i++) {
-		int c = bench_common_opt(ctx, argc, argv, &i, "db labels svg", &o);
-		if (c < 0)
-			return -c;
-		if (!c)
-			return ui_usage(ctx, "bench report: unknown argument '%s'", argv[i]);
-	}
+	int rc = bench_read_opts(ctx, &o);
+	if (rc)
+		return rc;
+	if (argc > 0)
+		return ui_usage(ctx, "bench report: unknown argument '%s'", argv[0]);
 	char **labels = NULL;
 	int n = 0;
 	if (o.labels && split_labels(o.labels, &labels, &n)) {
@@ -523,7 +521,7 @@ int bench_report(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	struct db db;
 	bool exists;
-	int rc = bench_open_db(ctx, &o, false, &exists, &db);
+	rc = bench_open_db(ctx, &o, false, &exists, &db);
 	if (rc) {
 		free_labels(labels, n);
 		return rc;

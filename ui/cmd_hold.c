@@ -37,12 +37,17 @@ static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct 
 		for (int i = 0; i < n; i++)
 			json_str(&ctx->j, NULL, names[i]);
 		json_arr_end(&ctx->j);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}
 	for (int i = 0; !r && i < n; i++)
-		ui_say(ctx, held ? "%s is held: upgrade leaves it as it is.\n"
-				 : "%s is no longer held.\n", names[i]);
+		if (ctx->dry_run)
+			ui_say(ctx, "Would %s %s (--dry-run: nothing written).\n", held ? "hold" : "unhold",
+			       names[i]);
+		else
+			ui_say(ctx, held ? "%s is held: upgrade leaves it as it is.\n"
+					 : "%s is no longer held.\n", names[i]);
 	db_close(&db);
 	volume_close(&v);
 	return r;
@@ -51,11 +56,9 @@ static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct 
 static int hold_cmd(struct wd_ctx *ctx, int argc, char **argv, bool held)
 {
 	const char *verb = held ? "hold" : "unhold";
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "%s: name at least one installed package", verb);
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "%s: unknown option '%s'", verb, argv[i]);
 	struct wd_err err = {0};
 	int r = set_holds(ctx, argv, argc, held, &err);
 	return r ? ui_fail(ctx, r, &err) : 0;

@@ -1,12 +1,91 @@
-/* warpdrv info PKG: a package's version, release date, entitlement, the
+/* warpdrv info PKG...: a package's version, release date, entitlement, the
  * devices it drives and its files. PKG is a name or a .wdp file. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "common/buf.h"
+#include "installer/nic_plan.h"
+#include "pci/pci.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
-static void print_text(struct wd_ctx *ctx, const struct pkg_manifest *m, const char *signer)
+/* The VirtualBox NIC models the package drives, "82540EM (Intel PRO/1000 MT
+ * Desktop), ..." into b; false when none. */
+static bool vbox_models(const struct package *p, struct wd_buf *b)
 {
+	static const char *const nictypes[] = {"Am79C970A", "Am79C973", "82540EM", "82543GC",
+					       "82545EM", "virtio"};
+	bool any = false;
+	for (size_t i = 0; i < sizeof nictypes / sizeof nictypes[0]; i++) {
+		const struct vbox_nic_model *m = vbox_model_by_nictype(nictypes[i]);
+		if (!m || m->vendor == PCI_NONE)
+			continue;
+		struct pci_dev d = {.vendor = m->vendor, .device = m->device,
+				    .subvendor = m->subvendor, .subdevice = m->subdevice,
+				    .revision = m->revision};
+		int rank;
+		if (!nic_drives(p, &d, &rank))
+			continue;
+		wd_buf_addf(b, "%s%s (%s)", any ? ", " : "", m->nictype, m->title);
+		any = true;
+	}
+	return any;
+}
+
+/* The devices, condensed: per vendor and rank, the count and then the ids
+ * six to a line (as lspci -n writes them, to be found with a search); the
+ * few with a subsystem or revision each on a line of its own. */
+static void print_devices(struct wd_ctx *ctx, const struct pkg_manifest *m)
+{
+	bool *done = wd_xcalloc(m->npci + 1, sizeof *done);
+	const char *lead = "Devices:    ";
+	for (size_t i = 0; i < m->npci; i++) {
+		const struct pkg_pci *p = &m->pci[i];
+		if (done[i])
+			continue;
+		if (p->has_subsys || p->revision >= 0) {
+			ui_say(ctx, "%s %04x:%04x", lead, p->vendor, p->device);
+			if (p->has_subsys)
+				ui_say(ctx, " subsystem %04x:%04x", p->subsys_vendor, p->subsys_device);
+			if (p->revision >= 0)
+				ui_say(ctx, " rev %02x", p->revision);
+			ui_say(ctx, " (rank %d)\n", p->rank);
+			lead = "            ";
+			done[i] = true;
+			continue;
+		}
+		size_t count = 0;
+		for (size_t k = i; k < m->npci; k++) {
+			const struct pkg_pci *q = &m->pci[k];
+			if (!done[k] && !q->has_subsys && q->revision < 0 && q->vendor == p->vendor &&
+			    q->rank == p->rank)
+				count++;
+		}
+		ui_say(ctx, "%s %zu device%s, rank %d:", lead, count, count == 1 ? "" : "s", p->rank);
+		int col = 99;
+		for (size_t k = i; k < m->npci; k++) {
+			const struct pkg_pci *q = &m->pci[k];
+			if (done[k] || q->has_subsys || q->revision >= 0 || q->vendor != p->vendor ||
+			    q->rank != p->rank)
+				continue;
+			if (col >= 6) {
+				ui_say(ctx, "\n            ");
+				col = 0;
+			}
+			ui_say(ctx, " %04x:%04x", q->vendor, q->device); /* as lspci -n says them */
+			col++;
+			done[k] = true;
+		}
+		ui_say(ctx, "\n");
+		lead = "            ";
+	}
+	free(done);
+}
+
+static void print_text(struct wd_ctx *ctx, const struct package *pkg)
+{
+	const struct pkg_manifest *m = &pkg->m;
+	const char *signer = pkg->signer;
 	char rel[11];
 	pkg_date(m->released, rel);
 	ui_say(ctx, "Package:     %s\nVersion:     %s\nReleased:    %s\nKind:        %s\n"
@@ -17,15 +96,11 @@ static void print_text(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 	if (m->driver)
 		ui_say(ctx, "Driver:      %s (DriverName %s, NIF %s)\n", ui_esc(m->driver),
 		       ui_esc(m->driver_name), ui_esc(m->nif));
-	for (size_t i = 0; i < m->npci; i++) {
-		const struct pkg_pci *p = &m->pci[i];
-		ui_say(ctx, "%s %04x:%04x", i ? "            " : "Devices:    ", p->vendor, p->device);
-		if (p->has_subsys)
-			ui_say(ctx, " subsystem %04x:%04x", p->subsys_vendor, p->subsys_device);
-		if (p->revision >= 0)
-			ui_say(ctx, " rev %02x", p->revision);
-		ui_say(ctx, " (rank %d)\n", p->rank);
-	}
+	struct wd_buf models = {0};
+	if (vbox_models(pkg, &models))
+		ui_say(ctx, "VirtualBox:  %s\n", wd_buf_cstr(&models));
+	wd_buf_free(&models);
+	print_devices(ctx, m);
 	for (size_t i = 0; i < m->nfiles; i++)
 		ui_say(ctx, "%s %-28s %8llu bytes\n", i ? "            " : "Files:      ",
 		       ui_esc(m->files[i].dest), (unsigned long long)m->files[i].size);
@@ -94,29 +169,65 @@ static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 	}
 	json_arr_end(j);
 	json_obj_end(j);
-	json_finish(j);
 }
 
 int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc != 1)
-		return ui_usage(ctx, "info: expected one package name or .wdp file");
+	if (argc < 1)
+		return ui_usage(ctx, "info: name at least one package or .wdp file");
+	pkg_fold_names(argc, argv);
 	struct wd_err err = {0};
 	struct keyring kr;
 	struct catalog cat = {0};
-	struct package p;
 	int r = pkg_keyring(ctx, NULL, &kr, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
-	if (!(r = pkg_catalog(ctx, &kr, &cat, &err)) &&
-	    !(r = pkg_load(ctx, &kr, &cat, argv[0], &p, &err))) {
-		if (ctx->json)
+	int rc = 0;
+	if ((r = pkg_catalog(ctx, &kr, &cat, &err)))
+		rc = ui_fail(ctx, r, &err);
+	/* One package: its object (as always); several: {"packages": [...]}.
+	 * A package that cannot be shown is said, and the others still are. */
+	bool several = argc > 1 && ctx->json;
+	if (!rc && several) {
+		json_obj_begin(&ctx->j, NULL);
+		json_arr_begin(&ctx->j, "packages");
+	}
+	struct wd_err first = {0};
+	int first_r = 0;
+	for (int i = 0; !rc && i < argc; i++) {
+		struct package p;
+		wd_err_clear(&err);
+		if ((r = pkg_load(ctx, &kr, &cat, argv[i], &p, &err))) {
+			if (!first_r) {
+				first_r = r;
+				first = err;
+			}
+			if (!ctx->json && argc > 1)
+				ui_fail(ctx, r, &err);
+			continue;
+		}
+		if (ctx->json) {
 			print_json(ctx, &p.m, p.signer);
-		else
-			print_text(ctx, &p.m, p.signer);
+			if (!several)
+				json_finish(&ctx->j);
+		} else {
+			if (i)
+				ui_say(ctx, "\n");
+			print_text(ctx, &p);
+		}
 		package_free(&p);
 	}
+	if (!rc && several) {
+		json_arr_end(&ctx->j);
+		if (!first_r) {
+			json_obj_end(&ctx->j);
+			json_finish(&ctx->j);
+		}
+	}
+	if (!rc && first_r)
+		rc = ctx->json || argc == 1 ? ui_fail(ctx, first_r, &first)
+					     : (first.code ? first.code : -first_r);
 	catalog_free(&cat);
 	keyring_free(&kr);
-	return r ? ui_fail(ctx, r, &err) : 0;
+	return rc;
 }

@@ -211,11 +211,9 @@ static bool dry_download(struct wd_ctx *ctx, struct render *rd, const struct cat
 
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 {
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "install: name at least one package or .wdp file");
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "install: unknown option '%s'", argv[i]);
 	struct wd_err err = {0};
 	struct volume v = {0};
 	struct keyring kr = {0};

@@ -18,16 +18,10 @@ static int parse_opts(struct wd_ctx *ctx, int argc, char **argv, struct issue_op
 				      "--issued", "--seats"};
 	const char **slots[] = {&o->key, &o->customer, &o->ents, &o->expires, &o->issued,
 				&o->seats};
-	for (int i = 0; i < argc; i++) {
-		bool m = false;
-		for (int k = 0; k < 6 && !m; k++) {
-			int r = ui_opt_value(ctx, argc, argv, &i, names[k], slots[k], &m);
-			if (r)
-				return -r;
-		}
-		if (!m)
-			return ui_usage(ctx, "issue: unexpected argument '%s'", argv[i]);
-	}
+	for (int k = 0; k < 6; k++)
+		*slots[k] = ui_optarg(ctx, names[k] + 2);
+	if (argc > 0)
+		return ui_usage(ctx, "issue: unexpected argument '%s'", argv[0]);
 	for (int k = 0; k < 4; k++)
 		if (!*slots[k])
 			return ui_usage(ctx, "issue: %s is required", names[k]);
@@ -125,3 +119,13 @@ int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
 	report(ctx, &s, text);
 	return 0;
 }
+
+const struct wd_opt cmd_issue_opts[] = {
+	{"key", 0, "FILE", "the licence private key that signs the subscription key", false},
+	{"customer", 0, "N", "the customer number", false},
+	{"entitlements", 0, "LIST", "what it entitles, such as drivers,acpi", false},
+	{"expires", 0, "YYYY-MM-DD", "the expiry", false},
+	{"issued", 0, "YYYY-MM-DD", "the day of issue (default today)", false},
+	{"seats", 0, "N", "installations (default 1)", false},
+	{0},
+};

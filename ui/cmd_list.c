@@ -1,7 +1,10 @@
-/* warpdrv list [--installed|--upgradable]: the packages the repositories
- * offer (each at its newest version, with where it comes from and what is
- * installed), those installed on the volume, or those a newer version of
- * which is on offer. */
+/* warpdrv list [--installed|--upgradable] [PATTERN]: the packages the
+ * repositories offer (each at its newest version, with where it comes from
+ * and what is installed), those installed on the volume, or those a newer
+ * version of which is on offer; PATTERN a glob over the names. warpdrv
+ * search TERM: those whose name or summary has TERM. Case is ignored. */
+#include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,42 @@
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
+/* What the user asked for: a glob over names (lowercase, as names are), or
+ * a word to find in names and summaries; neither: everything. */
+struct filter {
+	const char *glob;
+	const char *term;
+	size_t shown;
+};
+
+static bool has_word(const char *s, const char *term)
+{
+	size_t n = strlen(term);
+	for (; s && *s; s++)
+		if (!strncasecmp(s, term, n))
+			return true;
+	return false;
+}
+
+static bool wanted(struct filter *f, const char *name, const char *summary)
+{
+	bool yes = f->glob ? !fnmatch(f->glob, name, 0)
+		 : f->term ? has_word(name, f->term) || has_word(summary, f->term) : true;
+	if (yes)
+		f->shown++;
+	return yes;
+}
+
+/* Nothing matched: exit 1 with a message, as owns does for no owner. */
+static int none_matched(const struct filter *f, struct wd_err *err)
+{
+	if (f->shown || (!f->glob && !f->term))
+		return 0;
+	if (f->glob)
+		return wd_err_set(err, WD_EFAIL, "no package matches '%s'", f->glob);
+	return wd_err_set(err, WD_EFAIL, "no package name or summary has '%s'", f->term);
+}
+
 static bool is_held(struct db *db, const char *name)
 {
 	struct wd_err e;
@@ -20,7 +59,7 @@ static bool is_held(struct db *db, const char *name)
 	return !hold_get(db, name, &held, &e) && held;
 }
 
-static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
+static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *err)
 {
 	struct volume v;
 	struct db db;
@@ -36,6 +75,8 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 		json_arr_begin(&ctx->j, "installed");
 	}
 	for (size_t i = 0; !r && i < n; i++) {
+		if (!wanted(f, p[i].name, p[i].summary))
+			continue;
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
 			json_str(&ctx->j, "name", p[i].name);
@@ -54,10 +95,14 @@ static int list_installed(struct wd_ctx *ctx, struct wd_err *err)
 		}
 	}
 	installed_packages_free(p, n);
+	if (!r)
+		r = n ? none_matched(f, err) : 0;
 	if (ctx->json) {
 		json_arr_end(&ctx->j);
-		json_obj_end(&ctx->j);
-		json_finish(&ctx->j);
+		if (!r) {
+			json_obj_end(&ctx->j);
+			json_finish(&ctx->j);
+		}
 	} else if (!r && !n) {
 		ui_say(ctx, "No packages installed on %s.\n", ui_esc(v.root));
 	}
@@ -122,7 +167,7 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 
 /* Each package once: its newest version, where from, and what is installed. */
 static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct db *db,
-			 bool only_upgradable)
+			 bool only_upgradable, struct filter *f)
 {
 	for (size_t i = 0; i < cat->n; i++)
 		for (size_t k = 0; k < cat->repos[i].idx.npkgs; k++) {
@@ -133,13 +178,14 @@ static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct d
 				upgrade_newest(cat, cat->repos[i].idx.pkgs[k].name, &from);
 			char *inst = installed_version_of(db, e->name);
 			bool up = inst && version_cmp(e->version, inst) > 0;
-			if (!only_upgradable || up)
+			if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
 				show_entry(ctx, e, from, inst, up, inst && is_held(db, e->name));
 			free(inst);
 		}
 }
 
-static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct wd_err *err)
+static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filter *f,
+			  struct wd_err *err)
 {
 	struct volume v = {0};
 	struct db db = {0};
@@ -157,10 +203,12 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct wd_er
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
 	}
-	if (!r)
-		list_entries(ctx, &cat, &db, only_upgradable);
-	if (!r && ctx->json) {
-		json_arr_end(&ctx->j);
+	if (!r) {
+		list_entries(ctx, &cat, &db, only_upgradable, f);
+		/* --upgradable finding none is no error: nothing to upgrade */
+		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
+	}
+	if (ctx->json && json_reopen_top(&ctx->j) && !r) {
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}
@@ -173,20 +221,35 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct wd_er
 
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool installed = false, upgradable = false;
-	for (int i = 0; i < argc; i++) {
-		if (ui_flag(argv, i, "--installed"))
-			installed = true;
-		else if (ui_flag(argv, i, "--upgradable"))
-			upgradable = true;
-		else
-			return ui_usage(ctx, "list: unexpected argument '%s'", argv[i]);
-	}
+	bool installed = ui_opt(ctx, "installed"), upgradable = ui_opt(ctx, "upgradable");
+	if (argc > 1)
+		return ui_usage(ctx, "list: one PATTERN at most ('%s' is extra; quote a glob "
+				"such as 'e*' so that the shell leaves it)", argv[1]);
+	pkg_fold_names(argc, argv);
+	struct filter f = {.glob = argc ? argv[0] : NULL};
 	struct wd_err err = {0};
 	if (installed && upgradable)
 		return ui_usage(ctx, "list: --installed and --upgradable do not go together");
 	if (upgradable && !ctx->root)
 		return ui_usage(ctx, "list --upgradable: name the volume (--root DIR)");
-	int r = installed ? list_installed(ctx, &err) : list_available(ctx, upgradable, &err);
+	int r = installed ? list_installed(ctx, &f, &err)
+			  : list_available(ctx, upgradable, &f, &err);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
+
+int cmd_search(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc != 1 || !argv[0][0])
+		return ui_usage(ctx, "search: name one TERM to look for in package names and "
+				"summaries");
+	struct wd_err err = {0};
+	struct filter f = {.term = argv[0]};
+	int r = list_available(ctx, false, &f, &err);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
+
+const struct wd_opt cmd_list_opts[] = {
+	{"installed", 0, NULL, "what the volume has", false},
+	{"upgradable", 0, NULL, "the installed packages a newer version of which is on offer", false},
+	{0},
+};

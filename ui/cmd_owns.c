@@ -66,7 +66,7 @@ static int owns(struct wd_ctx *ctx, const char *arg, struct wd_err *err)
 
 int cmd_owns(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc != 1 || argv[0][0] == '-')
+	if (argc != 1)
 		return ui_usage(ctx, "owns: name one file (an OS/2 path or a path below the root)");
 	struct wd_err err = {0};
 	int r = owns(ctx, argv[0], &err);

@@ -33,13 +33,9 @@ static void report(struct wd_ctx *ctx, bool abandon, bool found, const struct tx
 
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool abandon = false;
-	for (int i = 0; i < argc; i++) {
-		if (ui_flag(argv, i, "--abandon"))
-			abandon = true;
-		else
-			return ui_usage(ctx, "recover: unexpected argument '%s'", argv[i]);
-	}
+	bool abandon = ui_opt(ctx, "abandon");
+	if (argc > 0)
+		return ui_usage(ctx, "recover: unexpected argument '%s'", argv[0]);
 	if (ctx->dry_run)
 		return ui_usage(ctx, "recover: --dry-run has nothing to show; run it without");
 	struct wd_err err = {0};
@@ -56,3 +52,8 @@ int cmd_recover(struct wd_ctx *ctx, int argc, char **argv)
 	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
+
+const struct wd_opt cmd_recover_opts[] = {
+	{"abandon", 0, NULL, "forget an interrupted transaction that cannot be finished", false},
+	{0},
+};

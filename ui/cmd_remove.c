@@ -1,24 +1,41 @@
 /* warpdrv remove PKG...: deletes a package's files and puts back the files
- * it had replaced, one transaction per package (installer/install.h). */
+ * it had replaced, one transaction per package (installer/install.h); the
+ * plan is shown and agreed to first (ui_confirm). */
 #include "installer/install.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
+static void show_plan(void *ud, const struct txn_plan *plan)
+{
+	pkg_show_plan(ud, plan);
+}
+
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv)
 {
+	pkg_fold_names(argc, argv);
 	if (argc < 1)
 		return ui_usage(ctx, "remove: name at least one package");
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "remove: unknown option '%s'", argv[i]);
 	struct wd_err err = {0};
 	struct volume v = {0};
 	struct render rd;
 	struct pkg_cb cb = pkg_render(&rd, ctx, "removed");
 	int r = volume_open(&v, ctx->root, &err);
-	if (!r)
-		r = ctx->dry_run ? remove_preplan(&v, argv, (size_t)argc, &cb, &err)
-				 : remove_packages(&v, argv, (size_t)argc, &cb, &err);
+	/* the plan first (what a dry run shows), then ui_confirm's question */
+	bool ask = !ctx->dry_run && !ctx->yes;
+	if (!r && ctx->dry_run) {
+		r = remove_preplan(&v, argv, (size_t)argc, &cb, &err);
+	} else if (!r && ask) {
+		/* first what every writing command does first: an interrupted run
+		 * finished (a plan that is shown alone does not) */
+		struct pkg_cb preview = {.plan = show_plan, .ud = ctx};
+		r = remove_preplan(&v, argv, (size_t)argc, NULL, &err);
+		if (!r && !ctx->json)
+			r = remove_preplan(&v, argv, (size_t)argc, &preview, &err);
+		if (!r)
+			r = ui_confirm(ctx, "Remove these packages?", &err, "remove changes the volume");
+	}
+	if (!r && !ctx->dry_run)
+		r = remove_packages(&v, argv, (size_t)argc, &cb, &err);
 	if (!r)
 		pkg_render_close(&rd);
 	volume_close(&v);

@@ -4,9 +4,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/fetch.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
 #include "common/date.h"
+#include "common/file.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
@@ -15,26 +17,36 @@ struct add_args {
 	char *mirrors[REPO_MAX_MIRRORS];
 };
 
+/* An argument without "://" names a folder on this host: one that exists. */
+static int folder_or_url(struct wd_ctx *ctx, const char *arg)
+{
+	if (strstr(arg, "://") || wd_is_dir(arg)) /* host: a folder named on the command line */
+		return 0;
+	char *shown = fetch_url_redacted(arg);
+	int r = ui_usage(ctx, "repo add: '%s' is neither a URL (http://HOST/..., https://HOST/..., "
+			 "file:///FOLDER) nor a folder that exists", shown);
+	free(shown);
+	return r;
+}
+
 static int add_args(struct wd_ctx *ctx, int argc, char **argv, struct add_args *a)
 {
 	const char *pos[2];
 	int npos = 0;
+	const char *mirrors[REPO_MAX_MIRRORS];
+	int nm = ui_optargs(ctx, "mirror", mirrors, REPO_MAX_MIRRORS);
+	if (nm > REPO_MAX_MIRRORS)
+		return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
+	for (int i = 0; i < nm; i++) {
+		if (folder_or_url(ctx, mirrors[i]))
+			return WD_EUSAGE;
+		a->mirrors[a->c.nmirrors++] = repo_url(mirrors[i]);
+	}
+	a->c.subscription = ui_opt(ctx, "subscription");
 	for (int i = 0; i < argc; i++) {
-		const char *val;
-		bool m;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--mirror", &val, &m);
-		if (r)
-			return -r;
-		if (m && a->c.nmirrors == REPO_MAX_MIRRORS)
-			return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
-		if (m)
-			a->mirrors[a->c.nmirrors++] = repo_url(val);
-		else if (ui_flag(argv, i, "--subscription"))
-			a->c.subscription = true;
-		else if (argv[i][0] == '-' || npos == 2)
+		if (npos == 2)
 			return ui_usage(ctx, "repo add: unexpected argument '%s'", argv[i]);
-		else
-			pos[npos++] = argv[i];
+		pos[npos++] = argv[i];
 	}
 	if (npos != 2)
 		return ui_usage(ctx, "repo add: usage: repo add NAME URL [--mirror URL]... "
@@ -43,14 +55,18 @@ static int add_args(struct wd_ctx *ctx, int argc, char **argv, struct add_args *
 		return ui_usage(ctx, "repo add: '%s': a name is 1 to 32 of a-z, 0-9 and ._- "
 				"starting with a letter or digit", pos[0]);
 	a->c.name = (char *)pos[0];
+	if (folder_or_url(ctx, pos[1]))
+		return WD_EUSAGE;
 	a->c.url = repo_url(pos[1]);
 	a->c.mirrors = a->mirrors;
 	for (size_t i = 0; i <= a->c.nmirrors; i++) {
 		const char *u = i ? a->mirrors[i - 1] : a->c.url;
-		if (strncasecmp(u, "http://", 7) && strncasecmp(u, "https://", 8) &&
-		    strncasecmp(u, "file://", 7))
-			return ui_usage(ctx, "repo add: %s: expected an http://, https:// or file:// "
-					"URL, or a folder", u);
+		struct wd_err err = {0};
+		int r = fetch_url_check(u, &err);
+		if (r == -WD_EUSAGE)
+			return ui_usage(ctx, "repo add: %s", err.msg);
+		if (r)
+			return ui_fail(ctx, r, &err);
 		if (a->c.subscription && !strncasecmp(u, "http://", 7))
 			return ui_usage(ctx, "repo add: %s: a subscription repository is sent the "
 					"key, so it must use https://", u);
@@ -104,7 +120,7 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 
 static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc != 1 || argv[0][0] == '-')
+	if (argc != 1)
 		return ui_usage(ctx, "repo remove: usage: repo remove NAME");
 	struct wd_err err = {0};
 	struct volume v = {0};
@@ -147,13 +163,18 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 	char exp[WD_DATE_LEN] = "";
 	if (found)
 		wd_date_format(idx.expires, exp);
+	/* a URL stored before repo add refused credentials: its password hidden */
+	char *url = fetch_url_redacted(c->url);
+	char **mirrors = wd_xcalloc(c->nmirrors + 1, sizeof *mirrors);
+	for (size_t i = 0; i < c->nmirrors; i++)
+		mirrors[i] = fetch_url_redacted(c->mirrors[i]);
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "name", c->name);
-		json_str(&ctx->j, "url", c->url);
+		json_str(&ctx->j, "url", url);
 		json_arr_begin(&ctx->j, "mirrors");
 		for (size_t i = 0; i < c->nmirrors; i++)
-			json_str(&ctx->j, NULL, c->mirrors[i]);
+			json_str(&ctx->j, NULL, mirrors[i]);
 		json_arr_end(&ctx->j);
 		json_bool(&ctx->j, "subscription", c->subscription);
 		if (found) {
@@ -165,10 +186,10 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 		}
 		json_obj_end(&ctx->j);
 	} else {
-		ui_say(ctx, "%-16s %s%s\n", ui_esc(c->name), ui_esc(c->url),
+		ui_say(ctx, "%-16s %s%s\n", ui_esc(c->name), ui_esc(url),
 		       c->subscription ? "  (subscription)" : "");
 		for (size_t i = 0; i < c->nmirrors; i++)
-			ui_say(ctx, "%-16s   mirror %s\n", "", ui_esc(c->mirrors[i]));
+			ui_say(ctx, "%-16s   mirror %s\n", "", ui_esc(mirrors[i]));
 		if (found)
 			ui_say(ctx, "%-16s   catalog: serial %llu, %zu packages, expires %s\n", "",
 			       (unsigned long long)idx.serial, idx.npkgs, exp);
@@ -178,6 +199,10 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 	}
 	if (found)
 		index_free(&idx);
+	for (size_t i = 0; i < c->nmirrors; i++)
+		free(mirrors[i]);
+	free(mirrors);
+	free(url);
 }
 
 static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
@@ -230,15 +255,18 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
-int cmd_repo(struct wd_ctx *ctx, int argc, char **argv)
-{
-	if (argc < 1)
-		return ui_usage(ctx, "repo: expected add, list or remove");
-	if (!strcmp(argv[0], "add"))
-		return repo_add(ctx, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "list"))
-		return repo_list(ctx, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "remove"))
-		return repo_remove(ctx, argc - 1, argv + 1);
-	return ui_usage(ctx, "repo: unknown subcommand '%s' (add, list, remove)", argv[0]);
-}
+static const struct wd_opt add_opts[] = {
+	{"mirror", 0, "URL", "a mirror of the repository, tried in order (repeatable)", true},
+	{"subscription", 0, NULL, "a subscription repository (https only): sent the activated key", false},
+	{0},
+};
+
+const struct wd_cmd cmd_repo_subs[] = {
+	{"add", repo_add, "NAME URL [--mirror URL]... [--subscription]",
+	 "add a repository: URL is http(s)://, file:// or a folder",
+	 "Mirrors are tried in order; a subscription repository (https only) is sent the\n"
+	 "activated key as HTTP Basic credentials (docs/repository.md).\n", add_opts, NULL},
+	{"list", repo_list, "", "each repository, its mirrors and its stored catalog", NULL, NULL, NULL},
+	{"remove", repo_remove, "NAME", "remove a repository and its stored catalog", NULL, NULL, NULL},
+	{0},
+};

@@ -73,20 +73,13 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 				  "without --dry-run, which asks before downloading", j->s.command,
 				  e->name, e->version, (unsigned long long)e->size, where,
 				  j->s.command);
-	if (!ctx->yes && (ctx->json || !isatty(STDIN_FILENO)))
-		return wd_err_set(err, WD_EUSAGE, "%s must download %s %s (%llu bytes from %s) to "
-				  "plan, and there is no terminal to ask on: add --yes", j->s.command,
-				  e->name, e->version, (unsigned long long)e->size, where);
-	if (!ctx->yes) {
-		printf("The plan needs %s %s: download %llu bytes from %s? [y/N] ", ui_esc(e->name),
-		       ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
-		fflush(stdout);
-		char line[32];
-		if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-			return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	}
-	j->download_ok = true;
-	return 0;
+	char question[400];
+	snprintf(question, sizeof question, "The plan needs %s %s: download %llu bytes from %s?",
+		 ui_esc(e->name), ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
+	int r = ui_confirm(ctx, question, err, "%s must download %s %s (%llu bytes from %s) to plan",
+			   j->s.command, e->name, e->version, (unsigned long long)e->size, where);
+	j->download_ok = !r;
+	return r;
 }
 
 /* Every NIC and PSD package of the repositories (the first repository that
@@ -265,8 +258,10 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 			ui_say(ctx, " %s %s", j->s.install[i]->m.name, j->s.install[i]->m.version);
 		ui_say(ctx, "\n");
 	}
-	if (diff->len)
-		ui_say(ctx, "\n%s", ui_esc_text(diff->p, diff->len));
+	if (diff->len && !ctx->json && !ctx->quiet) {
+		putchar('\n');
+		ui_show_diff(ctx, diff->p, diff->len);
+	}
 }
 
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
@@ -323,23 +318,6 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 	json_finish(js);
 }
 
-/* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
-static int confirm(struct job *j, struct wd_err *err)
-{
-	if (j->ctx->yes)
-		return 0;
-	if (!isatty(STDIN_FILENO))
-		return wd_err_set(err, WD_EUSAGE, "%s changes the volume and there is no terminal to "
-				  "ask on: add --yes to apply, or --dry-run to see the plan",
-				  j->s.command);
-	printf("Apply these changes? [y/N] ");
-	fflush(stdout);
-	char line[32];
-	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	return 0;
-}
-
 
 /* Shows the plan, asks, applies. */
 static int finish(struct job *j, bool ask, struct wd_err *err)
@@ -371,11 +349,9 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	if (!ctx->json)
 		show_text(j, &diff);
 	if (!ctx->dry_run) {
-		if (ask && !ctx->json)
-			r = confirm(j, err);
-		else if (ask && !ctx->yes)
-			r = wd_err_set(err, WD_EUSAGE, "%s changes the volume: add --yes to apply with "
-				       "--json", j->s.command);
+		if (ask)
+			r = ui_confirm(ctx, "Apply these changes?", err, "%s changes the volume",
+				       j->s.command);
 		if (!r)
 			r = setup_apply(&j->s, err);
 		applied = !r;
@@ -422,38 +398,55 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.nic = true, .acpi = true, .acpi_optional = true, .ask = true};
-	for (int i = 0; i < argc; i++) {
-		bool m = false;
-		int r = ui_opt_value(ctx, argc, argv, &i, "--section", &w.section, &m);
-		if (r)
-			return -r;
-		if (!m)
-			return ui_usage(ctx, "setup: unexpected argument '%s'", argv[i]);
-	}
+	w.section = ui_optarg(ctx, "section");
+	if (argc > 0)
+		return ui_usage(ctx, "setup: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "setup", &w);
 }
 
-int cmd_configure(struct wd_ctx *ctx, int argc, char **argv)
+const struct wd_opt cmd_setup_opts[] = {
+	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	{0},
+};
+
+static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (argc < 1)
-		return ui_usage(ctx, "configure needs what to configure: nic or acpi");
-	struct run w = {.nic = !strcmp(argv[0], "nic"), .acpi = !strcmp(argv[0], "acpi")};
-	if (!w.nic && !w.acpi)
-		return ui_usage(ctx, "configure %s: expected nic or acpi", argv[0]);
-	static const char *const opts[] = {"--driver", "--slot", "--section"};
-	const char **vals[] = {&w.driver, &w.slot, &w.section};
-	for (int i = 1; i < argc; i++) {
-		bool m = false;
-		int r = 0;
-		for (int k = 0; w.nic && !r && !m && k < 3; k++)
-			r = ui_opt_value(ctx, argc, argv, &i, opts[k], vals[k], &m);
-		if (r)
-			return -r;
-		if (!m)
-			return ui_usage(ctx, "configure %s: unexpected argument '%s'", argv[0], argv[i]);
-	}
-	return run_job(ctx, w.nic ? "configure nic" : "configure acpi", &w);
+	struct run w = {.nic = true, .ask = true, .driver = ui_optarg(ctx, "driver"),
+			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section")};
+	if (argc > 0)
+		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
+	return run_job(ctx, "configure nic", &w);
 }
+
+static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
+{
+	struct run w = {.acpi = true, .ask = true};
+	if (argc > 0)
+		return ui_usage(ctx, "configure acpi: unexpected argument '%s'", argv[0]);
+	return run_job(ctx, "configure acpi", &w);
+}
+
+static const struct wd_opt nic_opts[] = {
+	{"driver", 0, "NAME", "this driver package, not the best ranked one", false},
+	{"slot", 0, "SLOT", "only the network controller at this PCI slot", false},
+	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	{0},
+};
+
+const struct wd_cmd cmd_configure_subs[] = {
+	{"nic", configure_nic, "[--driver NAME] [--slot SLOT] [--section NAME]",
+	 "the NIC driver of each network controller a package drives",
+	 "For each network controller a package drives (or the one at --slot), the\n"
+	 "best ranked driver the subscription allows (--driver forces one); the new\n"
+	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
+	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
+	 "Shows the diff and asks, as setup does.\n",
+	 nic_opts, NULL},
+	{"acpi", configure_acpi, "", "the ACPI PSD",
+	 "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
+	 "APM.SYS and VAPM.SYS. Shows the diff and asks, as setup does.\n", NULL, NULL},
+	{0},
+};
 
 /* ---- detect: the driver each NIC would get ---- */
 
@@ -557,7 +550,7 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		}
 		for (int f = 0; f < NFILES; f++)
 			wd_buf_reset(&j.s.new_[f]);
-		r = finish(&j, false, &err);
+		r = finish(&j, true, &err);
 	}
 	generation_list_free(g, ng);
 	job_free(&j);

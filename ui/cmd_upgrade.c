@@ -63,20 +63,10 @@ static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 	json_arr_end(&ctx->j);
 }
 
-/* --yes, or a yes typed at the terminal; no terminal and no --yes: exit 2. */
+/* ui_confirm's rule, for upgrade's two questions. */
 static int ask(struct wd_ctx *ctx, const char *question, struct wd_err *err)
 {
-	if (ctx->yes)
-		return 0;
-	if (ctx->json || !isatty(STDIN_FILENO))
-		return wd_err_set(err, WD_EUSAGE, "upgrade changes the volume and there is no "
-				  "terminal to ask on: add --yes to apply, or --dry-run to see the plan");
-	printf("%s [y/N] ", question);
-	fflush(stdout);
-	char line[32];
-	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
-		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
-	return 0;
+	return ui_confirm(ctx, question, err, "upgrade changes the volume");
 }
 
 static int confirm(struct upgrade_run *u, struct wd_err *err)
@@ -189,7 +179,7 @@ static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err
 	struct wd_buf diff = {0};
 	setup_diff(&s, &diff);
 	if (!ctx->json)
-		fputs(ui_esc_text(wd_buf_cstr(&diff), diff.len), stdout);
+		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
 	wd_buf_free(&diff);
 	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
 		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));
@@ -276,11 +266,9 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 
 int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] == '-')
-			return ui_usage(ctx, "upgrade: unknown option '%s'", argv[i]);
 	struct wd_err err = {0};
 	struct upgrade_run u = {.ctx = ctx};
+	pkg_fold_names(argc, argv);
 	int r = run(&u, argv, (size_t)argc, &err);
 	for (size_t i = 0; i < u.npkgs; i++)
 		package_free(&u.pkgs[i]);

@@ -100,6 +100,7 @@ int cmd_verify(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc > 1 || (argc == 1 && argv[0][0] == '-'))
 		return ui_usage(ctx, "verify: at most one package name");
 	struct wd_err err = {0};
+	pkg_fold_names(argc, argv);
 	int r = verify(ctx, argc ? argv[0] : NULL, &err);
 	if (!r)
 		return 0;

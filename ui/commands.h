@@ -9,7 +9,6 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv);
-int cmd_configure(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
 /* The driver package each device of l would get (driver[i], NULL for none or
  * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
@@ -21,9 +20,9 @@ int cmd_activate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_license(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_deactivate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_issue(struct wd_ctx *ctx, int argc, char **argv);
-int cmd_bench(struct wd_ctx *ctx, int argc, char **argv);
 extern const char cmd_bench_help[];
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_search(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_info(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv);
@@ -39,8 +38,14 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_check(struct wd_ctx *ctx, int argc, char **argv);
-int cmd_repo(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_update(struct wd_ctx *ctx, int argc, char **argv);
+
+/* The options of each command, and the subcommands of those that have them
+ * (beside the command, in its file). */
+extern const struct wd_opt cmd_setup_opts[], cmd_list_opts[], cmd_recover_opts[],
+	cmd_activate_opts[], cmd_issue_opts[], cmd_keygen_opts[], cmd_pack_opts[],
+	cmd_index_opts[];
+extern const struct wd_cmd cmd_configure_subs[], cmd_repo_subs[], cmd_bench_subs[];
 
 
 #endif

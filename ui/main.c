@@ -10,7 +10,7 @@ static const struct wd_cmd commands[] = {
 	 "vbox: reads VBoxManage's machine-readable output or the VM's .vbox file),\n"
 	 "names them from the PCI ID database (--pci-ids FILE), tells whether this is a\n"
 	 "VirtualBox guest, which VirtualBox NIC model each network controller is, and\n"
-	 "the driver package each would get (with --root, under the volume's subscription).\n"},
+	 "the driver package each would get (with --root, under the volume's subscription).\n", NULL, NULL},
 	{"setup", cmd_setup, "[--section NAME]",
 	 "detect, then configure the NIC and the ACPI PSD in one step",
 	 "Plans the NIC and ACPI changes, shows them and one unified diff of CONFIG.SYS\n"
@@ -18,38 +18,42 @@ static const struct wd_cmd commands[] = {
 	 "refuses), then installs the packages and rewrites both files in one transaction,\n"
 	 "recorded as a generation that 'warpdrv rollback' undoes. --dry-run writes nothing.\n"
 	 "Every plan is checked with the boot model check uses before anything is written;\n"
-	 "where the old adapter's section cannot be told for sure, --section NAME says it.\n"},
-	{"configure", cmd_configure, "nic [--driver NAME] [--slot SLOT] [--section NAME] | acpi",
-	 "configure the NIC driver, or the ACPI PSD",
-	 "nic: for each network controller a package drives (or the one at --slot), the\n"
-	 "best ranked driver the subscription allows (--driver forces one); the new\n"
-	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
-	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
-	 "acpi: PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
-	 "APM.SYS and VAPM.SYS.\n"},
+	 "where the old adapter's section cannot be told for sure, --section NAME says it.\n",
+	 cmd_setup_opts, NULL},
+	{"configure", NULL, "nic [--driver NAME] [--slot SLOT] [--section NAME] | acpi",
+	 "configure the NIC driver, or the ACPI PSD", NULL, NULL, cmd_configure_subs},
 	{"check", cmd_check, "", "findings about CONFIG.SYS and PROTOCOL.INI on the volume",
 	 "Reads CONFIG.SYS, the PROTOCOL.INI that PROTMAN reads (its /I: followed) and the\n"
 	 "NIFs in IBMCOM\\MACS, works out what the guest will do at boot, and reports each\n"
 	 "problem with its file, line, severity and a stable code; an error only where the\n"
 	 "guest is sure to fail, a warning where a fact could not be verified. Writes nothing.\n"
-	 "Exit status 0 when there is no error, 1 when there is one.\n"},
+	 "Exit status 0 when there is no error, 1 when there is one.\n", NULL, NULL},
 	{"history", cmd_history, "",
-	 "configuration generations, and what was installed and removed", NULL},
+	 "configuration generations, and what was installed and removed", NULL, NULL, NULL},
 	{"rollback", cmd_rollback, "[GEN]",
 	 "put CONFIG.SYS and PROTOCOL.INI back as they were before generation GEN",
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
-	 "stay installed.\n"},
+	 "stay installed. Shows the diff and asks (--yes does not ask; with no terminal\n"
+	 "and no --yes it refuses); --dry-run writes nothing.\n", NULL, NULL},
 	/* packages */
-	{"list", cmd_list, "[--installed|--upgradable]",
+	{"list", cmd_list, "[--installed|--upgradable] [PATTERN]",
 	 "the packages on offer, or those installed, or those with a newer version",
 	 "Each package once, at the newest version any repository offers, with the\n"
 	 "version installed on the volume (--root) and where a newer one comes from;\n"
 	 "held packages say so. --installed: what the volume has. --upgradable: the\n"
-	 "installed packages a newer version of which is on offer.\n"},
-	{"info", cmd_info, "PKG|FILE.wdp", "a package's version, devices and files", NULL},
+	 "installed packages a newer version of which is on offer. PATTERN: only the\n"
+	 "names it matches, a glob ('e*', 'pcnt?d'; quote it from the shell); case is\n"
+	 "ignored. Exit 1 when PATTERN matches none.\n", cmd_list_opts, NULL},
+	{"search", cmd_search, "TERM", "the packages whose name or summary has TERM",
+	 "Looks in every repository (as list does, each package once at its newest\n"
+	 "version); case is ignored. Exit 1 when none has it.\n", NULL, NULL},
+	{"info", cmd_info, "PKG|FILE.wdp...", "packages' versions, devices and files",
+	 "Names are matched whatever their case (PCNTND is pcntnd). The devices are\n"
+	 "condensed: the VirtualBox NIC models the package drives, then the PCI device\n"
+	 "ids by vendor and rank. With several packages, --json gives {\"packages\": [...]}.\n", NULL, NULL},
 	{"install", cmd_install, "PKG|PKG=VERSION|FILE.wdp...", "install packages on the volume",
 	 "An installed package at another version is upgraded in place, in one transaction;\n"
-	 "an older version (a downgrade) must be named as PKG=VERSION.\n"},
+	 "an older version (a downgrade) must be named as PKG=VERSION.\n", NULL, NULL},
 	{"upgrade", cmd_upgrade, "[PKG...]", "upgrade installed packages to the newest allowed",
 	 "For each installed package (or each named), the newest version any repository\n"
 	 "offers that the subscription allows: a package that needs an entitlement only\n"
@@ -58,44 +62,45 @@ static const struct wd_cmd commands[] = {
 	 "replaced from the OS stay kept. Shows the plan and asks before downloading\n"
 	 "anything (--yes does not ask; with no terminal and no --yes it refuses);\n"
 	 "--dry-run downloads and writes nothing. Held packages stay. Nothing to\n"
-	 "upgrade is exit 0.\n"},
+	 "upgrade is exit 0.\n", NULL, NULL},
 	{"hold", cmd_hold, "PKG...", "keep installed packages at their version (upgrade skips them)",
-	 NULL},
-	{"unhold", cmd_unhold, "PKG...", "let held packages upgrade again", NULL},
+	 NULL, NULL, NULL},
+	{"unhold", cmd_unhold, "PKG...", "let held packages upgrade again", NULL, NULL, NULL},
 	{"owns", cmd_owns, "FILE", "which installed package put FILE on the volume",
 	 "FILE is an OS/2 path (C:\\IBMCOM\\MACS\\MMLEM.OS2 or \\IBMCOM\\MACS\\MMLEM.OS2) or a\n"
-	 "host path below the volume's root. Exit 1 when no package installed it.\n"},
-	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced", NULL},
-	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL},
+	 "host path below the volume's root. Exit 1 when no package installed it.\n", NULL, NULL},
+	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced",
+	 "Shows the plan and asks (--yes does not ask; with no terminal and no --yes it\n"
+	 "refuses); --dry-run writes nothing.\n", NULL, NULL},
+	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL, NULL, NULL},
 	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",
 	 "Every command that writes does this first; --abandon forgets an interrupted\n"
 	 "transaction that cannot be finished (a file it needs was removed by hand),\n"
-	 "leaving every file as it is (docs/recovery.md tells what it keeps and loses).\n"},
+	 "leaving every file as it is (docs/recovery.md tells what it keeps and loses).\n",
+	 cmd_recover_opts, NULL},
 	/* the subscription */
 	{"activate", cmd_activate, "KEY | --file F", "activate a subscription key (- for stdin)",
 	 "Checks the key against the trusted licence keys and stores it on the volume;\n"
-	 "a new key replaces the old one, which stays in the history. An expired key is\n"
+	 "a new key replaces the old one, which stays in the history (asked first: --yes\n"
+	 "does not ask; with no terminal and no --yes it refuses). An expired key is\n"
 	 "stored with a warning: it still covers packages released before it expired.\n"
-	 "With --dry-run the key is checked and nothing is stored.\n"},
+	 "With --dry-run the key is checked and nothing is stored.\n", cmd_activate_opts, NULL},
 	{"license", cmd_license, "", "show the subscription: state, entitlements, expiry",
 	 "States: none, active, expired, revoked, clock (the date is behind one already\n"
-	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n"},
+	 "seen). Exits 0 when active, 4 otherwise. Never shows the key itself.\n", NULL, NULL},
 	{"deactivate", cmd_deactivate, "", "deactivate the subscription key (kept in the history)",
-	 NULL},
+	 NULL, NULL, NULL},
 	/* repositories */
-	{"repo", cmd_repo, "add NAME URL|list|remove NAME", "the remote repositories of the volume",
-	 "  add NAME URL [--mirror URL]... [--subscription]   URL: http(s)://, file:// or a folder;\n"
-	 "      mirrors are tried in order; a subscription repository (https only) is sent\n"
-	 "      the activated key as HTTP Basic credentials (docs/repository.md)\n"
-	 "  list            each repository, its mirrors and its stored catalog\n"
-	 "  remove NAME\n"},
+	{"repo", NULL, "add NAME URL|list|remove NAME", "the remote repositories of the volume",
+	 NULL, NULL, cmd_repo_subs},
 	{"update", cmd_update, "", "refresh the catalog from the remote repositories",
 	 "Fetches each repository's signed index (mirrors in order), refuses an older\n"
 	 "serial than the one held or an expired index, records revoked keys, then\n"
-	 "replaces the stored catalog. A failed repository keeps its previous catalog.\n"},
+	 "replaces the stored catalog. A failed repository keeps its previous catalog.\n", NULL, NULL},
 	/* measuring */
-	{"bench", cmd_bench, "server|client|import|report ...",
-	 "netio-compatible throughput test and before/after table", cmd_bench_help},
+	{"bench", NULL, "server|client|import|report ...",
+	 "netio-compatible throughput test and before/after table", cmd_bench_help, NULL,
+	 cmd_bench_subs},
 	{0},
 };
 

@@ -85,9 +85,9 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 		json_obj_end(j);
 		json_finish(j);
 	} else {
-		fprintf(stderr, "%s: %s", ctx->prog, ui_color(ctx, "red"));
+		fprintf(stderr, "%s: %s", ctx->prog, ui_color_err(ctx, "red"));
 		put_msg(stderr, msg);
-		fprintf(stderr, "%s\n", ui_color(ctx, "reset"));
+		fprintf(stderr, "%s\n", ui_color_err(ctx, "reset"));
 	}
 	return code;
 }
@@ -103,7 +103,10 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...)
 		return ui_fail(ctx, -WD_EUSAGE, &e);
 	fprintf(stderr, "%s: ", ctx->prog);
 	put_msg(stderr, e.msg);
-	fprintf(stderr, "\nTry '%s --help'.\n", ctx->prog);
+	if (ctx->cmd_path[0])
+		fprintf(stderr, "\nTry '%s %s --help'.\n", ctx->prog, ctx->cmd_path);
+	else
+		fprintf(stderr, "\nTry '%s --help'.\n", ctx->prog);
 	return WD_EUSAGE;
 }
 
@@ -132,15 +135,15 @@ void ui_warn(struct wd_ctx *ctx, const char *fmt, ...)
 	if (n > 0)
 		vsnprintf(msg, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
-	fprintf(stderr, "%s: %swarning:%s ", ctx->prog, ui_color(ctx, "yellow"),
-		ui_color(ctx, "reset"));
+	fprintf(stderr, "%s: %swarning:%s ", ctx->prog, ui_color_err(ctx, "yellow"),
+		ui_color_err(ctx, "reset"));
 	put_msg(stderr, msg);
 	free(msg);
 }
 
-const char *ui_color(const struct wd_ctx *ctx, const char *which)
+static const char *color_of(bool on, const char *which)
 {
-	if (!ctx->color)
+	if (!on)
 		return "";
 	if (!strcmp(which, "red"))
 		return "\033[31m";
@@ -152,33 +155,72 @@ const char *ui_color(const struct wd_ctx *ctx, const char *which)
 		return "\033[1m";
 	if (!strcmp(which, "dim"))
 		return "\033[2m";
+	if (!strcmp(which, "cyan"))
+		return "\033[36m";
 	return "\033[0m";
 }
 
-bool ui_flag(char **argv, int i, const char *opt)
+int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, const char *fmt,
+	       ...)
 {
-	return !strcmp(argv[i], opt);
+	if (ctx->yes)
+		return 0;
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (ctx->json)
+		return wd_err_set(err, WD_EUSAGE, "%s, and --json asks nothing: add --yes to apply, "
+				  "or --dry-run to see the plan", why);
+	if (!isatty(STDIN_FILENO))
+		return wd_err_set(err, WD_EUSAGE, "%s, and there is no terminal to ask on: add --yes "
+				  "to apply, or --dry-run to see the plan", why);
+	printf("%s [y/N] ", question);
+	fflush(stdout);
+	char line[32];
+	if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
+		return wd_err_set(err, WD_EFAIL, "nothing changed: not confirmed");
+	return 0;
 }
 
-int ui_opt_value(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *opt,
-		 const char **val, bool *matched)
+void ui_show_diff(const struct wd_ctx *ctx, const char *p, size_t n)
 {
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-	*matched = false;
-	if (strncmp(a, opt, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-	} else if (a[n] == '\0') {
-		if (*i + 1 >= argc)
-			return -ui_usage(ctx, "option %s needs a value", opt);
-		*val = argv[++*i];
-	} else {
-		return 0;
+	const char *t = ui_esc_text(p, n);
+	if (!ctx->color) {
+		fputs(t, stdout);
+		return;
 	}
-	*matched = true;
-	return 0;
+	while (*t) {
+		size_t len = strcspn(t, "\n");
+		const char *col = !strncmp(t, "--- ", 4) || !strncmp(t, "+++ ", 4) ? "bold"
+				: !strncmp(t, "@@", 2) ? "cyan"
+				: t[0] == '-' ? "red"
+				: t[0] == '+' ? "green" : NULL;
+		if (col)
+			printf("%s%.*s%s", ui_color(ctx, col), (int)len, t, ui_color(ctx, "reset"));
+		else
+			printf("%.*s", (int)len, t);
+		t += len;
+		if (*t == '\n')
+			putchar(*t++);
+	}
+}
+
+bool ui_term_ok(int fd)
+{
+	const char *term = getenv("TERM");
+	return isatty(fd) && !(term && !strcmp(term, "dumb"));
+}
+
+const char *ui_color(const struct wd_ctx *ctx, const char *which)
+{
+	return color_of(ctx->color, which);
+}
+
+const char *ui_color_err(const struct wd_ctx *ctx, const char *which)
+{
+	return color_of(ctx->color_err, which);
 }
 
 char *ui_data_dir(const struct wd_ctx *ctx, const char *name)

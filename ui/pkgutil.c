@@ -1,6 +1,9 @@
 #include "ui/pkgutil.h"
 
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "common/date.h"
 #include "session/session.h"
@@ -82,6 +85,18 @@ int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *ha
 	int r = session_state_read(&s, v, db, have, err);
 	session_done(&s);
 	return r;
+}
+
+void pkg_fold_names(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		char *a = argv[i];
+		size_t n = strlen(a);
+		if (strchr(a, '/') || (n > 4 && !strcasecmp(a + n - 4, ".wdp")))
+			continue; /* a file: session_load's rule (and FOO.WDP is a file too) */
+		for (char *c = a; *c && *c != '='; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
 }
 
 void pkg_date(int days, char out[11])

@@ -46,6 +46,10 @@ struct render {
 struct pkg_cb;
 struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list);
 void pkg_render_close(struct render *rd);
+/* Package names are lowercase (catalog/names.h), and OS/2 users type
+ * capitals: each argument that names a package (not a .wdp file or a path)
+ * is folded to lowercase in place, its =VERSION kept as typed. */
+void pkg_fold_names(int argc, char **argv);
 /* The JSON or text description of a day number. */
 void pkg_date(int days, char out[11]);
 

@@ -157,7 +157,7 @@ static void on_note(void *ud, const char *msg)
 const struct fetch_net *ui_net(struct wd_ctx *ctx)
 {
 	P.ctx = ctx;
-	P.draw = isatty(STDOUT_FILENO) && !ctx->json && !ctx->quiet;
+	P.draw = ui_term_ok(STDOUT_FILENO) && !ctx->json && !ctx->quiet;
 	P.net = (struct fetch_net){
 		.cacert = ctx->cacert,
 		.connect_timeout = ctx->connect_timeout,

@@ -25,10 +25,35 @@ struct wd_ctx {
 	long speed_limit;       /* --speed-limit B: bytes/s under which ... */
 	long speed_time;        /* --speed-time S: ... for S seconds a transfer is abandoned */
 	long max_time;          /* --max-time S: the deadline of one whole transfer */
-	bool json, dry_run, yes, quiet, color;
+	bool json, dry_run, yes, quiet;
+	bool color;             /* colour on stdout */
+	bool color_err;         /* colour on stderr */
 	int verbose;
 	char *exe_dir;          /* folder of the running program */
 	struct json j;          /* the --json document on stdout */
+	/* The command being run ("install", "bench report"): usage errors name
+	 * its --help; and the options given to it, in order (ui_opt below). */
+	char cmd_path[48];
+	const struct wd_cmd *cmd;
+	struct wd_optval *optv;
+	int noptv;
+};
+
+/* One option of a command (or of both programs), declared as data: the
+ * parser in ui/cli.c accepts what the table names and nothing else, with
+ * getopt_long's forms: -ny (short flags bundled), -b32k and -b 32k, --opt
+ * VALUE and --opt=VALUE, and -- ending the options. */
+struct wd_opt {
+	const char *name;   /* "section": --section */
+	char letter;        /* 's': -s, or 0 for none */
+	const char *arg;    /* "NAME": takes a value; NULL: a flag */
+	const char *help;   /* one line for COMMAND --help */
+	bool repeat;        /* may be given more than once */
+};
+
+struct wd_optval {
+	const struct wd_opt *opt;
+	const char *val;    /* NULL for a flag */
 };
 
 struct wd_cmd {
@@ -37,7 +62,21 @@ struct wd_cmd {
 	const char *args;    /* "PKG..." */
 	const char *summary; /* one line for --help */
 	const char *help;    /* the rest of COMMAND --help, or NULL */
+	const struct wd_opt *opts;  /* its options, ended by {0}; NULL: none */
+	const struct wd_cmd *subs;  /* its subcommands ({0}-ended): run gets the
+				     * arguments after the subcommand's name */
 };
+
+/* The options given to the command: whether --name was given, its (last)
+ * value or NULL, and every value of a repeatable option (at most max; the
+ * count given is returned, which may be more than max). name must be in the
+ * command's table. */
+bool ui_opt(const struct wd_ctx *ctx, const char *name);
+const char *ui_optarg(const struct wd_ctx *ctx, const char *name);
+int ui_optargs(const struct wd_ctx *ctx, const char *name, const char **out, int max);
+/* The distance between two words (insertions, deletions, substitutions and
+ * swaps of neighbours, case ignored), for "did you mean". */
+int ui_edit_distance(const char *a, const char *b);
 
 /* Prints the error (text on stderr, or {"error": ...} under --json) and
  * returns the exit code to use. r is the negative code a library call returned. */
@@ -57,14 +96,26 @@ const char *ui_esc(const char *s);
 /* The same for text of several lines (a diff, a message): its newlines and
  * tabs kept, every other control byte (a NUL too) escaped; n bytes of p. */
 const char *ui_esc_text(const char *p, size_t n);
-/* Colour escape for a terminal, or "" when colour is off. */
+/* Colour escape for a terminal, or "" when colour is off: ui_color for
+ * stdout, ui_color_err for stderr (each stream decides for itself). */
 const char *ui_color(const struct wd_ctx *ctx, const char *which);
+const char *ui_color_err(const struct wd_ctx *ctx, const char *which);
+/* A unified diff on stdout (escaped as ui_esc_text does), coloured on a
+ * terminal as git colours one: file headers bold, hunk headers cyan,
+ * removed lines red, added lines green. */
+void ui_show_diff(const struct wd_ctx *ctx, const char *p, size_t n);
+/* A terminal on fd that can take cursor controls (a progress line rewritten
+ * in place): isatty, and TERM is not "dumb". */
+bool ui_term_ok(int fd);
 
-/* Option helpers for a command's own arguments: true when argv[*i] is opt;
- * with a value, "--opt VALUE" and "--opt=VALUE" both work (*i moves past it). */
-bool ui_flag(char **argv, int i, const char *opt);
-int ui_opt_value(struct wd_ctx *ctx, int argc, char **argv, int *i, const char *opt,
-		 const char **val, bool *matched);
+/* The one confirmation rule, for every command that rewrites CONFIG.SYS or
+ * PROTOCOL.INI, removes a package, downloads to plan, or replaces the
+ * activated key (its plan already shown): 0 with --yes or a yes typed at the
+ * terminal on stdin; refused (WD_EUSAGE, exit 2) under --json or with no
+ * terminal, the message saying why (fmt: "remove changes the volume") and
+ * to add --yes or --dry-run; a no is WD_EFAIL ("nothing changed"). */
+int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, const char *fmt,
+	       ...) __attribute__((format(printf, 4, 5)));
 
 /* A bundled data folder ("repo", "keys"): WARPDRV_DATA/NAME, then beside the
  * program (the build tree), then ../share/warpdrv/NAME. NULL when none exists. */

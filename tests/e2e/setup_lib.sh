@@ -87,7 +87,7 @@ second_run_and_rollback() { # LSPCI FILE...
 	assert_out "Nothing to do"
 	assert_no_out "Done"
 	[ "$(snapshot "$T/v")" = "$after" ] || fail "the second run changed the volume"
-	wd --root "$T/v" rollback
+	wd --yes --root "$T/v" rollback
 	assert_rc 0
 	for f in "$@"; do
 		assert_same_file "$T/orig/$f" "$T/v/$f"

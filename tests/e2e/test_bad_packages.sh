@@ -163,7 +163,7 @@ t_index_serial_rollback() {
 	wda index "$T/repo" --key "$T/k/repo/test.key" --serial 6
 	wd --root "$T/v" --keys "$T/k" --repo "$T/repo" install testpkg
 	assert_rc 0
-	wd --root "$T/v" remove testpkg
+	wd --yes --root "$T/v" remove testpkg
 	assert_rc 0
 	cp "$T/old-index" "$T/repo/INDEX"
 	user=$(snapshot "$T/v" var)

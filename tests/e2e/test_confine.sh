@@ -321,7 +321,7 @@ M
 	for f in SUB/X.SYS SUB/Y.SYS Z.SYS; do
 		[ -f "$T/v/NEWDIR/$f" ] || fail "NEWDIR/$f missing: $(find "$T/v/NEWDIR")"
 	done
-	wd --root "$T/v" remove twocase
+	wd --yes --root "$T/v" remove twocase
 	assert_rc 0
 	[ ! -e "$T/v/NEWDIR/SUB/X.SYS" ] || fail "remove left X.SYS"
 }
@@ -407,7 +407,7 @@ t_temporary_name_linked_to_a_host_file() {
 		assert_rc 0
 		[ "$(snapshot "$T/outside")" = "$S0" ] || fail "a file outside the volume changed (ln $kind)"
 		[ ! -e "$T/v/OS2/KEEP.SYS.wd-new" ] || fail "the planted temporary is still there"
-		wdt --root "$T/v" remove testpkg
+		wdt --yes --root "$T/v" remove testpkg
 		assert_rc 0
 	done
 }

@@ -19,7 +19,7 @@ crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 		rm -rf "$T/c"
 		cp -a "$from" "$T/c"
 		RC=0
-		WARPDRV_CRASH_AT=$n "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/crash.err" || RC=$?
+		WARPDRV_CRASH_AT=$n "$WD" --yes --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/crash.err" || RC=$?
 		[ "$RC" -eq 0 ] && break
 		[ "$RC" -eq 99 ] || fail "step $n: exit $RC, not the injected crash: $(cat "$T/crash.err")"
 		pkgs=$(installed "$T/c")
@@ -66,7 +66,7 @@ fail_every_step() { # FROM BEFORE PKGS_BEFORE AFTER EIO|ENOSPC ARGS...
 		rm -rf "$T/c"
 		cp -a "$from" "$T/c"
 		RC=0
-		WARPDRV_FAIL_AT=$n:$how "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/fail.err" || RC=$?
+		WARPDRV_FAIL_AT=$n:$how "$WD" --yes --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/fail.err" || RC=$?
 		if [ "$RC" -eq 0 ] && [ "$n" -le "${STEPS:-0}" ]; then
 			[ "$(snapshot "$T/c" var)" = "$after" ] ||
 				fail "step $n: finished after its failure, but the volume is not as after"
@@ -115,7 +115,7 @@ t_install_and_remove_survive_a_crash_at_every_step() {
 	crash_every_step "$T/v0" "$before" "" "$after" "testpkg" install "$T/good.wdp" | tee "$T/summary"
 	# removal: from installed back to the original files (folders made stay)
 	cp -a "$T/v1" "$T/v2"
-	wd --root "$T/v2" remove testpkg
+	wd --yes --root "$T/v2" remove testpkg
 	removed=$(snapshot "$T/v2" var)
 	crash_every_step "$T/v1" "$after" "testpkg" "$removed" "" remove testpkg | tee -a "$T/summary"
 	grep -q "install.*steps" "$T/summary" && grep -q "remove.*steps" "$T/summary"
@@ -252,7 +252,7 @@ t_a_file_eighty_folders_deep_installs_and_removes() {
 	[ -f "$f" ] || fail "X.SYS is not 80 folders deep"
 	wd --root "$T/v" verify
 	assert_rc 0
-	wd --root "$T/v" remove deep
+	wd --yes --root "$T/v" remove deep
 	assert_rc 0
 	[ ! -e "$f" ] || fail "remove left X.SYS"
 	# stopped just before its last mkdir (step 1 is the intent), the next run

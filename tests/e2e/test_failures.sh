@@ -113,7 +113,7 @@ t_a_damaged_kept_copy_makes_remove_refuse_up_front() {
 	[ -n "$kept" ] || fail "no kept copy"
 	printf 'damaged' >"$T/v/var/lib/warpdrv/kept/$kept"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" remove testpkg
+	wd --yes --root "$T/v" remove testpkg
 	assert_rc 1
 	assert_err "var/lib/warpdrv/kept/$kept: the kept copy of \\OS2\\KEEP.SYS is damaged"
 	assert_err "nothing was changed"
@@ -122,7 +122,7 @@ t_a_damaged_kept_copy_makes_remove_refuse_up_front() {
 	rm "$T/v/var/lib/warpdrv/kept/$kept"
 	mkdir "$T/v/var/lib/warpdrv/kept/$kept"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" remove testpkg
+	wd --yes --root "$T/v" remove testpkg
 	assert_rc 1
 	assert_err "is missing or not a plain file"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
@@ -138,7 +138,7 @@ t_a_wedged_recovery_is_got_out_of_with_abandon() {
 	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	RC=0
-	WARPDRV_CRASH_AT=2 "$WD" --root "$T/v" remove testpkg >/dev/null 2>&1 || RC=$?
+	WARPDRV_CRASH_AT=2 "$WD" --yes --root "$T/v" remove testpkg >/dev/null 2>&1 || RC=$?
 	[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
 	[ "$(pending "$T/v")" = 1 ] || fail "no transaction pending after the crash"
 	kept=$(ls "$T/v/var/lib/warpdrv/kept/")
@@ -191,7 +191,7 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 		rm -rf "$T/c"
 		cp -a "$T/v" "$T/c"
 		RC=0
-		WARPDRV_CRASH_AT=$n "$WD" --root "$T/c" remove testpkg >/dev/null 2>&1 || RC=$?
+		WARPDRV_CRASH_AT=$n "$WD" --yes --root "$T/c" remove testpkg >/dev/null 2>&1 || RC=$?
 		[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
 		ls "$T/c/var/lib/warpdrv/kept/" | grep -q '^removing-' && break
 	done
@@ -220,7 +220,7 @@ t_every_writing_command_teaches_the_clock_guard() {
 	WARPDRV_NOW=2027-11-29 wd --root "$T/v" install pcntnd
 	assert_rc 0
 	[ "$(last_seen)" = 2027-11-29 ] || fail "install did not note its date: $(last_seen)"
-	WARPDRV_NOW=2028-01-10 wd --root "$T/v" remove pcntnd
+	WARPDRV_NOW=2028-01-10 wd --yes --root "$T/v" remove pcntnd
 	assert_rc 0
 	[ "$(last_seen)" = 2028-01-10 ] || fail "remove did not note its date: $(last_seen)"
 	WARPDRV_NOW=2028-02-01 wd --root "$T/v" repo add mirror "file://$T/nowhere"

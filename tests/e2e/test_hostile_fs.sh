@@ -37,7 +37,7 @@ t_in_place_files_linked_to_a_host_file_are_refused() {
 		if [ "$name" = warpdrv.db-journal ]; then
 			wdt --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 			assert_rc 0
-			wdt --root "$T/v" remove testpkg
+			wdt --yes --root "$T/v" remove testpkg
 			assert_rc 0
 		fi
 		ln "$T/outside/victim" "$T/v/var/lib/warpdrv/$name"
@@ -69,14 +69,14 @@ t_new_files_never_write_through_a_hard_link() {
 		fail "a temporary is still there"
 	stat -c %h "$T/outside/victim" | grep -qx 1 || fail "a link to the host file is left"
 	# the kept copies: planted as hard links before a second install
-	wdt --root "$T/v" remove testpkg
+	wdt --yes --root "$T/v" remove testpkg
 	assert_rc 0
 	for f in "$T"/v/var/lib/warpdrv/kept/*; do [ -e "$f" ] && rm -f "$f"; done
 	wdt --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	kept=$(find "$T/v/var/lib/warpdrv/kept" -type f | head -1)
 	[ -n "$kept" ] || fail "no kept copy to plant"
-	wdt --root "$T/v" remove testpkg
+	wdt --yes --root "$T/v" remove testpkg
 	assert_rc 0
 	ln "$T/outside/victim" "$kept"
 	wdt --root "$T/v" --keys "$T/k" install "$T/good.wdp"
@@ -165,7 +165,7 @@ c = sqlite3.connect(sys.argv[1])
 c.execute("CREATE TRIGGER t AFTER INSERT ON history BEGIN DELETE FROM package; END")
 c.commit()
 PY
-	wdt --root "$T/v" remove testpkg
+	wdt --yes --root "$T/v" remove testpkg
 	assert_rc 3
 	assert_err "not the one warpdrv writes"
 	outside_unchanged
@@ -204,7 +204,7 @@ t_a_relative_root_names_the_volume() {
 		fail "install with --root ./v/: $(cat "$T/err")"
 	(cd "$T/v" && "$WD" --root . list --installed >"$T/out" 2>"$T/err") || fail "$(cat "$T/err")"
 	grep -q testpkg "$T/out" || fail "list --installed: $(cat "$T/out")"
-	(cd "$T/v/OS2" && "$WD" --root .. remove testpkg >"$T/out" 2>"$T/err") ||
+	(cd "$T/v/OS2" && "$WD" --yes --root .. remove testpkg >"$T/out" 2>"$T/err") ||
 		fail "remove with --root ..: $(cat "$T/err")"
 	[ "$(tr -d '\r' <"$T/v/OS2/KEEP.SYS")" = "the KEEP.SYS the OS shipped" ] || fail "KEEP.SYS not put back"
 }

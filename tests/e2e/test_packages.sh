@@ -37,7 +37,7 @@ t_install_keeps_the_os_file_and_remove_puts_it_back() {
 	wd --root "$T/v" verify
 	assert_rc 0
 	assert_out "2 installed files checked"
-	wd --root "$T/v" remove e1000
+	wd --yes --root "$T/v" remove e1000
 	assert_rc 0
 	assert_same_file "$T/orig" "$T/v/IBMCOM/MACS/E1000.OS2"
 	[ ! -e "$T/v/IBMCOM/MACS/E1000.NIF" ] || fail "E1000.NIF left behind"
@@ -56,7 +56,7 @@ t_install_from_file_creates_folders_and_remove_restores() {
 	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	assert_out "already installed"
-	wd --root "$T/v" remove testpkg
+	wd --yes --root "$T/v" remove testpkg
 	assert_rc 0
 	rmdir "$T/v/OS2/BOOT" # folders a package made stay (they may hold other files)
 	[ "$(snapshot "$T/v" var)" = "$before" ] || fail "volume not back to where it was"

@@ -96,7 +96,7 @@ t_update_then_install_from_the_cache_offline() {
 	assert_rc 0
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
 	assert_same_file "$FIXT/srv/$PKG" "$T/v/var/cache/warpdrv/packages/$PKG"
-	w remove testpkg
+	w --yes remove testpkg
 	assert_rc 0
 	stop_servers
 	# no network now: the stored catalog and the cached package suffice
@@ -128,7 +128,7 @@ t_each_fault_moves_on_to_the_next_mirror() {
 		assert_rc 0
 		assert_err "$URL/a/$PKG"
 		assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
-		w remove testpkg
+		w --yes remove testpkg
 		assert_rc 0
 	done
 	grep -q "^GET /b/$PKG" "$T/log" || fail "the mirror was never asked"
@@ -289,7 +289,7 @@ t_subscription_repository_gets_the_key() {
 	grep -q "GET /a/INDEX range=- auth=yes" "$T/log" || fail "no credentials sent"
 	w --cacert "$FIXT/ca.pem" install testpkg
 	assert_rc 0
-	w remove testpkg
+	w --yes remove testpkg
 	rm -rf "$T/v/var/cache/warpdrv/packages"
 	before=$(snapshot "$T/v" var/cache/warpdrv/packages)
 	for code in 401 403; do
@@ -384,7 +384,7 @@ PY
 	grep -q "0:0[0-9] left" "$T/pty" || fail "no time left: $(cat -v "$T/pty")"
 	grep -q "overall: 0 done, [0-9.]* KiB" "$T/pty" || fail "no overall line: $(cat -v "$T/pty")"
 	grep -q "Installed tinypkg 1.0" "$T/pty" || fail "not installed: $(cat -v "$T/pty")"
-	w remove tinypkg
+	w --yes remove tinypkg
 	rm -rf "$T/v/var/cache/warpdrv/packages"
 	w install tinypkg
 	assert_rc 0
@@ -608,7 +608,7 @@ t_unchanged_update_is_a_304_that_rewrites_nothing() {
 	assert_json 'd["repositories"][0]["status"] == "current" and d["repositories"][0]["serial"] == 5'
 	w install testpkg
 	assert_rc 0
-	w remove testpkg
+	w --yes remove testpkg
 	# a new index is fetched whole, then it is the one held
 	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
 	: >"$T/log"

@@ -46,7 +46,7 @@ t_arcaos_on_d_lowercase_pcnet_to_82545em() {
 	volume arcaos-d-pcnet
 	subscribe drivers
 	make_sysfs "$T/sys" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 82545EM)"
-	wd --root "$T/v" --pci "sysfs:$T/sys" configure nic
+	wd --yes --root "$T/v" --pci "sysfs:$T/sys" configure nic
 	assert_rc 0
 	expect_changes CONFIG.SYS '-DEVICE=D:\IBMCOM\MACS\PCNTND.OS2' '+DEVICE=D:\IBMCOM\MACS\MMLEM.OS2'
 	grep -q "MMLEM.OS2 of the mmlem package" "$T/v/ibmcom/macs/MMLEM.OS2" || fail "MMLEM.OS2 not in the lowercase folder"
@@ -61,7 +61,7 @@ t_82545em_without_a_subscription_is_refused() {
 	volume arcaos-d-pcnet
 	make_sysfs "$T/sys" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 82545EM)"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "sysfs:$T/sys" configure nic
+	wd --yes --root "$T/v" --pci "sysfs:$T/sys" configure nic
 	assert_rc 4
 	assert_err "no driver the subscription allows for the 82545EM at 0000:00:03.0"
 	assert_err "'drivers' entitlement"
@@ -71,7 +71,7 @@ t_82545em_without_a_subscription_is_refused() {
 t_slot_limits_configure_to_one_nic() {
 	volume ecs21-e1000
 	listing "00:03.0 1022:2000 40" "00:08.0 8086:100e 02"
-	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --slot 00:03.0
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --slot 00:03.0
 	assert_rc 0
 	assert_json "[(n['slot'], n['package']) for n in d['nics']] == [('0000:00:03.0', 'pcntnd')]"
 	expect_changes CONFIG.SYS '+DEVICE=C:\IBMCOM\MACS\PCNTND.OS2'
@@ -80,7 +80,7 @@ t_slot_limits_configure_to_one_nic() {
 t_a_nic_only_a_subscription_drives_does_not_stop_the_others() {
 	volume ecs21-e1000
 	listing "00:03.0 8086:100f 01" "00:08.0 8086:100e 02"
-	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
 	assert_rc 0
 	assert_json "[(n['slot'], n['package']) for n in d['nics']] == [('0000:00:08.0', 'e1000')]"
 	assert_json "any('82545EM at 0000:00:03.0' in n and 'left as it is' in n for n in d['notes'])"
@@ -107,7 +107,7 @@ t_two_82540em_on_one_driver_get_instances() {
 	volume two-nics
 	subscribe drivers
 	listing "00:03.0 8086:100e 02" "00:08.0 8086:100e 02"
-	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
 	assert_rc 0
 	assert_json "[(n['section'], n['drivername'], n['replaced_section']) for n in d['nics']] == [('MMLEM_nif', 'MMLEM$', 'E1000_nif'), ('MMLEM_nif2', 'MMLEM2$', 'E1000_nif2')]"
 	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' \
@@ -141,14 +141,14 @@ t_no_networking() {
 	volume ecs21-e1000
 	rm "$T/v/IBMCOM/PROTOCOL.INI"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 1
 	assert_err "no MPTS networking (no IBMCOM\\PROTOCOL.INI)"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 	volume warp452-pcnet
 	grep -v PROTMAN "$T/v/CONFIG.SYS" >"$T/c" && mv "$T/c" "$T/v/CONFIG.SYS"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 1
 	assert_err "no DEVICE=...\\PROTMAN.OS2 line"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
@@ -158,20 +158,20 @@ t_forced_driver_that_does_not_drive_the_device() {
 	need_samples
 	volume ecs21-e1000
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver pcntnd
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver pcntnd
 	assert_rc 1
 	assert_err "--driver pcntnd: pcntnd does not drive the 82540EM at 0000:00:03.0"
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver mmlem
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver mmlem
 	assert_rc 4
 	assert_err "--driver mmlem"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver frob
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver frob
 	assert_rc 1
 	assert_err "--driver frob: no NIC driver package of that name"
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --slot 00:09.0
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --slot 00:09.0
 	assert_rc 1
 	assert_err "--slot 00:09.0: no network controller there"
-	wd --root "$T/v" configure frob
+	wd --yes --root "$T/v" configure frob
 	assert_rc 2
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
@@ -201,7 +201,7 @@ t_acpi_from_os2apic_and_apm() {
 	need_samples
 	acpi_volume
 	subscribe acpi
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
 	assert_rc 0
 	expect_changes CONFIG.SYS '-PSD=OS2APIC.PSD' '+PSD=ACPI.PSD' '-DEVICE=C:\OS2\BOOT\APM.SYS' \
 		'+BASEDEV=APM.ADD' '-DEVICE=C:\OS2\MDOS\VAPM.SYS' '+RUN=C:\OS2\ACPIDAEMON.EXE'
@@ -216,7 +216,7 @@ t_acpi_from_os2apic_and_apm() {
 	check_clean
 	# idempotent
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
 	assert_rc 0
 	assert_out "Nothing to do"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the second run changed the volume"
@@ -225,7 +225,7 @@ t_acpi_from_os2apic_and_apm() {
 t_acpi_without_subscription() {
 	acpi_volume
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" configure acpi
+	wd --yes --root "$T/v" configure acpi
 	assert_rc 4
 	assert_err "acpi-psd 3.23.16: needs the 'acpi' entitlement"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
@@ -247,7 +247,7 @@ t_setup_second_run_changes_nothing_and_rollback_restores() {
 	# the copies from before generation 1 are plain files
 	assert_same_file "$T/v/var/lib/warpdrv/generations/1/CONFIG.SYS" "$T/orig/CONFIG.SYS"
 	assert_same_file "$T/v/var/lib/warpdrv/generations/1/PROTOCOL.INI" "$T/orig/IBMCOM/PROTOCOL.INI"
-	wd --root "$T/v" rollback
+	wd --yes --root "$T/v" rollback
 	assert_rc 0
 	assert_same_file "$T/v/CONFIG.SYS" "$T/orig/CONFIG.SYS"
 	assert_same_file "$T/v/IBMCOM/PROTOCOL.INI" "$T/orig/IBMCOM/PROTOCOL.INI"
@@ -257,10 +257,10 @@ t_setup_second_run_changes_nothing_and_rollback_restores() {
 	# packages stay installed
 	assert_json "sorted(h['package'] for h in d['history'] if h['action'] == 'install') == ['acpi-psd', 'mmlem']"
 	# rolling back the rollback gives the configured files again
-	wd --root "$T/v" rollback 2
+	wd --yes --root "$T/v" rollback 2
 	assert_rc 0
 	assert_same_file "$T/v/CONFIG.SYS" "$T/v/var/lib/warpdrv/generations/2/CONFIG.SYS"
-	wd --root "$T/v" rollback 9
+	wd --yes --root "$T/v" rollback 9
 	assert_rc 1
 	assert_err "rollback 9: no such generation"
 }

@@ -15,7 +15,7 @@ t_one_nic_and_a_driver_loaded_twice() {
 	subscribe drivers
 	check_clean
 	listing "00:03.0 8086:100e"
-	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic
 	assert_rc 0
 	check_clean
 }
@@ -26,7 +26,7 @@ t_slot_picks_the_second_of_two_identical_nics() {
 	volume two-nics
 	subscribe drivers
 	listing "00:03.0 8086:100e" "00:08.0 8086:100e"
-	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --slot 00:08.0
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --slot 00:08.0
 	assert_rc 0
 	check_clean
 }
@@ -67,11 +67,11 @@ t_rollback_without_the_generation_copies() {
 	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 0
 	rm -rf "$T/v/var/lib/warpdrv/generations/1"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" rollback 1
+	wd --yes --root "$T/v" rollback 1
 	assert_rc 1
 	assert_err "generations/1"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
@@ -85,13 +85,13 @@ t_new_generation_does_not_overwrite_an_old_folder() {
 	volume ecs21-e1000
 	subscribe drivers
 	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
-	wd --root "$T/v" --pci "$pci" configure nic
+	wd --yes --root "$T/v" --pci "$pci" configure nic
 	assert_rc 0
 	cp "$T/orig/CONFIG.SYS" "$T/pristine"
 	assert_same_file "$T/v/var/lib/warpdrv/generations/1/CONFIG.SYS" "$T/pristine"
 	rm "$T/v/var/lib/warpdrv/warpdrv.db"
 	subscribe drivers
-	wd --root "$T/v" --pci "$pci" configure nic --driver e1000
+	wd --yes --root "$T/v" --pci "$pci" configure nic --driver e1000
 	assert_rc 0
 	assert_same_file "$T/v/var/lib/warpdrv/generations/1/CONFIG.SYS" "$T/pristine"
 }
@@ -161,7 +161,7 @@ t_stale_section_of_the_new_name_stops_the_run() {
 		>>"$T/v/IBMCOM/PROTOCOL.INI"
 	before=$(snapshot "$T/v")
 	listing "00:03.0 8086:100e" "00:08.0 1022:2000"
-	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic
 	assert_rc 1
 	assert_err "[PCNTND_nif]"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the stale section was overwritten"
@@ -174,7 +174,7 @@ t_acpi_already_configured_changes_nothing() {
 	volume arcaos-d-pcnet
 	subscribe acpi
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" configure acpi
+	wd --yes --root "$T/v" configure acpi
 	assert_rc 0
 	assert_out "Nothing to do"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the OS's ACPI files were replaced"
@@ -194,12 +194,12 @@ for f in ('/CONFIG.SYS', '/IBMCOM/PROTOCOL.INI'):
     s = open(root + f, 'rb').read().replace(b'E1000', b'MMLEM')
     open(root + f, 'wb').write(s)
 PY
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 0
 	assert_out "Packages to install: mmlem"
 	assert_no_out "Done0"
 	assert_no_out "'warpdrv rollback' undoes it"
-	wd --root "$T/v" rollback
+	wd --yes --root "$T/v" rollback
 	assert_rc 1
 }
 
@@ -217,10 +217,10 @@ t_remove_a_driver_config_sys_loads() {
 	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
 	assert_rc 0
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" remove mmlem
+	wd --yes --root "$T/v" remove mmlem
 	if [ "$RC" -eq 0 ]; then
 		! grep -aq 'MACS\\MMLEM.OS2' "$T/v/CONFIG.SYS" ||
 			fail "CONFIG.SYS still loads MMLEM.OS2, which remove deleted"

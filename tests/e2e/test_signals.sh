@@ -39,7 +39,7 @@ count_steps() { # FROM ARGS...
 		rm -rf "$T/n"
 		cp -a "$from" "$T/n"
 		rc=0
-		WARPDRV_CRASH_AT=$at "$WD" --root "$T/n" --keys "$T/k" "$@" >/dev/null 2>&1 </dev/null || rc=$?
+		WARPDRV_CRASH_AT=$at "$WD" --yes --root "$T/n" --keys "$T/k" "$@" >/dev/null 2>&1 </dev/null || rc=$?
 		[ "$rc" -eq 99 ]
 	}
 	while crashes $hi "$@"; do lo=$hi; hi=$((hi * 2)); done
@@ -84,7 +84,7 @@ signal_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 	check_before=$(check_of "$from")
 	rm -rf "$T/a"
 	cp -a "$from" "$T/a"
-	"$WD" --root "$T/a" --keys "$T/k" "$@" >/dev/null 2>&1 </dev/null
+	"$WD" --yes --root "$T/a" --keys "$T/k" "$@" >/dev/null 2>&1 </dev/null
 	boot_after=$(boot_files "$T/a")
 	check_after=$(check_of "$T/a")
 	while :; do
@@ -92,7 +92,7 @@ signal_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 		cp -a "$from" "$T/c"
 		sig=${SIGS[$(((n - 1) % NSIGS))]}
 		RC=0
-		WARPDRV_SIGNAL_AT=$n:$sig "${DFL[@]}" "$WD" --root "$T/c" --keys "$T/k" "$@" >/dev/null \
+		WARPDRV_SIGNAL_AT=$n:$sig "${DFL[@]}" "$WD" --yes --root "$T/c" --keys "$T/k" "$@" >/dev/null \
 			2>"$T/sig.err" </dev/null || RC=$?
 		[ "$RC" -eq 0 ] && break
 		local why
@@ -170,7 +170,7 @@ t_install_and_remove_interrupted_at_every_step() {
 	after=$(snapshot "$T/v1" var)
 	signal_every_step "$T/v0" "$before" "" "$after" "testpkg" install "$T/good.wdp" | tee "$T/summary"
 	cp -a "$T/v1" "$T/v2"
-	wd --root "$T/v2" remove testpkg
+	wd --yes --root "$T/v2" remove testpkg
 	assert_rc 0
 	removed=$(snapshot "$T/v2" var)
 	signal_every_step "$T/v1" "$after" "testpkg" "$removed" "" remove testpkg | tee -a "$T/summary"
@@ -283,11 +283,11 @@ t_a_removal_recovered_or_abandoned_under_a_signal_is_finished() {
 	wd --root "$T/v0" --keys "$T/k" install "$T/good.wdp"
 	assert_rc 0
 	cp -a "$T/v0" "$T/v1"
-	wd --root "$T/v1" remove testpkg
+	wd --yes --root "$T/v1" remove testpkg
 	assert_rc 0
 	removed=$(snapshot "$T/v1" var)
 	RC=0
-	WARPDRV_CRASH_AT=3 "$WD" --root "$T/v0" remove testpkg >/dev/null 2>&1 || RC=$?
+	WARPDRV_CRASH_AT=3 "$WD" --yes --root "$T/v0" remove testpkg >/dev/null 2>&1 || RC=$?
 	[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
 	[ "$(pending "$T/v0")" = 1 ] || fail "the crash left nothing to recover"
 	cp -a "$T/v0" "$T/v2"

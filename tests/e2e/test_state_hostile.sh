@@ -84,7 +84,7 @@ t_a_pending_install_naming_a_path_outside_the_root_is_refused() {
 		"the volume's root (it has a '.' or '..' component)" "nothing was done"
 	# a command that writes refuses the same way, and changes none of the user's files
 	user=$(snapshot "$T/a/b/v" var)
-	wd --root "$T/a/b/v" --keys "$T/k" remove testpkg
+	wd --yes --root "$T/a/b/v" --keys "$T/k" remove testpkg
 	assert_rc 1
 	assert_err "host '../../../outside/victim' is not a path below the volume's root"
 	[ "$(snapshot "$T/a/b/v" var)" = "$user" ] || fail "remove changed the volume's files"
@@ -175,7 +175,7 @@ t_an_installed_file_outside_the_root_is_refused() {
 	assert_rc 1
 	assert_err "$DB: file row \\IBMCOM\\MACS\\TEST.OS2: host '../../../outside/victim/file' is not a path below the volume's root"
 	[ "$(snapshot "$T/a/b/v")" = "$before" ] || fail "verify changed the volume"
-	wd --root "$T/a/b/v" remove testpkg
+	wd --yes --root "$T/a/b/v" remove testpkg
 	assert_rc 1
 	assert_err "host '../../../outside/victim/file' is not a path below the volume's root"
 	[ "$(snapshot "$T/a/b/v")" = "$before" ] || fail "remove changed the volume"

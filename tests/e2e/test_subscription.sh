@@ -299,7 +299,7 @@ t_new_key_replaces_old_which_stays_in_history() {
 	issue A "$T/lic.key"
 	issue B "$T/lic.key" --customer 2001 --entitlements drivers
 	act activate "$A"
-	act activate "$B"
+	act --yes activate "$B"
 	assert_rc 0
 	assert_out "it replaces key"
 	act --json license

@@ -70,7 +70,7 @@ t_upgrade_replaces_the_old_files_with_the_new_in_one_transaction() {
 	wd --root "$T/v" verify
 	assert_rc 0
 	# the file KEEP.SYS replaced from the OS is still put back on removal
-	wd --root "$T/v" remove testpkg
+	wd --yes --root "$T/v" remove testpkg
 	assert_rc 0
 	assert_out "Removed testpkg 1.1"
 	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
@@ -301,7 +301,7 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	[ -e "$T/g/IBMCOM/MACS/MMLEMX.OS2" ] && [ ! -e "$T/g/IBMCOM/MACS/MMLEM.OS2" ] || fail "the driver files were not swapped"
 	wd --root "$T/g" check
 	assert_rc 0
-	wd --root "$T/g" rollback
+	wd --yes --root "$T/g" rollback
 	assert_rc 0
 	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
 	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
@@ -368,7 +368,7 @@ PY
 	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
 	wd --root "$T/g" check
 	assert_rc 0
-	wd --root "$T/g" rollback
+	wd --yes --root "$T/g" rollback
 	assert_rc 0
 	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
 	# 2.10's NIF has no driver section: refused, the volume as it was
@@ -429,7 +429,7 @@ M
 	wd --root "$T/v" verify
 	assert_rc 0
 	# the OS's KEEP.SYS, kept when testpkg replaced it, comes back on removal
-	wd --root "$T/v" remove other
+	wd --yes --root "$T/v" remove other
 	assert_rc 0
 	grep -q "the KEEP.SYS the OS shipped" "$T/v/OS2/KEEP.SYS" || fail "the original KEEP.SYS is gone"
 }
@@ -616,7 +616,7 @@ t_an_acpi_psd_upgrade_rewrites_its_config_sys_lines() {
 	grep -q 'DEVICE=C:\\OS2\\BOOT\\ACPIX.SYS'$'\r' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS lacks the new statement"
 	! grep -q 'ACPIDAEMON' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still starts the daemon"
 	[ ! -e "$T/g/OS2/ACPIDAEMON.EXE" ] || fail "the daemon stayed"
-	wd --root "$T/g" rollback
+	wd --yes --root "$T/g" rollback
 	assert_rc 0
 	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.before"
 }
