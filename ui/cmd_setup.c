@@ -370,11 +370,11 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	return r;
 }
 
-/* What a run plans: the NIC (with --driver, --slot, --section), ACPI
- * (optional: setup goes on without a subscription for it). */
+/* What a run plans: the NIC (with --driver, --slot, --section, --frame),
+ * ACPI (optional: setup goes on without a subscription for it). */
 struct run {
 	bool nic, acpi, acpi_optional, ask;
-	const char *driver, *slot, *section;
+	const char *driver, *slot, *section, *frame;
 };
 
 static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
@@ -383,6 +383,7 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 	struct job j = {.ctx = ctx, .writes = true};
 	j.s.command = command;
 	int r = job_open(&j, &err);
+	j.s.frame = w->frame;
 	if (!r)
 		r = job_packages(&j, &err);
 	if (!r && w->nic)
@@ -397,22 +398,28 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct run w = {.nic = true, .acpi = true, .acpi_optional = true, .ask = true};
-	w.section = ui_optarg(ctx, "section");
+	struct run w = {.nic = true, .acpi = true, .acpi_optional = true, .ask = true,
+			.section = ui_optarg(ctx, "section"), .frame = ui_optarg(ctx, "frame")};
 	if (argc > 0)
 		return ui_usage(ctx, "setup: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "setup", &w);
 }
 
+#define FRAME_OPT                                                                          \
+	{"frame", 0, "FRAME", "the Ethernet frame (802.2, 802.3, II, SNAP) a protocol set for " \
+			      "another medium is switched to", false}
+
 const struct wd_opt cmd_setup_opts[] = {
 	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	FRAME_OPT,
 	{0},
 };
 
 static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.nic = true, .ask = true, .driver = ui_optarg(ctx, "driver"),
-			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section")};
+			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section"),
+			.frame = ui_optarg(ctx, "frame")};
 	if (argc > 0)
 		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "configure nic", &w);
@@ -430,11 +437,12 @@ static const struct wd_opt nic_opts[] = {
 	{"driver", 0, "NAME", "this driver package, not the best ranked one", false},
 	{"slot", 0, "SLOT", "only the network controller at this PCI slot", false},
 	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	FRAME_OPT,
 	{0},
 };
 
 const struct wd_cmd cmd_configure_subs[] = {
-	{"nic", configure_nic, "[--driver NAME] [--slot SLOT] [--section NAME]",
+	{"nic", configure_nic, "[--driver NAME] [--slot SLOT] [--section NAME] [--frame FRAME]",
 	 "the NIC driver of each network controller a package drives",
 	 "For each network controller a package drives (or the one at --slot), the\n"
 	 "best ranked driver the subscription allows (--driver forces one); the new\n"

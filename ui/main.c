@@ -11,7 +11,7 @@ static const struct wd_cmd commands[] = {
 	 "names them from the PCI ID database (--pci-ids FILE), tells whether this is a\n"
 	 "VirtualBox guest, which VirtualBox NIC model each network controller is, and\n"
 	 "the driver package each would get (with --root, under the volume's subscription).\n", NULL, NULL},
-	{"setup", cmd_setup, "[--section NAME]",
+	{"setup", cmd_setup, "[--section NAME] [--frame FRAME]",
 	 "detect, then configure the NIC and the ACPI PSD in one step",
 	 "Plans the NIC and ACPI changes, shows them and one unified diff of CONFIG.SYS\n"
 	 "and PROTOCOL.INI, asks (--yes does not ask; with no terminal and no --yes it\n"

@@ -227,6 +227,31 @@ t_medium_change_refused_then_applied_with_a_subscription() {
 	medium_case MMLEM
 }
 
+# --frame names the Ethernet frame: setup switches the protocol's section to
+# it in the same change (an announced note), check is clean, rollback puts
+# both files back byte for byte; a frame the protocol does not know leaves
+# the refusal as it was.
+t_medium_change_applied_with_the_frame_named() {
+	volume tokenring-odi2ndi
+	one_nic
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes --frame 8023
+	assert_rc 1
+	assert_err "[medium]"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "refused, but the volume changed"
+	rm -rf "$T/orig" && cp -a "$T/v" "$T/orig"
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes --frame 802.3
+	assert_rc 0
+	assert_out "Done: generation"
+	assert_out "to Ethernet, as --frame 802.3 asks: ETHERNET_802.3 = \"yes\", TOKEN-RING = \"no\""
+	grep -aq 'ETHERNET_802.3 = "yes"' "$T/v/$PI" || fail "the frame is not on"
+	grep -aq 'TOKEN-RING = "no"' "$T/v/$PI" || fail "token ring is still on"
+	all_crlf $PI
+	check_clean
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+}
+
 # check: the same words for a volume changed by hand to an Ethernet driver.
 t_medium_check_error_after_a_change_by_hand() {
 	volume tokenring-odi2ndi
