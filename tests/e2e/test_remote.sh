@@ -247,6 +247,54 @@ t_a_partial_download_linked_to_a_host_file_is_refused() {
 	[ ! -e "$T/v/IBMCOM/MACS/TEST.OS2" ] || fail "the package was installed"
 }
 
+# A server that sends Last-Modified and no ETag (Python's http.server, which
+# answers If-Modified-Since with 304 by whole seconds): an index rewritten
+# within the second of the last fetch must not be missed. Its Last-Modified
+# is not a second older than the answer's Date, so it is not kept, and the
+# next update asks for the index whole and sees the new serial.
+t_an_index_changed_within_its_second_is_seen() {
+	setup
+	local port
+	port=$(free_port)
+	python3 -m http.server --bind 127.0.0.1 --directory "$T/www" "$port" \
+		>"$T/httpd.log" 2>&1 &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	python3 - "$port" <<'PY' || fail "the test server did not start"
+import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit(1)
+PY
+	# the index's time a few seconds ahead: its Last-Modified is not a
+	# second older than the server's Date, as for a file just rewritten
+	local when=$(($(date +%s) + 5))
+	touch -d "@$when" "$T/www/a/INDEX"
+	w repo add main "http://127.0.0.1:$port/a/"
+	w update
+	assert_rc 0
+	assert_out "serial 5"
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	touch -d "@$when" "$T/www/a/INDEX" # rewritten within the same second
+	w update
+	assert_rc 0
+	assert_out "serial 6"
+	! grep -q '"GET /a/INDEX HTTP/1.1" 304' "$T/httpd.log" ||
+		fail "the changed index was answered 304: $(cat "$T/httpd.log")"
+	# an old enough Last-Modified is kept: an unchanged index is then a 304
+	touch -d "@$(($(date +%s) - 10))" "$T/www/a/INDEX"
+	w update
+	assert_rc 0
+	w update
+	assert_rc 0
+	grep -q '"GET /a/INDEX HTTP/1.1" 304' "$T/httpd.log" ||
+		fail "an unchanged index with an old Last-Modified was not a 304: $(cat "$T/httpd.log")"
+}
+
 t_https_needs_the_ca() {
 	setup
 	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
