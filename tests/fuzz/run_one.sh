@@ -13,7 +13,8 @@ trap 'rm -rf "$work"' EXIT
 [ -d "$corpus" ] && cp -R "$corpus/." "$work/"
 # UBSan only reports and goes on unless told to stop: undefined behaviour fails too.
 if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"$fz" -max_total_time="$seconds" -max_len=65536 "$work" >"$log/$name" 2>&1; then
+	"$fz" -max_total_time="$seconds" -max_len=65536 -artifact_prefix="$log/$name." "$work" \
+	>"$log/$name" 2>&1; then
 	echo "PASS fuzz $name ($(grep -o 'Done [0-9]* runs' "$log/$name" | tail -1))" >"$log/verdict.$name"
 else
 	{ echo "FAIL fuzz $name"; tail -40 "$log/$name" | sed 's/^/    /'; } >"$log/verdict.$name"
