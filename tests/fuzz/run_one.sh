@@ -17,5 +17,12 @@ if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	>"$log/$name" 2>&1; then
 	echo "PASS fuzz $name ($(grep -o 'Done [0-9]* runs' "$log/$name" | tail -1))" >"$log/verdict.$name"
 else
-	{ echo "FAIL fuzz $name"; tail -40 "$log/$name" | sed 's/^/    /'; } >"$log/verdict.$name"
+	{
+		echo "FAIL fuzz $name"
+		tail -40 "$log/$name" | sed 's/^/    /'
+		# the input itself, since the log folder goes when the run ends
+		for f in "$log/$name".*-*; do
+			[ -f "$f" ] && echo "    input $(basename "$f") (base64, first 4 KiB): $(head -c 4096 "$f" | base64 -w0)"
+		done
+	} >"$log/verdict.$name"
 fi
