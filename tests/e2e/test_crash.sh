@@ -295,6 +295,18 @@ t_the_power_cut_shim_loses_an_unflushed_unlink() {
 	LD_PRELOAD="$SHIM" sqlite3 "$T/t.db" "PRAGMA synchronous = EXTRA; INSERT INTO t VALUES (3);"
 	[ ! -e "$T/t.db-journal" ] || fail "a flushed unlink was put back"
 	[ "$(sqlite3 "$T/t.db" "SELECT count(*) FROM t")" = 2 ] || fail "the EXTRA commit was lost"
+	# by folder handle too (unlinkat), as warpdrv's SQLite layer deletes it
+	printf 'j' >"$T/u.db-journal"
+	LD_PRELOAD="$SHIM" python3 -c 'import os, sys
+d = os.open(sys.argv[1], os.O_RDONLY)
+os.unlink("u.db-journal", dir_fd=d)' "$T"
+	[ -f "$T/u.db-journal" ] || fail "the shim did not put back a journal unlinked by handle"
+	printf 'j' >"$T/w.db-journal"
+	LD_PRELOAD="$SHIM" python3 -c 'import os, sys
+d = os.open(sys.argv[1], os.O_RDONLY)
+os.unlink("w.db-journal", dir_fd=d)
+os.fsync(d)' "$T"
+	[ ! -e "$T/w.db-journal" ] || fail "an unlink by handle flushed with its folder was put back"
 }
 
 t_a_committed_install_survives_a_power_cut() {

@@ -7,6 +7,7 @@
  * rolls the last transaction back. Built by the Makefile into build/. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,32 @@ int unlink(const char *path)
 	if (ends_with(path, "-journal"))
 		remember(path);
 	return real(path);
+}
+
+/* The same by folder handle (warpdrv's SQLite layer deletes the journal
+ * with unlinkat on the state folder's descriptor). */
+int unlinkat(int dirfd, const char *name, int flags)
+{
+	static int (*real)(int, const char *, int);
+	if (!real)
+		real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "unlinkat");
+	if (!flags && ends_with(name, "-journal")) {
+		char path[PATH_MAX], link[64];
+		if (name[0] == '/' || dirfd == AT_FDCWD) {
+			snprintf(path, sizeof path, "%s", name);
+			remember(path);
+		} else {
+			snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
+			ssize_t n = readlink(link, path, sizeof path - 1);
+			if (n > 0 && (size_t)n + strlen(name) + 2 < sizeof path) {
+				path[n] = '\0';
+				strcat(path, "/");
+				strcat(path, name);
+				remember(path);
+			}
+		}
+	}
+	return real(dirfd, name, flags);
 }
 
 /* A flush of fd makes the lost unlinks of its folder (or, whole, of its file
