@@ -156,17 +156,6 @@ int boot_critical_manifest_on(const struct volume *v, const struct pkg_manifest 
 
 /* ---- check ---- */
 
-static bool on_volume(const struct volume *v, const char *os2path)
-{
-	char *host = NULL;
-	bool found = false;
-	struct wd_err e;
-	if (volume_resolve(v, os2path, &host, &found, &e) < 0)
-		return false;
-	free(host);
-	return found;
-}
-
 void boot_critical_check(const struct volume *v, const struct config_sys *cs,
 			 struct check_report *rep)
 {
@@ -182,7 +171,7 @@ void boot_critical_check(const struct volume *v, const struct config_sys *cs,
 	for (int d = 0; d < 3 && !f.holds_ifs; d++)
 		for (int k = 0; k < 2 && !f.holds_ifs; k++) {
 			char *p = wd_xasprintf("%s%s", where[d], ifs[k]);
-			f.holds_ifs = on_volume(v, p);
+			f.holds_ifs = volume_has(v, p);
 			free(p);
 		}
 	boot_critical_rules(cs, &f, rep);

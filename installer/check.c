@@ -33,16 +33,6 @@ struct seen {
 	size_t n;
 };
 
-static bool resolve(const struct volume *v, const char *os2path)
-{
-	char *host = NULL;
-	bool found = false;
-	struct wd_err e;
-	if (volume_resolve(v, os2path, &host, &found, &e) < 0)
-		return false;
-	free(host);
-	return found;
-}
 
 /* A path of plain names only ("\OS2\BOOT\X.SYS"): no empty, "." or ".."
  * part, whose folder means what it says. */
@@ -76,10 +66,10 @@ static bool on_volume(const struct volume *v, struct seen *seen, const char *os2
 	bool found;
 	if (cut > 1 && plain(os2path)) {
 		char *dir = wd_xstrndup(os2path, cut);
-		found = on_volume(v, seen, dir) && resolve(v, os2path);
+		found = on_volume(v, seen, dir) && volume_has(v, os2path);
 		free(dir);
 	} else {
-		found = resolve(v, os2path);
+		found = volume_has(v, os2path);
 	}
 	if (!(seen->n & (seen->n - 1)))
 		seen->paths = wd_xrealloc(seen->paths, (seen->n ? seen->n * 2 : 1) * sizeof *seen->paths);
@@ -204,7 +194,7 @@ int check_netbind_file(const struct volume *v, const struct pi_location *loc)
 	if (!loc->dir || loc->where == PI_OTHER_DRIVE)
 		return 0;
 	char *p = wd_xasprintf("%s\\PROTOCOL\\NETBIND.EXE", loc->dir);
-	bool there = resolve(v, p);
+	bool there = volume_has(v, p);
 	free(p);
 	return there ? 1 : -1;
 }

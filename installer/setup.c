@@ -85,20 +85,10 @@ static void want_install(struct setup *s, const struct package *p)
 	s->install[s->ninstall++] = p;
 }
 
-static bool on_volume(struct setup *s, const char *os2path)
-{
-	char *abs = NULL;
-	bool found = false;
-	struct wd_err e;
-	volume_resolve(&s->v, os2path, &abs, &found, &e);
-	free(abs);
-	return found;
-}
-
 static bool files_on_volume(struct setup *s, const struct package *p)
 {
 	for (size_t i = 0; i < p->m.nfiles; i++)
-		if (!on_volume(s, p->m.files[i].dest))
+		if (!volume_has(&s->v, p->m.files[i].dest))
 			return false;
 	return true;
 }
@@ -106,7 +96,7 @@ static bool files_on_volume(struct setup *s, const struct package *p)
 static bool driver_on_volume(struct setup *s, const struct package *p)
 {
 	char *path = wd_xasprintf("\\IBMCOM\\MACS\\%s", p->m.driver);
-	bool found = on_volume(s, path);
+	bool found = volume_has(&s->v, path);
 	free(path);
 	return found;
 }

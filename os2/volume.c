@@ -306,6 +306,17 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 	return 0;
 }
 
+bool volume_has(const struct volume *v, const char *os2path)
+{
+	char *host = NULL;
+	bool found = false;
+	struct wd_err e;
+	if (volume_resolve(v, os2path, &host, &found, &e) < 0)
+		return false;
+	free(host);
+	return found;
+}
+
 int volume_read_file(const struct volume *v, const char *host, size_t max, struct wd_buf *out,
 		     struct wd_err *err)
 {

@@ -35,6 +35,10 @@ void volume_close(struct volume *v);
 int volume_resolve(const struct volume *v, const char *os2path, char **out, bool *found,
 		   struct wd_err *err);
 
+/* Whether the OS/2 path names something on the volume (a path that cannot
+ * be resolved, a link on the way, counts as not there). */
+bool volume_has(const struct volume *v, const char *os2path);
+
 /* Reads a file or makes folders at a host path below the root (one
  * volume_resolve gave), through the root's handle (fs_read, fs_mkdirs), so
  * that a link put on the volume between the resolve and the use is refused
