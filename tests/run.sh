@@ -11,6 +11,7 @@ trap 'rm -rf "$log"' EXIT
 passed=0
 failed=0
 skipped=0
+start=$(date +%s)
 
 count() { # file: adds its PASS/FAIL/SKIP lines
 	passed=$((passed + $(grep -c '^PASS ' "$1")))
@@ -45,14 +46,15 @@ done
 export WD="$O/warpdrv" WDA="$O/warpdrv-admin" WARPDRV_SRC="$top" WARPDRV_BUILD="$O"
 export WARPDRV_SAMPLES="$top/../shared/os2/samples"
 ls "$top"/tests/e2e/test_*.sh 2>/dev/null | xargs -r -P 2 -I{} sh -c \
-	'bash "$1" >"$2/e2e.$(basename "$1")" 2>&1 || echo "FAIL $(basename "$1"): exited $?" >>"$2/e2e.$(basename "$1")"' _ {} "$log"
+	'b=$(basename "$1"); s=$(date +%s); bash "$1" >"$2/e2e.$b" 2>&1 || echo "FAIL $b: exited $?" >>"$2/e2e.$b"; echo $(($(date +%s) - s)) >"$2/time.$b"' _ {} "$log"
 for f in "$log"/e2e.*; do
 	[ -f "$f" ] || continue
 	count "$f"
 	if grep -q '^FAIL ' "$f"; then
 		cat "$f"
 	else
-		echo "ok   e2e ${f##*/e2e.} ($(grep -c '^PASS ' "$f"))"
+		b=${f##*/e2e.}
+		echo "ok   e2e $b ($(grep -c '^PASS ' "$f"), $(cat "$log/time.$b" 2>/dev/null)s)"
 	fi
 done
 
@@ -68,5 +70,5 @@ done
 [ -f "$log/fuzz" ] && count "$log/fuzz"
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped)"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed ($(($(date +%s) - start)) s)"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
