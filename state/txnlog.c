@@ -158,12 +158,15 @@ static const char *const done_remove[] = {
 	NULL,
 };
 
-/* An upgrade's history row says so; the package row is updated in place
+/* An upgrade's history row says so (a "reinstall" when the version is the
+ * one installed: warpdrv reinstall); the package row is updated in place
  * (a delete would take its file rows with it); a rewritten file keeps the
  * original it had replaced. */
 static const char *const done_install[] = {
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
-	"CASE WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
+	"CASE WHEN EXISTS (SELECT 1 FROM package p WHERE p.name = txn_package.name AND "
+	"p.version = txn_package.version) THEN 'reinstall' "
+	"WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
 	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'remove', "
 	"name, version FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "

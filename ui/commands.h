@@ -31,6 +31,9 @@ int cmd_unhold(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_owns(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv);
+/* verify --fix [PKG] (ui/cmd_reinstall.c) */
+int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg);
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
@@ -44,7 +47,7 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv);
  * (beside the command, in its file). */
 extern const struct wd_opt cmd_setup_opts[], cmd_list_opts[], cmd_recover_opts[],
 	cmd_activate_opts[], cmd_issue_opts[], cmd_keygen_opts[], cmd_pack_opts[],
-	cmd_index_opts[];
+	cmd_index_opts[], cmd_verify_opts[], cmd_rollback_opts[];
 extern const struct wd_cmd cmd_configure_subs[], cmd_repo_subs[], cmd_bench_subs[];
 
 

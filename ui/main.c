@@ -72,7 +72,17 @@ static const struct wd_cmd commands[] = {
 	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced",
 	 "Shows the plan and asks (--yes does not ask; with no terminal and no --yes it\n"
 	 "refuses); --dry-run writes nothing.\n", NULL, NULL},
-	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL, NULL, NULL},
+	{"verify", cmd_verify, "[--fix] [PKG]", "check installed files and the database",
+	 "Each installed file's size and SHA-256 against what was installed, and the\n"
+	 "database's integrity; exit 3 on a difference. --fix reinstalls the packages\n"
+	 "whose files differ (as 'warpdrv reinstall' does) and checks them again.\n",
+	 cmd_verify_opts, NULL},
+	{"reinstall", cmd_reinstall, "PKG...", "put an installed package's files back from the package",
+	 "The installed version of each package, read again from its repository (its\n"
+	 "signature checked), rewrites every file of it in one transaction, also files\n"
+	 "CONFIG.SYS loads (the guest is off while warpdrv writes); the originals the\n"
+	 "first install kept stay kept; CONFIG.SYS and PROTOCOL.INI are not touched.\n"
+	 "Does not ask, as install does not; --dry-run shows the plan.\n", NULL, NULL},
 	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",
 	 "Every command that writes does this first; --abandon forgets an interrupted\n"
 	 "transaction that cannot be finished (a file it needs was removed by hand),\n"
