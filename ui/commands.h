@@ -10,6 +10,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
+/* configure acpi --off (ui/cmd_configure_off.c) */
+int cmd_configure_acpi_off(struct wd_ctx *ctx, int argc, char **argv);
 /* The driver package each device of l would get (driver[i], NULL for none or
  * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
 struct pci_list;
