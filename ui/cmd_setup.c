@@ -537,8 +537,16 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 
 
 
+const struct wd_opt cmd_rollback_opts[] = {
+	{"packages", 0, NULL, "also remove the packages the generations installed (one transaction)",
+	 false},
+	{0},
+};
+
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 {
+	if (ui_opt(ctx, "packages")) /* ui/cmd_undo.c */
+		return cmd_rollback_packages(ctx, argc, argv);
 	if (argc > 1)
 		return ui_usage(ctx, "rollback takes at most one generation number");
 	char *end = NULL;

@@ -12,6 +12,8 @@ int cmd_setup(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
 /* configure acpi --off (ui/cmd_configure_off.c) */
 int cmd_configure_acpi_off(struct wd_ctx *ctx, int argc, char **argv);
+/* rollback --packages (ui/cmd_undo.c) */
+int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv);
 /* The driver package each device of l would get (driver[i], NULL for none or
  * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
 struct pci_list;

@@ -30,11 +30,13 @@ static const struct wd_cmd commands[] = {
 	 "Exit status 0 when there is no error, 1 when there is one.\n", NULL, NULL},
 	{"history", cmd_history, "",
 	 "configuration generations, and what was installed and removed", NULL, NULL, NULL},
-	{"rollback", cmd_rollback, "[GEN]",
+	{"rollback", cmd_rollback, "[--packages] [GEN]",
 	 "put CONFIG.SYS and PROTOCOL.INI back as they were before generation GEN",
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
-	 "stay installed. Shows the diff and asks (--yes does not ask; with no terminal\n"
-	 "and no --yes it refuses); --dry-run writes nothing.\n", NULL, NULL},
+	 "stay installed, unless --packages: then the packages generations GEN and later\n"
+	 "installed are removed too (the originals they replaced put back), in the same\n"
+	 "transaction. Shows the diff and asks (--yes does not ask; with no terminal\n"
+	 "and no --yes it refuses); --dry-run writes nothing.\n", cmd_rollback_opts, NULL},
 	/* packages */
 	{"list", cmd_list, "[--installed|--upgradable] [PATTERN]",
 	 "the packages on offer, or those installed, or those with a newer version",
