@@ -237,10 +237,11 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 		}
 	}
 	generation_list_free(g, ng);
-	if (!r && !*prev && !(*cur)->m.entitlement)
+	/* off never turns a subscription's driver on */
+	if (!r && !(*cur)->m.entitlement && (!*prev || (*prev)->m.entitlement))
 		r = wd_err_set(err, WD_EFAIL, "configure nic --off: CONFIG.SYS loads %s (package "
-			       "%s), which needs no subscription, and no generation tells of a "
-			       "driver before it: nothing to turn off ('warpdrv configure nic "
+			       "%s), which needs no subscription, and no driver needing none was "
+			       "there before it: nothing to turn off ('warpdrv configure nic "
 			       "--driver NAME' configures another)", (*cur)->m.driver,
 			       (*cur)->m.name);
 	return r;

@@ -38,8 +38,9 @@ int config_off_plan(const struct pkg_manifest *m, const struct config_sys *befor
  * package whose driver CONFIG.SYS loaded before the generation that made it
  * load *cur's; NULL when none is known: then the free default (the best
  * ranked driver needing no entitlement). An error (WD_EFAIL) when CONFIG.SYS
- * loads no package's NIC driver, or only one needing no entitlement with
- * nothing before it. */
+ * loads no package's NIC driver, or one needing no entitlement where no
+ * driver needing none was before it (off never turns a subscription's
+ * driver on). */
 int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 		   const struct package **cur, const struct package **prev, long *gen,
 		   struct wd_err *err);

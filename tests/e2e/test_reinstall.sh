@@ -206,7 +206,9 @@ t_reinstall_survives_a_crash_at_every_step() {
 	[ "$(snapshot "$T/c" var)" = "$after" ] || fail "the run that was not stopped is not 'after'"
 	[ $((n - 1)) -ge 5 ] || fail "only $((n - 1)) steps: is fault injection working?"
 	[ "$saw_before" -gt 0 ] && [ "$saw_after" -gt 0 ] || fail "saw $saw_before before and $saw_after after"
-	echo "reinstall: $((n - 1)) steps, $saw_before recovered to before, $saw_after to after"
+	echo "reinstall: $((n - 1)) steps, $saw_before recovered to before, $saw_after to after" |
+		tee "$T/summary"
+	[ -z "${CRASH_STEPS:-}" ] || cat "$T/summary" >>"$CRASH_STEPS"
 }
 
 run_tests
