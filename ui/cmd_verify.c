@@ -86,7 +86,8 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	}
 	if (!r && bad)
 		r = wd_err_set(err, WD_ETRUST, "%d of %d installed files differ from what was "
-			       "installed; reinstall the package to repair them", bad, checked);
+			       "installed; 'warpdrv verify --fix' reinstalls their packages ('warpdrv "
+			       "reinstall PKG' one of them)", bad, checked);
 	else if (!r)
 		ui_say(ctx, "%d installed files checked; all as installed. Database intact.\n",
 		       checked);

@@ -39,6 +39,7 @@ t_a_damaged_driver_that_config_sys_loads_is_reinstalled() {
 	wd --root "$T/v" verify
 	assert_rc 3
 	assert_err '\IBMCOM\MACS\MMLEM.OS2: size differs (mmlem)'
+	assert_err "'warpdrv verify --fix' reinstalls their packages"
 	# (remove mmlem would put the OS's MMLEM.OS2 back, which is not the
 	# repair; remove of a package whose loaded files have no original is
 	# refused, naming the command for that package)
