@@ -167,17 +167,28 @@ int config_off_plan(const struct pkg_manifest *m, const struct config_sys *befor
 	if (changed >= 0)
 		changed += (int)config_sys_delete_marked(cs, gone);
 	free(gone);
-	/* Displaced lines no statement took the place of: back after the line
-	 * they followed in before (the nearest one still here), else first. */
+	/* Displaced lines no statement took the place of: back beside the
+	 * nearest line of before that is still here as it was (after the one
+	 * it followed, or before the one that followed it), else first. */
 	for (size_t b = 0; changed >= 0 && b < nb; b++) {
 		if (used[b] || !is_displaced(m, before, b))
 			continue;
-		long after = -1;
+		long after = -1, until = -1;
+		size_t dp = 0, ds = 0;
 		for (size_t p = b; after < 0 && p-- > 0;)
-			after = find_text(cs, line(before, p), NULL);
+			if ((after = find_text(cs, line(before, p), NULL)) >= 0)
+				dp = b - p;
+		for (size_t q = b + 1; until < 0 && q < nb; q++)
+			if ((until = find_text(cs, line(before, q), NULL)) >= 0)
+				ds = q - b;
+		if (until >= 0 && (after < 0 || ds < dp))
+			after = -1;
+		else
+			until = -1;
 		struct wd_sv t = line(before, b);
 		char *text = wd_xstrndup(t.p, t.n);
 		int e = after >= 0 ? config_sys_insert_after(cs, (size_t)after, text)
+		       : until >= 0 ? config_sys_insert_before(cs, (size_t)until, text)
 		       : config_sys_lines(cs) ? config_sys_insert_before(cs, 0, text)
 					      : config_sys_append(cs, text);
 		free(text);

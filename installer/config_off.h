@@ -27,7 +27,8 @@ int config_off_before(struct setup *s, const struct pkg_manifest *m, struct wd_b
 /* Edits cs: each statement m needs goes; each line of before that m
  * displaces (or that m needs, written another way) comes back where the
  * package's statement took its place (as acpi_plan chose it), else after
- * the line it followed in before. before may be NULL: nothing comes back.
+ * the nearest line of before still here as it was. before may be NULL:
+ * nothing comes back.
  * *restored: how many came back. Returns the lines changed, or -1 when the
  * model refused an edit. */
 int config_off_plan(const struct pkg_manifest *m, const struct config_sys *before,
