@@ -100,7 +100,7 @@ _warpdrv() {
 			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.wdp' -- "$cur"; compgen -d -- "$cur")
 		fi
 		;;
-	warpdrv:remove | warpdrv:hold | warpdrv:unhold | warpdrv:verify)
+	warpdrv:remove | warpdrv:reinstall | warpdrv:hold | warpdrv:unhold | warpdrv:verify)
 		# those installed on the volume named, else those on offer
 		local pkgs
 		pkgs=$([ ${#_warpdrv_root[@]} -gt 0 ] && _warpdrv_pkgs "$prog" --installed)

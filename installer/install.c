@@ -10,6 +10,7 @@
 #include "license/activation.h"
 #include "os2/config_sys.h"
 #include "os2/volfiles.h"
+#include "state/installed.h"
 
 static void event(const struct pkg_cb *cb, enum pkg_event ev, const char *name,
 		  const char *version, const char *by, size_t nfiles)
@@ -160,6 +161,27 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 	return r;
 }
 
+/* The command that stops CONFIG.SYS loading package name's files, by its kind. */
+static const char *stop_loading(const struct volume *v, const char *name)
+{
+	struct db db;
+	bool have;
+	struct wd_err e;
+	struct installed_pkg *ip = NULL;
+	size_t n = 0;
+	const char *how = "Configure another driver first (warpdrv configure nic --driver NAME, or "
+			  "warpdrv configure nic --off for the one before)";
+	if (db_open(&db, v, false, &have, &e))
+		return how;
+	if (have && !installed_packages(&db, &ip, &n, &e))
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(ip[i].name, name) && !strcmp(ip[i].kind, "psd"))
+				how = "Turn it off first (warpdrv configure acpi --off)";
+	installed_packages_free(ip, n);
+	db_close(&db);
+	return how;
+}
+
 /* Refuses to delete a file CONFIG.SYS loads (a driver setup configured):
  * the guest would stop at boot looking for it. A file the package had
  * replaced is put back, and stays loadable. */
@@ -184,10 +206,9 @@ int install_check_loaded(const struct volume *v, const struct txn_plan *plan, co
 			struct cs_stmt st;
 			if (config_sys_stmt(&cs, (size_t)k, &st) && st.loads)
 				r = wd_err_set(err, WD_EFAIL, "CONFIG.SYS line %ld loads %s, which %s %s "
-					       "deletes: the guest would not find it at boot. Configure "
-					       "another driver first (warpdrv configure nic --driver NAME) "
+					       "deletes: the guest would not find it at boot. %s "
 					       "or roll the change back (warpdrv rollback), then %s %s%s",
-					       k + 1, base, verb, plan->name,
+					       k + 1, base, verb, plan->name, stop_loading(v, plan->name),
 					       strcmp(verb, "removing") ? "try" : "remove",
 					       strcmp(verb, "removing") ? verb : plan->name,
 					       strcmp(verb, "removing") ? " again" : "");

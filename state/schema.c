@@ -85,5 +85,11 @@ const char *const db_schema_steps[] = {
 	 * removed by the same commit (state/txnlog.h) */
 	"CREATE TABLE txn_remove (txn INTEGER NOT NULL REFERENCES txn (id) ON DELETE CASCADE,"
 	" name TEXT NOT NULL, PRIMARY KEY (txn, name));",
+	/* 10: the packages each generation's transaction installed
+	 * (state/lifecycle.h), recorded by the commit that records the
+	 * generation: `rollback --packages` removes them with the change */
+	"CREATE TABLE generation_package (n INTEGER NOT NULL, name TEXT NOT NULL,"
+	" version TEXT NOT NULL, action TEXT NOT NULL"
+	" CHECK (action IN ('install', 'upgrade', 'reinstall')), PRIMARY KEY (n, name));",
 	NULL,
 };

@@ -158,12 +158,21 @@ static const char *const done_remove[] = {
 	NULL,
 };
 
-/* An upgrade's history row says so; the package row is updated in place
+/* An upgrade's history row says so (a "reinstall" when the version is the
+ * one installed: warpdrv reinstall); the package row is updated in place
  * (a delete would take its file rows with it); a rewritten file keeps the
  * original it had replaced. */
 static const char *const done_install[] = {
+	/* before the package rows change: was it installed already? */
+	"INSERT OR IGNORE INTO generation_package (n, name, version, action) SELECT t.gen_n, "
+	"p.name, p.version, CASE WHEN EXISTS (SELECT 1 FROM package q WHERE q.name = p.name AND "
+	"q.version = p.version) THEN 'reinstall' WHEN p.name IN (SELECT name FROM package) "
+	"THEN 'upgrade' ELSE 'install' END FROM txn t JOIN txn_package p ON p.txn = t.id "
+	"WHERE t.id = ?1 AND t.gen_n IS NOT NULL ORDER BY p.seq",
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
-	"CASE WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
+	"CASE WHEN EXISTS (SELECT 1 FROM package p WHERE p.name = txn_package.name AND "
+	"p.version = txn_package.version) THEN 'reinstall' "
+	"WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
 	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'remove', "
 	"name, version FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "

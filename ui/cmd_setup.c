@@ -10,6 +10,7 @@
 #include "common/date.h"
 #include "common/diff.h"
 #include "common/file.h"
+#include "installer/config_off.h"
 #include "installer/generation.h"
 #include "installer/nic_plan.h"
 #include "installer/setup.h"
@@ -29,6 +30,7 @@ struct job {
 	struct activation act;
 	bool act_loaded;
 	bool download_ok;      /* the user agreed to download what the plan needs */
+	bool free_only;        /* configure nic --off to the free default */
 	struct setup s;        /* the files, the plans, the transaction */
 };
 
@@ -126,6 +128,9 @@ static int gate(void *arg, const struct package *p, struct wd_err *why)
 	struct job *j = arg;
 	if (!p->m.entitlement)
 		return 0;
+	if (j->free_only)
+		return wd_err_set(why, WD_ELICENSE, "configure nic --off goes back to a driver that "
+				  "needs no subscription");
 	if (!j->act_loaded) {
 		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
 		if (r)
@@ -373,7 +378,7 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 /* What a run plans: the NIC (with --driver, --slot, --section, --frame),
  * ACPI (optional: setup goes on without a subscription for it). */
 struct run {
-	bool nic, acpi, acpi_optional, ask;
+	bool nic, acpi, acpi_optional, ask, off;
 	const char *driver, *slot, *section, *frame;
 };
 
@@ -386,8 +391,16 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 	j.s.frame = w->frame;
 	if (!r)
 		r = job_packages(&j, &err);
+	const char *driver = w->driver;
+	if (!r && w->off) { /* back to the driver before (installer/config_off.h) */
+		const struct package *cur, *prev;
+		long gen;
+		if (!(r = config_off_nic(&j.s, j.pkgs, j.npkgs, &cur, &prev, &gen, &err)))
+			driver = prev ? prev->m.name : NULL;
+		j.free_only = !r && !prev;
+	}
 	if (!r && w->nic)
-		r = plan_nic(&j, w->driver, w->slot, w->section, &err);
+		r = plan_nic(&j, driver, w->slot, w->section, &err);
 	if (!r && w->acpi)
 		r = plan_acpi(&j, w->acpi_optional, &err);
 	if (!r)
@@ -419,15 +432,20 @@ static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.nic = true, .ask = true, .driver = ui_optarg(ctx, "driver"),
 			.slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section"),
-			.frame = ui_optarg(ctx, "frame")};
+			.frame = ui_optarg(ctx, "frame"), .off = ui_opt(ctx, "off")};
 	if (argc > 0)
 		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
-	return run_job(ctx, "configure nic", &w);
+	if (w.off && w.driver)
+		return ui_usage(ctx, "configure nic: --off goes back to the driver before; --driver "
+				"names one: give one of them");
+	return run_job(ctx, w.off ? "configure nic --off" : "configure nic", &w);
 }
 
 static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.acpi = true, .ask = true};
+	if (ui_opt(ctx, "off"))
+		return cmd_configure_acpi_off(ctx, argc, argv);
 	if (argc > 0)
 		return ui_usage(ctx, "configure acpi: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, "configure acpi", &w);
@@ -438,21 +456,32 @@ static const struct wd_opt nic_opts[] = {
 	{"slot", 0, "SLOT", "only the network controller at this PCI slot", false},
 	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
 	FRAME_OPT,
+	{"off", 0, NULL, "back to the driver before this one (or the free default)", false},
+	{0},
+};
+
+static const struct wd_opt acpi_opts[] = {
+	{"off", 0, NULL, "the PSD's statements out, the lines they displaced back", false},
 	{0},
 };
 
 const struct wd_cmd cmd_configure_subs[] = {
-	{"nic", configure_nic, "[--driver NAME] [--slot SLOT] [--section NAME] [--frame FRAME]",
+	{"nic", configure_nic, "[--driver NAME|--off] [--slot SLOT] [--section NAME] [--frame FRAME]",
 	 "the NIC driver of each network controller a package drives",
 	 "For each network controller a package drives (or the one at --slot), the\n"
 	 "best ranked driver the subscription allows (--driver forces one); the new\n"
 	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
 	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
+	 "--off goes back to the driver CONFIG.SYS loaded before the generation that\n"
+	 "configured this one (or the best driver needing no subscription).\n"
 	 "Shows the diff and asks, as setup does.\n",
 	 nic_opts, NULL},
-	{"acpi", configure_acpi, "", "the ACPI PSD",
+	{"acpi", configure_acpi, "[--off]", "the ACPI PSD",
 	 "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
-	 "APM.SYS and VAPM.SYS. Shows the diff and asks, as setup does.\n", NULL, NULL},
+	 "APM.SYS and VAPM.SYS. --off takes the PSD's statements out and puts back the\n"
+	 "lines they displaced (as before the generation that added them); then\n"
+	 "'warpdrv remove acpi-psd' works. Shows the diff and asks, as setup does.\n",
+	 acpi_opts, NULL},
 	{0},
 };
 
@@ -508,8 +537,16 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 
 
 
+const struct wd_opt cmd_rollback_opts[] = {
+	{"packages", 0, NULL, "also remove the packages the generations installed (one transaction)",
+	 false},
+	{0},
+};
+
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 {
+	if (ui_opt(ctx, "packages")) /* ui/cmd_undo.c */
+		return cmd_rollback_packages(ctx, argc, argv);
 	if (argc > 1)
 		return ui_usage(ctx, "rollback takes at most one generation number");
 	char *end = NULL;

@@ -86,7 +86,8 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	}
 	if (!r && bad)
 		r = wd_err_set(err, WD_ETRUST, "%d of %d installed files differ from what was "
-			       "installed; reinstall the package to repair them", bad, checked);
+			       "installed; 'warpdrv verify --fix' reinstalls their packages ('warpdrv "
+			       "reinstall PKG' one of them)", bad, checked);
 	else if (!r)
 		ui_say(ctx, "%d installed files checked; all as installed. Database intact.\n",
 		       checked);
@@ -95,12 +96,19 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	return r;
 }
 
+const struct wd_opt cmd_verify_opts[] = {
+	{"fix", 0, NULL, "reinstall the packages whose files differ (warpdrv reinstall)", false},
+	{0},
+};
+
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 1 || (argc == 1 && argv[0][0] == '-'))
 		return ui_usage(ctx, "verify: at most one package name");
 	struct wd_err err = {0};
 	pkg_fold_names(argc, argv);
+	if (ui_opt(ctx, "fix"))
+		return cmd_verify_fix(ctx, argc ? argv[0] : NULL);
 	int r = verify(ctx, argc ? argv[0] : NULL, &err);
 	if (!r)
 		return 0;

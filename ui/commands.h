@@ -10,6 +10,10 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 int cmd_detect(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
+/* configure acpi --off (ui/cmd_configure_off.c) */
+int cmd_configure_acpi_off(struct wd_ctx *ctx, int argc, char **argv);
+/* rollback --packages (ui/cmd_undo.c) */
+int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv);
 /* The driver package each device of l would get (driver[i], NULL for none or
  * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
 struct pci_list;
@@ -31,6 +35,9 @@ int cmd_unhold(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_owns(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv);
+/* verify --fix [PKG] (ui/cmd_reinstall.c) */
+int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg);
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
@@ -44,7 +51,7 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv);
  * (beside the command, in its file). */
 extern const struct wd_opt cmd_setup_opts[], cmd_list_opts[], cmd_recover_opts[],
 	cmd_activate_opts[], cmd_issue_opts[], cmd_keygen_opts[], cmd_pack_opts[],
-	cmd_index_opts[];
+	cmd_index_opts[], cmd_verify_opts[], cmd_rollback_opts[];
 extern const struct wd_cmd cmd_configure_subs[], cmd_repo_subs[], cmd_bench_subs[];
 
 

@@ -30,11 +30,13 @@ static const struct wd_cmd commands[] = {
 	 "Exit status 0 when there is no error, 1 when there is one.\n", NULL, NULL},
 	{"history", cmd_history, "",
 	 "configuration generations, and what was installed and removed", NULL, NULL, NULL},
-	{"rollback", cmd_rollback, "[GEN]",
+	{"rollback", cmd_rollback, "[--packages] [GEN]",
 	 "put CONFIG.SYS and PROTOCOL.INI back as they were before generation GEN",
 	 "GEN defaults to the last generation. The rollback is a generation too; packages\n"
-	 "stay installed. Shows the diff and asks (--yes does not ask; with no terminal\n"
-	 "and no --yes it refuses); --dry-run writes nothing.\n", NULL, NULL},
+	 "stay installed, unless --packages: then the packages generations GEN and later\n"
+	 "installed are removed too (the originals they replaced put back), in the same\n"
+	 "transaction. Shows the diff and asks (--yes does not ask; with no terminal\n"
+	 "and no --yes it refuses); --dry-run writes nothing.\n", cmd_rollback_opts, NULL},
 	/* packages */
 	{"list", cmd_list, "[--installed|--upgradable] [PATTERN]",
 	 "the packages on offer, or those installed, or those with a newer version",
@@ -72,7 +74,17 @@ static const struct wd_cmd commands[] = {
 	{"remove", cmd_remove, "PKG...", "remove packages, putting back the files they replaced",
 	 "Shows the plan and asks (--yes does not ask; with no terminal and no --yes it\n"
 	 "refuses); --dry-run writes nothing.\n", NULL, NULL},
-	{"verify", cmd_verify, "[PKG]", "check installed files and the database", NULL, NULL, NULL},
+	{"verify", cmd_verify, "[--fix] [PKG]", "check installed files and the database",
+	 "Each installed file's size and SHA-256 against what was installed, and the\n"
+	 "database's integrity; exit 3 on a difference. --fix reinstalls the packages\n"
+	 "whose files differ (as 'warpdrv reinstall' does) and checks them again.\n",
+	 cmd_verify_opts, NULL},
+	{"reinstall", cmd_reinstall, "PKG...", "put an installed package's files back from the package",
+	 "The installed version of each package, read again from its repository (its\n"
+	 "signature checked), rewrites every file of it in one transaction, also files\n"
+	 "CONFIG.SYS loads (the guest is off while warpdrv writes); the originals the\n"
+	 "first install kept stay kept; CONFIG.SYS and PROTOCOL.INI are not touched.\n"
+	 "Does not ask, as install does not; --dry-run shows the plan.\n", NULL, NULL},
 	{"recover", cmd_recover, "[--abandon]", "finish or undo what an interrupted run left",
 	 "Every command that writes does this first; --abandon forgets an interrupted\n"
 	 "transaction that cannot be finished (a file it needs was removed by hand),\n"

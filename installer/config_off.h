@@ -1,0 +1,49 @@
+/* Turning one part of a setup off (`configure acpi --off`, `configure nic
+ * --off`) without the rest: the package's statements out of CONFIG.SYS
+ * (and, for a NIC, its PROTOCOL.INI section through the NIC planner) and
+ * what they displaced back. What was displaced is read from the generation
+ * copies (installer/generation.h): the CONFIG.SYS from before the
+ * generation that added the statements. Nothing here prints. */
+#ifndef WD_CONFIG_OFF_H
+#define WD_CONFIG_OFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/manifest.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "installer/setup.h"
+#include "os2/config_sys.h"
+
+/* Does cs hold a statement m's config-need asks for (PSD=ACPI.PSD ...)? */
+bool config_off_has_needs(const struct pkg_manifest *m, const struct config_sys *cs);
+/* The CONFIG.SYS from before the newest generation that added m's
+ * statements (the first one without them, going back from the newest):
+ * *gen its number, or 0 and *before empty when no generation did (they
+ * were there before warpdrv's first change, or no copy is left). */
+int config_off_before(struct setup *s, const struct pkg_manifest *m, struct wd_buf *before,
+		      long *gen, struct wd_err *err);
+/* Edits cs: each statement m needs goes; each line of before that m
+ * displaces (or that m needs, written another way) comes back where the
+ * package's statement took its place (as acpi_plan chose it), else after
+ * the nearest line of before still here as it was. before may be NULL:
+ * nothing comes back.
+ * *restored: how many came back. Returns the lines changed, or -1 when the
+ * model refused an edit. */
+int config_off_plan(const struct pkg_manifest *m, const struct config_sys *before,
+		    struct config_sys *cs, size_t *restored);
+
+/* configure nic --off: of the NIC packages pkgs, the one whose driver file
+ * CONFIG.SYS loads now (*cur), and the one to go back to (*prev): the
+ * package whose driver CONFIG.SYS loaded before the generation that made it
+ * load *cur's; NULL when none is known: then the free default (the best
+ * ranked driver needing no entitlement). An error (WD_EFAIL) when CONFIG.SYS
+ * loads no package's NIC driver, or one needing no entitlement where no
+ * driver needing none was before it (off never turns a subscription's
+ * driver on). */
+int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
+		   const struct package **cur, const struct package **prev, long *gen,
+		   struct wd_err *err);
+
+#endif

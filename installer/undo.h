@@ -1,0 +1,32 @@
+/* rollback --packages: a whole setup taken back in one transaction. The
+ * configuration files as before generation N (the generation copies, as
+ * rollback puts them back) and the packages generations N and later
+ * installed (state/lifecycle.h's generation_package) removed, each file
+ * deleted or the original it had replaced put back. The commit records a
+ * generation (when a file changes) and a removal per package in the
+ * history. Nothing here prints. */
+#ifndef WD_UNDO_H
+#define WD_UNDO_H
+
+#include <stddef.h>
+
+#include "common/err.h"
+#include "installer/setup.h"
+
+/* The installed packages generations from on installed, each once
+ * (malloc'd names and versions). */
+int undo_packages(struct db *db, long from, char ***names, char ***versions, size_t *n,
+		  struct wd_err *err);
+/* The plan against the volume as it is (s opened, s->new_ holding the
+ * files' bytes as before the generation; s->old as they are now): RETIRE
+ * of every file of each package, the rewrite of the files that differ and
+ * the generation. Refuses a file the new CONFIG.SYS would still load (the
+ * package was configured again after the generation, by hand or by a later
+ * change outside the range). */
+int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
+	      struct txn_plan *plan, struct wd_err *err);
+/* Takes the lock, plans again (undo_plan) and applies it as one
+ * transaction; s->generation is the generation it recorded (0: none). */
+int undo_apply(struct setup *s, char *const *names, size_t n, struct wd_err *err);
+
+#endif

@@ -1,0 +1,175 @@
+/* warpdrv rollback --packages [GEN]: CONFIG.SYS and PROTOCOL.INI as before
+ * generation GEN (as rollback puts them back) and the packages generations
+ * GEN and later installed removed, the originals they had replaced put
+ * back, in one transaction (installer/undo.h); the plan is shown and asked
+ * as every change of the boot files is (ui_confirm). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "installer/undo.h"
+#include "installer/txn.h"
+#include "state/generations.h"
+#include "ui/commands.h"
+#include "ui/pkgutil.h"
+
+struct undo_run {
+	struct wd_ctx *ctx;
+	struct setup s;
+	long gen;
+	char **names, **versions;
+	size_t n;
+	char command[64], summary[200];
+};
+
+static int pick_generation(struct undo_run *u, const char *arg, struct wd_err *err)
+{
+	struct generation *g = NULL;
+	size_t ng = 0;
+	int r = generation_list(&u->s.db, &g, &ng, err);
+	if (!r && !ng)
+		r = wd_err_set(err, WD_EFAIL, "nothing to roll back: no configuration change was "
+			       "made on this volume yet");
+	if (!r && !arg)
+		u->gen = g[ng - 1].n;
+	bool known = false;
+	for (size_t i = 0; !r && i < ng; i++)
+		known |= g[i].n == u->gen;
+	if (!r && !known)
+		r = wd_err_set(err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
+			       "lists them)", u->gen);
+	if (!r)
+		r = setup_copies_there(&u->s, u->gen, err);
+	for (int f = 0; !r && f < NFILES; f++)
+		if (u->s.host[f])
+			r = setup_before_generation(&u->s, g, ng, u->gen, f, &u->s.new_[f], err);
+	generation_list_free(g, ng);
+	return r;
+}
+
+static void show_plan(struct undo_run *u, const struct txn_plan *plan)
+{
+	struct wd_ctx *ctx = u->ctx;
+	if (u->n) {
+		ui_say(ctx, "Remove");
+		for (size_t i = 0; i < u->n; i++)
+			ui_say(ctx, "%s %s %s", i ? "," : "", ui_esc(u->names[i]), ui_esc(u->versions[i]));
+		ui_say(ctx, ":\n");
+	}
+	for (size_t k = 0; k < plan->nops; k++) {
+		const struct txn_op *o = &plan->ops[k];
+		if (o->kind == TXN_RETIRE)
+			ui_say(ctx, "  %-30s %s\n", o->kept ? "delete; put back the original"
+							    : "delete", ui_esc(o->os2 ? o->os2 : o->host));
+	}
+	struct wd_buf diff = {0};
+	setup_diff(&u->s, &diff);
+	if (diff.len && !ctx->quiet) {
+		ui_say(ctx, "\n");
+		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
+	}
+	wd_buf_free(&diff);
+}
+
+static void show_json(struct undo_run *u, bool applied)
+{
+	struct json *js = &u->ctx->j;
+	struct wd_buf diff = {0};
+	setup_diff(&u->s, &diff);
+	json_obj_begin(js, NULL);
+	json_str(js, "command", u->command);
+	json_bool(js, "dry_run", u->ctx->dry_run);
+	json_bool(js, "applied", applied);
+	json_arr_begin(js, "remove");
+	for (size_t i = 0; i < u->n; i++) {
+		json_obj_begin(js, NULL);
+		json_str(js, "name", u->names[i]);
+		json_str(js, "version", u->versions[i]);
+		json_obj_end(js);
+	}
+	json_arr_end(js);
+	json_strn(js, "diff", diff.p ? diff.p : "", diff.len);
+	if (applied && u->s.generation > 0)
+		json_int(js, "generation", u->s.generation);
+	else
+		json_null(js, "generation");
+	json_obj_end(js);
+	json_finish(js);
+	wd_buf_free(&diff);
+}
+
+static int undo(struct undo_run *u, const char *arg, struct wd_err *err)
+{
+	struct wd_ctx *ctx = u->ctx;
+	int r = pkg_state_read(ctx, &u->s.v, &u->s.db, &u->s.have_db, err);
+	if (!r)
+		r = setup_open(&u->s, err);
+	if (!r)
+		r = pick_generation(u, arg, err);
+	snprintf(u->command, sizeof u->command, "rollback --packages %ld", u->gen);
+	snprintf(u->summary, sizeof u->summary, "CONFIG.SYS and PROTOCOL.INI as before generation "
+		 "%ld, and its packages removed", u->gen);
+	u->s.command = u->command;
+	u->s.summary = u->summary;
+	if (!r)
+		r = undo_packages(&u->s.db, u->gen, &u->names, &u->versions, &u->n, err);
+	bool files = setup_file_changed(&u->s, F_CONFIG) || setup_file_changed(&u->s, F_PROTOCOL);
+	if (!r && !files && !u->n) {
+		if (ctx->json)
+			show_json(u, false);
+		else
+			ui_say(ctx, "Nothing to do: the files are as before generation %ld, and no "
+			       "package it installed is installed.\n", u->gen);
+		return 0;
+	}
+	struct txn_plan plan;
+	if (!r && !(r = undo_plan(&u->s, &u->s.db, u->names, u->n, &plan, err))) {
+		if (!ctx->json)
+			show_plan(u, &plan);
+		txn_plan_free(&plan);
+	}
+	bool applied = false;
+	if (!r && !ctx->dry_run) {
+		r = ui_confirm(ctx, "Apply these changes?", err, "rollback --packages changes the "
+			       "volume");
+		if (!r && !(r = undo_apply(&u->s, u->names, u->n, err)))
+			applied = true;
+	}
+	if (!r && ctx->json) {
+		show_json(u, applied);
+	} else if (!r && applied) {
+		ui_say(ctx, "\n");
+		for (size_t i = 0; i < u->n; i++)
+			ui_say(ctx, "Removed %s %s.\n", ui_esc(u->names[i]), ui_esc(u->versions[i]));
+		if (u->s.generation)
+			ui_say(ctx, "Done: generation %ld; CONFIG.SYS and PROTOCOL.INI are as before "
+			       "generation %ld.\n", u->s.generation, u->gen);
+		else
+			ui_say(ctx, "Done: CONFIG.SYS and PROTOCOL.INI did not change.\n");
+	} else if (!r) {
+		ui_say(ctx, "\nDry run: nothing was written.\n");
+	}
+	return r;
+}
+
+int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv)
+{
+	if (argc > 1)
+		return ui_usage(ctx, "rollback --packages takes at most one generation number");
+	char *end = NULL;
+	long gen = argc ? strtol(argv[0], &end, 10) : 0;
+	if (argc && (!*argv[0] || *end || gen < 1))
+		return ui_usage(ctx, "rollback %s: expected a generation number ('warpdrv history' "
+				"lists them)", argv[0]);
+	struct wd_err err = {0};
+	struct undo_run u = {.ctx = ctx, .gen = gen};
+	int r = undo(&u, argc ? argv[0] : NULL, &err);
+	for (size_t i = 0; i < u.n; i++) {
+		free(u.names[i]);
+		free(u.versions[i]);
+	}
+	free(u.names);
+	free(u.versions);
+	setup_free(&u.s);
+	return r ? ui_fail(ctx, r, &err) : 0;
+}
