@@ -14,6 +14,7 @@
 #include "common/signals.h"
 #include "license/activation.h"
 #include "state/txnlog.h"
+#include "installer/textlog.h"
 
 /* The packages of an install plan (one or several merged), or none. */
 static size_t plan_pkgs(const struct txn_plan *plan, const struct package *const **pkgs,
@@ -67,6 +68,8 @@ static int record_intent(struct txn *t, const struct txn_plan *plan, long long *
 	int r = db_begin(&t->db, err);
 	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
 		db_rollback(&t->db);
+	else if (!r && (r = textlog_intent(t, *id, err)))
+		db_rollback(&t->db);
 	else if (!r && (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
 	free(ops);
@@ -83,7 +86,9 @@ int txn_record_done(struct txn *t, long long id, struct wd_err *err)
 	 * is refused when the subscription is read, not here) */
 	struct wd_err e2;
 	activation_note_today(&t->db, &e2);
-	if ((r = txnlog_done(&t->db, id, err)) || (r = txn_commit_step(t, err)))
+	if ((r = txnlog_done(&t->db, id, err)) ||
+	    (t->log_line && (r = db_meta_set(&t->db, TEXTLOG_META_LAST, t->log_line, err))) ||
+	    (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
 	return r;
 }
@@ -147,8 +152,11 @@ static int apply(struct txn *t, const struct txn_plan *plan, enum outcome *how,
 	long long id = 0;
 	int r;
 	*how = UNDONE;
-	if ((r = record_intent(t, plan, &id, err)))
+	textlog_begin(t, plan);
+	if ((r = record_intent(t, plan, &id, err))) {
+		textlog_forget(t);
 		return tell(err, r, "nothing was changed");
+	}
 	r = plan->install ? txn_put_files(t, plan->ops, plan->nops, err)
 			  : txn_remove_files(t, plan->ops, plan->nops, err);
 	if (!r && !(r = txn_record_done(t, id, err))) {
@@ -199,6 +207,7 @@ int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
 	t->signal_failed = false;
 	r = apply(t, plan, &how, err);
 	t->signal_arms = false;
+	textlog_outcome(t, how == FINISHED, how == UNDONE);
 	int sig = wd_defer_end();
 	return sig ? interrupted(t, sig, r, how, err) : r;
 }
