@@ -1,4 +1,4 @@
-/* The install transaction (shared/DESIGN.md, "The install transaction").
+/* The install transaction (docs/recovery.md tells what it promises).
  *
  * txn_begin takes the volume's lock (fcntl on var/lib/warpdrv/lock: a crashed
  * holder's lock goes with its process), opens the database and finishes or
