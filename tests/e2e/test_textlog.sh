@@ -257,4 +257,21 @@ t_the_log_is_capped() {
 	expect_line "$T/v" -1 'install \| testpkg 1\.0 \| - \| done'
 }
 
+# No package may claim the log or its folder, whatever its key.
+t_a_package_may_not_claim_the_log() {
+	make_key
+	for dest in '\Var\Log\WarpDrv.Log' '\VAR\LOG'; do
+		make_recipe "$T/r"
+		grep -v '^file NEW.ADD ' "$T/r/MANIFEST" >"$T/m"
+		printf 'file NEW.ADD %s\n' "$dest" >>"$T/m"
+		mv "$T/m" "$T/r/MANIFEST"
+		wda pack "$T/r" --key "$T/k/repo/test.key" --out "$T/bad.wdp"
+		assert_rc 3
+		assert_err "destination '$dest' is"
+		[ ! -e "$T/bad.wdp" ] || fail "a package was written for $dest"
+		rm -rf "$T/r"
+	done
+	assert_err "is a folder warpdrv needs"
+}
+
 run_tests
