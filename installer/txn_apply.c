@@ -46,8 +46,16 @@ static void intent_op(const struct txn_plan *plan, const struct txn_op *o, bool 
 static void intent_pkg(const struct package *p, struct txnlog_pkg *l)
 {
 	const struct pkg_manifest *m = &p->m;
-	*l = (struct txnlog_pkg){m->name, m->version, pkg_kind_name(m->kind), m->entitlement,
-				 m->summary, m->released, p->manifest.p, p->manifest.len};
+	*l = (struct txnlog_pkg){
+		.name = m->name,
+		.version = m->version,
+		.kind = pkg_kind_name(m->kind),
+		.entitlement = m->entitlement,
+		.summary = m->summary,
+		.released = m->released,
+		.manifest = p->manifest.p,
+		.manifest_len = p->manifest.len,
+	};
 }
 
 /* Records the intent and commits it: the first durable step. */
@@ -62,9 +70,20 @@ static int record_intent(struct txn *t, const struct txn_plan *plan, long long *
 		intent_op(plan, &plan->ops[i], npkgs > 0, &ops[i]);
 	for (size_t k = 0; k < npkgs; k++)
 		intent_pkg(pkgs[k], &lp[k]);
-	struct txnlog_intent in = {plan->install, plan->name, plan->version, ops, plan->nops,
-				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary,
-				   plan->removes, plan->nremoves};
+	struct txnlog_intent in = {
+		.install = plan->install,
+		.name = plan->name,
+		.version = plan->version,
+		.ops = ops,
+		.nops = plan->nops,
+		.pkgs = lp,
+		.npkgs = npkgs,
+		.gen_n = plan->gen_n,
+		.gen_command = plan->gen_command,
+		.gen_summary = plan->gen_summary,
+		.removes = plan->removes,
+		.nremoves = plan->nremoves,
+	};
 	int r = db_begin(&t->db, err);
 	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
 		db_rollback(&t->db);
