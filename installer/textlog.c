@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,14 +135,22 @@ int textlog_append(const struct volume *v, const char *line, struct wd_err *err)
 	struct wd_buf old = {0}, out = {0};
 	bool whole = true;
 	struct wd_err e2;
+	struct stat st;
 	if (fs_read_tail(&v->fs, path, TEXTLOG_MAX, &old, &whole, &e2)) {
 		/* Missing, or not a plain file with one link (a link planted to
 		 * a file elsewhere): never read, never written through. Its name
 		 * is removed by the folder's handle (the link, not what it
-		 * points at) and the log starts afresh. */
+		 * points at) and the log starts afresh. A log of its own that
+		 * cannot be read is left as it is. */
 		wd_buf_reset(&old);
 		whole = true;
-		if (fs_lstat(&v->fs, path, &(struct stat){0}) == 0 && !fs_is_dir(&v->fs, path))
+		if (fs_lstat(&v->fs, path, &st) < 0)
+			r = 0; /* no log yet */
+		else if (S_ISDIR(st.st_mode))
+			r = wd_err_set(err, WD_EFAIL, "%s: is a folder, not the text log", path);
+		else if (S_ISREG(st.st_mode) && st.st_nlink == 1)
+			r = wd_err_set(err, WD_EFAIL, "%s", e2.msg);
+		else
 			r = fs_unlink(&v->fs, path, err);
 	}
 	if (!r && ends_with_line(&old, line))

@@ -8,8 +8,9 @@
  * VERSION, NAME OLD -> NEW for a version change, NAME VERSION removed), the
  * generation (or -) and the outcome: done, undone (a failure put the volume
  * back), recovered: finished or recovered: undone (the next run finished or
- * undid what a crash left). ASCII only (any other byte is written as \xNN),
- * CR LF endings, at most TEXTLOG_MAX bytes: the oldest lines are dropped.
+ * undid what a crash left), abandoned (recover --abandon). ASCII only (any
+ * other byte is written as \xNN), CR LF endings, at most TEXTLOG_MAX bytes:
+ * the oldest lines are dropped.
  *
  * Crash consistency: the line the change records is stored in the
  * database's meta table by the same commit that records the change
@@ -24,7 +25,6 @@
 
 #include "installer/txn.h"
 
-#define TEXTLOG_PATH "var\\log\\warpdrv.log"
 #define TEXTLOG_MAX (64 * 1024)
 #define TEXTLOG_META_LAST "textlog-last"
 #define TEXTLOG_META_INTENT "textlog-intent"

@@ -227,6 +227,8 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 		return r;
 	struct txnlog_pending p;
 	if ((r = txnlog_load(&t.db, &p, &a->found, err)) || !a->found) {
+		if (!r) /* only the text log was behind */
+			textlog_catch_up(&t);
 		txn_end(&t);
 		return r;
 	}
@@ -234,13 +236,17 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 	a->name = wd_xstrdup(p.name);
 	wd_defer_begin(); /* its steps run to the end, a signal waits */
 	a->put_back = put_aside_back(&t, &p);
+	textlog_recovering(&t, &p, "abandoned");
 	if (!(r = db_begin(&t.db, err))) {
 		if ((r = txnlog_abandoned(&t.db, p.id, p.install, p.name, err)) ||
+		    (r = db_meta_set(&t.db, TEXTLOG_META_LAST, t.log_line, err)) ||
 		    (r = txn_commit_step(&t, err)))
 			db_rollback(&t.db);
 	}
-	if (!r)
+	if (!r) {
 		txn_sweep_aside(&t);
+		textlog_catch_up(&t);
+	}
 	int sig = wd_defer_end();
 	if (sig && !r)
 		r = wd_err_set(err, WD_EFAIL, "interrupted by %s: the interrupted %s of %s was "

@@ -257,6 +257,28 @@ t_the_log_is_capped() {
 	expect_line "$T/v" -1 'install \| testpkg 1\.0 \| - \| done'
 }
 
+# A recovery that cannot finish writes no line; recover --abandon writes
+# "abandoned", named by the interrupted change.
+t_an_abandoned_change_is_logged_so() {
+	make_volume "$T/v"
+	make_good_package
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	WARPDRV_CRASH_AT=2 wd --yes --root "$T/v" remove testpkg
+	assert_rc 99
+	rm "$T/v/var/lib/warpdrv/kept/"*
+	wd --root "$T/v" recover
+	assert_rc 1
+	expect_count "$T/v" 1
+	wd --root "$T/v" recover --abandon
+	assert_rc 0
+	expect_count "$T/v" 2
+	expect_line "$T/v" 2 'remove \| testpkg 1\.0 \| - \| abandoned'
+	wd --root "$T/v" recover --abandon
+	assert_rc 0
+	expect_count "$T/v" 2
+}
+
 # No package may claim the log or its folder, whatever its key.
 t_a_package_may_not_claim_the_log() {
 	make_key
