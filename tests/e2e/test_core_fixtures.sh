@@ -93,6 +93,8 @@ t_an_upgrade_rewrites_both_files_and_rollback_restores() {
 	wd --root "$T/v" --keys "$T/k" --repo "$T/www/r208" upgrade --yes
 	assert_rc 0
 	assert_out "Upgraded mmlem to 2.08"
+	tail -n 1 "$T/v/var/log/warpdrv.log" | grep -qE '^[0-9T:Z-]+ upgrade \| mmlem 2\.06 -> 2\.08 \| (-|generation [0-9]+) \| done'$'\r''$' ||
+		fail "the text log's line: $(tail -n 1 "$T/v/var/log/warpdrv.log")"
 	grep -q 'DEVICE=C:\\IBMCOM\\MACS\\MMLEMX.OS2'$'\r''$' "$T/v/CONFIG.SYS" ||
 		fail "CONFIG.SYS does not load MMLEMX.OS2 with CR LF"
 	grep -q '^\[MMLEMX_nif\]'$'\r' "$T/v/IBMCOM/PROTOCOL.INI" || fail "the section is not MMLEMX_nif"
