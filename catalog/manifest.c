@@ -178,8 +178,10 @@ static const char *reserved_problem(const char *dest)
 		return "lies in warpdrv's state folder \\VAR\\LIB\\WARPDRV";
 	if (dest_under(dest, "VAR\\CACHE\\WARPDRV", &exact))
 		return "lies in warpdrv's cache folder \\VAR\\CACHE\\WARPDRV";
-	static const char *const above[] = {"VAR", "VAR\\LIB", "VAR\\CACHE", "IBMCOM",
-					    "IBMCOM\\MACS"};
+	if (!strcasecmp(dest, "\\VAR\\LOG\\WARPDRV.LOG"))
+		return "is warpdrv's text log \\VAR\\LOG\\WARPDRV.LOG";
+	static const char *const above[] = {"VAR", "VAR\\LIB", "VAR\\CACHE", "VAR\\LOG",
+					    "IBMCOM", "IBMCOM\\MACS"};
 	for (size_t i = 0; i < sizeof above / sizeof *above; i++)
 		if (dest_under(dest, above[i], &exact) && exact)
 			return "is a folder warpdrv needs (its state, MPTS), not a file";

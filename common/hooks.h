@@ -4,6 +4,8 @@
  * WARPDRV_SIGNAL_AT, WARPDRV_LOCK_WAIT). WARPDRV_SIGNAL_AT=N:TERM (or INT,
  * HUP, QUIT) makes the process send itself that signal just before its Nth
  * durable step (installer/txn_step.c), as a host shutting down would.
+ * WARPDRV_CRASH_AT=log stops it after a change is recorded, before its line
+ * is written to the text log (installer/textlog.c).
  * They exist only in the programs built in build/
  * (WD_TEST_HOOKS=1, the default);
  * `make install` builds its programs with WD_TEST_HOOKS=0, where every hook

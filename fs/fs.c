@@ -613,6 +613,43 @@ int fs_read(const struct fs_root *r, const char *p, size_t max, struct wd_buf *o
 	return rc;
 }
 
+int fs_read_tail(const struct fs_root *r, const char *p, size_t max, struct wd_buf *out,
+		 bool *whole, struct wd_err *err)
+{
+	wd_buf_reset(out);
+	*whole = true;
+	int fd = fs_open(r, p, O_RDONLY, err);
+	if (fd < 0)
+		return fd;
+	const char *rel = fs_rel(r, p, err);
+	char *path = host_of(r, rel);
+	struct stat st;
+	int rc = fs_check_single(fd, path, err);
+	if (!rc && fstat(fd, &st) < 0)
+		rc = sys_fail(err, r, p, "examine", errno);
+	if (!rc) {
+		off_t from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+		*whole = from == 0;
+		wd_buf_reserve(out, max + 1);
+		while (!rc && out->len < max) {
+			ssize_t n = pread(fd, out->p + out->len, max - out->len,
+					  from + (off_t)out->len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				rc = sys_fail(err, r, p, "read", errno);
+			else if (n == 0)
+				break;
+			else
+				out->len += (size_t)n;
+		}
+		out->p[out->len] = '\0';
+	}
+	close(fd);
+	free(path);
+	return rc;
+}
+
 int fs_sha256(const struct fs_root *r, const char *p, char out[WD_SHA256_HEX],
 	      struct wd_err *err)
 {

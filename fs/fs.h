@@ -119,6 +119,11 @@ int fs_sync_all(const struct fs_root *r, struct wd_err *err);
 /* Reads the whole plain file p (at most max bytes, 0: no limit). */
 int fs_read(const struct fs_root *r, const char *p, size_t max, struct wd_buf *out,
 	    struct wd_err *err);
+/* Reads the last max bytes (all of a shorter file) of p, which must be a
+ * plain file with exactly one link (fs_check_single): a file linked from
+ * elsewhere is never read. *whole tells whether the file was read whole. */
+int fs_read_tail(const struct fs_root *r, const char *p, size_t max, struct wd_buf *out,
+		 bool *whole, struct wd_err *err);
 /* SHA-256 of the plain file p, streamed. */
 int fs_sha256(const struct fs_root *r, const char *p, char out[WD_SHA256_HEX],
 	      struct wd_err *err);

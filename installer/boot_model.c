@@ -9,7 +9,7 @@
 
 #define SV(v) (int)(v).n, (v).p
 
-/* The protocol drivers whose module the os2 reference names: a protocol
+/* The protocol drivers whose module is known (docs/os2-facts.md): a protocol
  * section with this DriverName is served by that file. Others (TCPIP$ among
  * them: MPTN's split over several files) are not judged. */
 static const struct {
@@ -86,8 +86,8 @@ static bool section_has_drivername(const struct protocol_ini *pi, const char *dn
 }
 
 /* Instance k >= 2 of a driver without data for it: the two conventions the
- * os2 reference names, NAME2$ (MultiMac) and the last digit replaced
- * (Intel: E1002$). The one a section has, else the first. */
+ * project knows (docs/os2-facts.md, "PROTOCOL.INI"): NAME2$ (MultiMac)
+ * and the last digit replaced (Intel: E1002$). The one a section has, else the first. */
 static char *guess_instance(const struct boot_input *in, const char *first, int k)
 {
 	size_t n = strlen(first);

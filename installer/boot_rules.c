@@ -62,7 +62,7 @@ bool boot_netbind_fix(const struct boot_model *m, char **line, char **os2path, s
 		if (m->proto[k].line > (long)last)
 			last = (size_t)m->proto[k].line;
 	/* Protocol drivers nothing binds (NETBIOS.OS2) and MPTN's load before
-	 * NETBIND too (REFERENCE.md's order): the last DEVICE= line from a
+	 * NETBIND too (docs/os2-facts.md, "CONFIG.SYS"): the last DEVICE= line from a
 	 * PROTOCOL folder. */
 	size_t nl = config_sys_lines(m->in.cs);
 	for (size_t i = last + 1; i < nl; i++) {

@@ -215,9 +215,18 @@ int check_volume(const struct volume *v, const struct pkg_manifest *const *pkgs,
 				   "%s; the driver it describes is judged by its file name instead",
 				   f.nifs[k].error);
 	check_config_sys(v, &f.cs, rep);
-	struct boot_input in = {&f.cs, f.have_pi ? &f.pi : NULL, &f.loc, f.loc.path,
-				f.stale_ibmcom, f.nifs, f.nnifs, pkgs, npkgs,
-				check_netbind_file(v, &f.loc)};
+	struct boot_input in = {
+		.cs = &f.cs,
+		.pi = f.have_pi ? &f.pi : NULL,
+		.loc = &f.loc,
+		.pi_label = f.loc.path,
+		.stale_ibmcom = f.stale_ibmcom,
+		.nifs = f.nifs,
+		.nnifs = f.nnifs,
+		.pkgs = pkgs,
+		.npkgs = npkgs,
+		.netbind_file = check_netbind_file(v, &f.loc),
+	};
 	check_network(&in, rep);
 	if (f.have_pi && f.loc.path)
 		rep->pi_file = wd_xstrdup(f.loc.path);

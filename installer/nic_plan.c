@@ -490,8 +490,16 @@ static void model_of(struct nic_ctx *c, struct boot_model *m)
 	for (size_t i = 0; i < c->in->npkgs; i++)
 		c->manifests[i] = &c->in->pkgs[i]->m;
 	const struct pi_location *loc = c->in->loc ? c->in->loc : &none;
-	struct boot_input bi = {c->cs, c->pi, loc, loc->path, false, c->in->nifs, c->in->nnifs,
-				c->manifests, c->in->npkgs, 0};
+	struct boot_input bi = {
+		.cs = c->cs,
+		.pi = c->pi,
+		.loc = loc,
+		.pi_label = loc->path,
+		.nifs = c->in->nifs,
+		.nnifs = c->in->nnifs,
+		.pkgs = c->manifests,
+		.npkgs = c->in->npkgs,
+	};
 	boot_model_build(m, &bi);
 }
 

@@ -173,7 +173,7 @@ int setup_apply(struct setup *s, struct wd_err *err)
 	}
 	struct wd_buf summary = {0};
 	summary_of(s, &summary);
-	struct generation_note gn = {0, (char *)s->command, summary.p};
+	struct generation_note gn = {.command = (char *)s->command, .summary = summary.p};
 	if (!r)
 		r = generation_next(&t.db, &gn.n, err);
 	/* A folder of that number left from a database that is gone holds
@@ -423,8 +423,17 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 			m[nm++] = &pkgs[i]->m;
 	const struct boot_files *f = &s->bf;
 	int nb_old = check_netbind_file(&s->v, &f->loc);
-	struct boot_input bi_old = {&f->cs, &f->pi, &f->loc, f->loc.path, false, f->nifs, f->nnifs,
-				    m, nm, nb_old};
+	struct boot_input bi_old = {
+		.cs = &f->cs,
+		.pi = &f->pi,
+		.loc = &f->loc,
+		.pi_label = f->loc.path,
+		.nifs = f->nifs,
+		.nnifs = f->nnifs,
+		.pkgs = m,
+		.npkgs = nm,
+		.netbind_file = nb_old,
+	};
 	struct boot_model before, after;
 	boot_model_build(&before, &bi_old);
 	int r = 0;
@@ -438,8 +447,17 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 		break_for_test(&pi, &s->nic);
 		struct pi_location loc;
 		pi_locate(&cs, s->v.boot_drive, &loc);
-		struct boot_input bi_new = {&cs, &pi, &loc, loc.path, false, f->nifs, f->nnifs, m, nm,
-					    check_netbind_file(&s->v, &loc)};
+		struct boot_input bi_new = {
+			.cs = &cs,
+			.pi = &pi,
+			.loc = &loc,
+			.pi_label = loc.path,
+			.nifs = f->nifs,
+			.nnifs = f->nnifs,
+			.pkgs = m,
+			.npkgs = nm,
+			.netbind_file = check_netbind_file(&s->v, &loc),
+		};
 		boot_model_build(&after, &bi_new);
 		bool again = false;
 		if (!pass) {

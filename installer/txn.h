@@ -1,4 +1,4 @@
-/* The install transaction (shared/DESIGN.md, "The install transaction").
+/* The install transaction (docs/recovery.md tells what it promises).
  *
  * txn_begin takes the volume's lock (fcntl on var/lib/warpdrv/lock: a crashed
  * holder's lock goes with its process), opens the database and finishes or
@@ -104,6 +104,10 @@ struct txn {
 	 * signal_arms (txn_apply, up to its commit); signal_failed: one did */
 	bool signal_arms, signal_failed;
 	bool recovered;            /* an interrupted run was finished or undone */
+	const char *what;          /* txn_begin's ("install mmlem") */
+	/* the text log's description of the change under way, and the line its
+	 * commit stores (installer/textlog.h) */
+	char *log_desc, *log_line;
 	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */
 	dev_t fs_dev;

@@ -14,6 +14,7 @@
 #include "common/signals.h"
 #include "license/activation.h"
 #include "state/txnlog.h"
+#include "installer/textlog.h"
 
 /* The packages of an install plan (one or several merged), or none. */
 static size_t plan_pkgs(const struct txn_plan *plan, const struct package *const **pkgs,
@@ -45,8 +46,16 @@ static void intent_op(const struct txn_plan *plan, const struct txn_op *o, bool 
 static void intent_pkg(const struct package *p, struct txnlog_pkg *l)
 {
 	const struct pkg_manifest *m = &p->m;
-	*l = (struct txnlog_pkg){m->name, m->version, pkg_kind_name(m->kind), m->entitlement,
-				 m->summary, m->released, p->manifest.p, p->manifest.len};
+	*l = (struct txnlog_pkg){
+		.name = m->name,
+		.version = m->version,
+		.kind = pkg_kind_name(m->kind),
+		.entitlement = m->entitlement,
+		.summary = m->summary,
+		.released = m->released,
+		.manifest = p->manifest.p,
+		.manifest_len = p->manifest.len,
+	};
 }
 
 /* Records the intent and commits it: the first durable step. */
@@ -61,11 +70,24 @@ static int record_intent(struct txn *t, const struct txn_plan *plan, long long *
 		intent_op(plan, &plan->ops[i], npkgs > 0, &ops[i]);
 	for (size_t k = 0; k < npkgs; k++)
 		intent_pkg(pkgs[k], &lp[k]);
-	struct txnlog_intent in = {plan->install, plan->name, plan->version, ops, plan->nops,
-				   lp, npkgs, plan->gen_n, plan->gen_command, plan->gen_summary,
-				   plan->removes, plan->nremoves};
+	struct txnlog_intent in = {
+		.install = plan->install,
+		.name = plan->name,
+		.version = plan->version,
+		.ops = ops,
+		.nops = plan->nops,
+		.pkgs = lp,
+		.npkgs = npkgs,
+		.gen_n = plan->gen_n,
+		.gen_command = plan->gen_command,
+		.gen_summary = plan->gen_summary,
+		.removes = plan->removes,
+		.nremoves = plan->nremoves,
+	};
 	int r = db_begin(&t->db, err);
 	if (!r && (r = txnlog_insert(&t->db, &in, id, err)))
+		db_rollback(&t->db);
+	else if (!r && (r = textlog_intent(t, *id, err)))
 		db_rollback(&t->db);
 	else if (!r && (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
@@ -83,7 +105,9 @@ int txn_record_done(struct txn *t, long long id, struct wd_err *err)
 	 * is refused when the subscription is read, not here) */
 	struct wd_err e2;
 	activation_note_today(&t->db, &e2);
-	if ((r = txnlog_done(&t->db, id, err)) || (r = txn_commit_step(t, err)))
+	if ((r = txnlog_done(&t->db, id, err)) ||
+	    (t->log_line && (r = db_meta_set(&t->db, TEXTLOG_META_LAST, t->log_line, err))) ||
+	    (r = txn_commit_step(t, err)))
 		db_rollback(&t->db);
 	return r;
 }
@@ -147,8 +171,11 @@ static int apply(struct txn *t, const struct txn_plan *plan, enum outcome *how,
 	long long id = 0;
 	int r;
 	*how = UNDONE;
-	if ((r = record_intent(t, plan, &id, err)))
+	textlog_begin(t, plan);
+	if ((r = record_intent(t, plan, &id, err))) {
+		textlog_forget(t);
 		return tell(err, r, "nothing was changed");
+	}
 	r = plan->install ? txn_put_files(t, plan->ops, plan->nops, err)
 			  : txn_remove_files(t, plan->ops, plan->nops, err);
 	if (!r && !(r = txn_record_done(t, id, err))) {
@@ -199,6 +226,7 @@ int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)
 	t->signal_failed = false;
 	r = apply(t, plan, &how, err);
 	t->signal_arms = false;
+	textlog_outcome(t, how == FINISHED, how == UNDONE);
 	int sig = wd_defer_end();
 	return sig ? interrupted(t, sig, r, how, err) : r;
 }

@@ -13,6 +13,7 @@
 #include "fs/fs.h"
 #include "common/file.h"
 #include "common/hooks.h"
+#include "installer/textlog.h"
 
 /* How many seconds to wait for the lock (WARPDRV_LOCK_WAIT; default 3). */
 static int lock_wait_env(void)
@@ -94,6 +95,7 @@ int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool r
 	memset(t, 0, sizeof *t);
 	t->v = v;
 	t->lock_fd = -1;
+	t->what = what;
 	t->crash_at = txn_crash_at_env();
 	txn_fail_at_env(t);
 	char *dir = NULL, *kept = NULL;
@@ -117,6 +119,8 @@ int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool r
 		r = txn_recover(t, err);
 	if (!r && recover) /* left by a crash after a removal's commit */
 		txn_sweep_aside(t);
+	if (!r && recover) /* a line a crash kept out of the text log */
+		textlog_catch_up(t);
 	free(dir);
 	free(kept);
 	if (r)
@@ -135,4 +139,7 @@ void txn_end(struct txn *t)
 	if (t->lock_fd >= 0)
 		close(t->lock_fd); /* closing drops the fcntl lock */
 	t->lock_fd = -1;
+	free(t->log_desc);
+	free(t->log_line);
+	t->log_desc = t->log_line = NULL;
 }

@@ -13,6 +13,7 @@
 #include "common/file.h"
 #include "common/signals.h"
 #include "state/txnlog.h"
+#include "installer/textlog.h"
 
 /* A checked relative path from the database, resolved under the root as any
  * other path on the volume is (its case as found on disk). */
@@ -59,7 +60,9 @@ static int undo(struct txn *t, const struct txnlog_pending *p, const struct txn_
 		r = db_begin(&t->db, err);
 	if (r)
 		return r;
-	if ((r = txnlog_undone(&t->db, p->id, p->name, err)) || (r = db_commit(&t->db, err)))
+	if ((r = txnlog_undone(&t->db, p->id, p->name, err)) ||
+	    (t->log_line && (r = db_meta_set(&t->db, TEXTLOG_META_LAST, t->log_line, err))) ||
+	    (r = db_commit(&t->db, err)))
 		db_rollback(&t->db);
 	return r;
 }
@@ -86,15 +89,18 @@ int txn_recover(struct txn *t, struct wd_err *err)
 		/* A copy to undo from is gone (removed by hand), but every new
 		 * file was written and flushed: finishing is the way back to a
 		 * consistent volume. */
+		textlog_recovering(t, &p, "recovered: finished");
 		if (!(r = txn_finish_install(t, ops, p.nops, err)))
 			r = txn_record_done(t, p.id, err);
 		became = "finished";
 	} else if (p.install) {
 		/* not committed: undo it, and say so in the history */
+		textlog_recovering(t, &p, "recovered: undone");
 		r = undo(t, &p, ops, err);
 		became = "undone";
 	} else {
 		/* committed intent: finish it */
+		textlog_recovering(t, &p, "recovered: finished");
 		if (!(r = txn_remove_files(t, ops, p.nops, err)) &&
 		    !(r = txn_record_done(t, p.id, err)))
 			txn_remove_cleanup(t, ops, p.nops);
@@ -164,6 +170,8 @@ static int any_pending(const struct volume *v, bool *pending, struct wd_err *err
 	int r = db_open(&db, v, false, &have, err);
 	if (!r && have)
 		r = txnlog_any(&db, pending, err);
+	if (!r && have && !*pending) /* or only the text log's line of the last one */
+		*pending = textlog_behind(v, &db);
 	db_close(&db);
 	return r;
 }
@@ -219,6 +227,8 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 		return r;
 	struct txnlog_pending p;
 	if ((r = txnlog_load(&t.db, &p, &a->found, err)) || !a->found) {
+		if (!r) /* only the text log was behind */
+			textlog_catch_up(&t);
 		txn_end(&t);
 		return r;
 	}
@@ -226,13 +236,17 @@ int txn_abandon(const struct volume *v, struct txn_abandoned *a, struct wd_err *
 	a->name = wd_xstrdup(p.name);
 	wd_defer_begin(); /* its steps run to the end, a signal waits */
 	a->put_back = put_aside_back(&t, &p);
+	textlog_recovering(&t, &p, "abandoned");
 	if (!(r = db_begin(&t.db, err))) {
 		if ((r = txnlog_abandoned(&t.db, p.id, p.install, p.name, err)) ||
+		    (r = db_meta_set(&t.db, TEXTLOG_META_LAST, t.log_line, err)) ||
 		    (r = txn_commit_step(&t, err)))
 			db_rollback(&t.db);
 	}
-	if (!r)
+	if (!r) {
 		txn_sweep_aside(&t);
+		textlog_catch_up(&t);
+	}
 	int sig = wd_defer_end();
 	if (sig && !r)
 		r = wd_err_set(err, WD_EFAIL, "interrupted by %s: the interrupted %s of %s was "

@@ -208,8 +208,16 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 			ms[nm++] = &pkgs[i].m;
 	}
 	const struct boot_files *bf = &s->bf;
-	struct boot_input bi = {&bf->cs, bf->have_pi ? &bf->pi : NULL, &bf->loc, bf->loc.path,
-				false, bf->nifs, bf->nnifs, ms, nm, 0};
+	struct boot_input bi = {
+		.cs = &bf->cs,
+		.pi = bf->have_pi ? &bf->pi : NULL,
+		.loc = &bf->loc,
+		.pi_label = bf->loc.path,
+		.nifs = bf->nifs,
+		.nnifs = bf->nnifs,
+		.pkgs = ms,
+		.npkgs = nm,
+	};
 	struct boot_model m;
 	boot_model_build(&m, &bi);
 	int r = 0;

@@ -1,7 +1,7 @@
 /* netio 1.3x-compatible throughput test: the wire protocol (client and
  * server, TCP and UDP), netio's result lines, and a parser for the text a netio
- * client printed. Implemented from the protocol description in the project's
- * OS/2 reference (netio's own code may not be reused); docs/bench.md says which
+ * client printed. Implemented from netio's public protocol description, as
+ * docs/bench.md gives it (netio's own code may not be reused); it says which
  * rules follow that description and which are warpdrv's choice.
  *
  * Nothing here prints: progress and per-client notes go through struct

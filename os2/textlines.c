@@ -18,7 +18,7 @@ static void push(struct textlines *t, size_t at, char *p, size_t len, size_t eol
 		t->v = wd_xrealloc(t->v, t->cap * sizeof *t->v);
 	}
 	memmove(t->v + at + 1, t->v + at, (t->n - at) * sizeof *t->v);
-	t->v[at] = (struct tl_line){p, len, eol, own};
+	t->v[at] = (struct tl_line){.p = p, .len = len, .eol = eol, .own = own};
 	t->n++;
 }
 
@@ -52,7 +52,7 @@ void tl_parse(struct textlines *t, const char *p, size_t n)
 		size_t eol = 0;
 		if (lf)
 			eol = len >= 2 && p[i + len - 2] == '\r' ? 2 : 1;
-		t->v[t->n++] = (struct tl_line){t->block + i, len, eol, false};
+		t->v[t->n++] = (struct tl_line){.p = t->block + i, .len = len, .eol = eol};
 		i += len;
 	}
 }
@@ -214,7 +214,7 @@ int tl_insert_many(struct textlines *t, size_t at, const char *const *text, cons
 		char *p = wd_xmalloc(len[k] + nll + 1);
 		memcpy(p, text[k], len[k]);
 		memcpy(p + len[k], nl, nll + 1);
-		t->v[at + k] = (struct tl_line){p, len[k] + nll, nll, true};
+		t->v[at + k] = (struct tl_line){.p = p, .len = len[k] + nll, .eol = nll, .own = true};
 	}
 	t->n += n - 1;
 	return 0;

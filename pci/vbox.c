@@ -1,4 +1,5 @@
-/* VirtualBox's virtual hardware, as VirtualBox presents it (shared/os2/REFERENCE.md). */
+/* VirtualBox's virtual hardware, as VirtualBox presents it (docs/os2-facts.md,
+ * "VirtualBox's virtual hardware"). */
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>

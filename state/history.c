@@ -24,8 +24,13 @@ int history_list(struct db *db, struct history_row **out, size_t *n, struct wd_e
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
-		(*out)[(*n)++] = (struct history_row){sqlite3_column_int64(st, 0), col(st, 1),
-						      col(st, 2), col(st, 3), col(st, 4)};
+		(*out)[(*n)++] = (struct history_row){
+			.id = sqlite3_column_int64(st, 0),
+			.at = col(st, 1),
+			.action = col(st, 2),
+			.package = col(st, 3),
+			.version = col(st, 4),
+		};
 	}
 	if (s != SQLITE_DONE)
 		r = db_fail(db, err, "cannot read the history");

@@ -60,8 +60,15 @@ int installed_packages(struct db *db, struct installed_pkg **out, size_t *n,
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
 		struct installed_pkg *p = &(*out)[(*n)++];
-		*p = (struct installed_pkg){col(st, 0), col(st, 1), col(st, 2), col(st, 3),
-					    col(st, 4), col(st, 5), col(st, 6)};
+		*p = (struct installed_pkg){
+			.name = col(st, 0),
+			.version = col(st, 1),
+			.released = col(st, 2),
+			.kind = col(st, 3),
+			.entitlement = col(st, 4),
+			.summary = col(st, 5),
+			.installed = col(st, 6),
+		};
 	}
 	if (s != SQLITE_DONE)
 		r = db_fail(db, err, "cannot read the installed packages");

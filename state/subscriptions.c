@@ -98,8 +98,12 @@ int subscriptions_all(struct db *db, struct subscription_row **out, size_t *n,
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = wd_xrealloc(*out, (*n + 1) * sizeof **out);
-		(*out)[(*n)++] = (struct subscription_row){col(st, 0), col(st, 1), col(st, 2),
-							   col(st, 3)};
+		(*out)[(*n)++] = (struct subscription_row){
+			.key_id = col(st, 0),
+			.activated = col(st, 1),
+			.ended = col(st, 2),
+			.ended_why = col(st, 3),
+		};
 	}
 	if (s != SQLITE_DONE)
 		r = db_fail(db, err, "cannot read the subscription keys");

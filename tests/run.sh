@@ -19,12 +19,17 @@ count() { # file: adds its PASS/FAIL/SKIP lines
 	skipped=$((skipped + $(grep -c '^SKIP ' "$1")))
 }
 
+# The real OS/2 files of the extra cases (tests/e2e/lib.sh, need_samples):
+# WARPDRV_SAMPLES when set (a folder that is not there runs the project's
+# own fixtures alone), else the samples folder beside the clone.
+samples=${WARPDRV_SAMPLES:-$top/../shared/os2/samples}
+
 # Unit tests: cmocka's summary lines give the counts; a binary that dies
 # before its summary counts as one failure.
 for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	CMOCKA_MESSAGE_OUTPUT=stdout WARPDRV_SAMPLES="$top/../shared/os2/samples" \
+	CMOCKA_MESSAGE_OUTPUT=stdout WARPDRV_SAMPLES="$samples" \
 		WARPDRV_SRC="$top" "$t" >"$log/$name" 2>&1
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/$name")
@@ -44,7 +49,7 @@ done
 
 # End-to-end tests: each script prints PASS/FAIL/SKIP lines; run two at a time.
 export WD="$O/warpdrv" WDA="$O/warpdrv-admin" WARPDRV_SRC="$top" WARPDRV_BUILD="$O"
-export WARPDRV_SAMPLES="$top/../shared/os2/samples"
+export WARPDRV_SAMPLES="$samples"
 ls "$top"/tests/e2e/test_*.sh 2>/dev/null | xargs -r -P 2 -I{} sh -c \
 	'b=$(basename "$1"); s=$(date +%s); bash "$1" >"$2/e2e.$b" 2>&1 || echo "FAIL $b: exited $?" >>"$2/e2e.$b"; echo $(($(date +%s) - s)) >"$2/time.$b"' _ {} "$log"
 for f in "$log"/e2e.*; do

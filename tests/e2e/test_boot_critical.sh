@@ -244,13 +244,15 @@ t_check_fat_volume_needs_no_ifs() {
 
 # The fixture volumes and the real CONFIG.SYS samples with their disk
 # drivers and file systems raise none of these.
-t_check_fixtures_and_samples_boot() {
+t_check_fixtures_boot() {
 	for v in "$FIX"/volumes/*; do
 		V=$v
 		check_of
 		no_code no-disk-driver
 		no_code no-boot-ifs
 	done
+}
+t_check_samples_boot() {
 	need_samples
 	for s in vbox-unattended os2yum updcd; do
 		guest_dir="$T/s-$s"

@@ -183,10 +183,9 @@ t_upgrade_survives_a_crash_at_every_step() {
 # PROTOCOL.INI with the files, in one transaction: stopped anywhere, the
 # guest boots 2.06 with its lines or 2.07 with the new ones.
 t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
-	need_samples
 	make_key
 	activated_copy "$T/s0"
-	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/s0" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	before=$(snapshot "$T/s0" var)
 	d="$T/m207"
@@ -215,11 +214,10 @@ t_an_upgrade_that_rewrites_the_boot_files_survives_a_crash_at_every_step() {
 # PROTOCOL.INI in one transaction. Stopped at any step, the next run leaves
 # the guest booting the old way or the new way, never a mix.
 t_setup_survives_a_crash_at_every_step() {
-	need_samples
 	mkdir -p "$T/k"
 	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0" var)
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes
 	assert_rc 0
@@ -328,9 +326,8 @@ t_a_committed_install_survives_a_power_cut() {
 
 t_a_committed_setup_survives_a_power_cut() {
 	need_shim
-	need_samples
 	activated_copy "$T/s0"
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes
 	assert_rc 0

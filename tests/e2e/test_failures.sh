@@ -7,11 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-PCI_ZH="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+PCI_GUEST="lspci:$FIX/pci/vbox-82540em.lspci-n"
 
 # An activated copy of the eComStation sample at $T/s0.
 activated_sample() {
-	need_samples
 	activated_copy "$T/s0"
 }
 
@@ -38,7 +37,7 @@ t_setup_on_a_full_disk_leaves_the_volume_as_it_was() {
 	small_disk 360
 	cp -a "$T/s0" "$T/m/v"
 	before=$(snapshot "$T/m/v" var)
-	wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
+	wd --root "$T/m/v" --pci "$PCI_GUEST" setup --yes
 	assert_rc 1
 	disk_full_said
 	assert_err "nothing was changed"
@@ -60,7 +59,7 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	small_disk 2048
 	cp -a "$T/s0" "$T/m/v"
 	before=$(snapshot "$T/m/v" var)
-	wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
+	wd --root "$T/m/v" --pci "$PCI_GUEST" setup --yes
 	assert_rc 0
 	after=$(snapshot "$T/m/v" var)
 	umount "$T/m"
@@ -71,7 +70,7 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	for kib in 320 344 368 400 420 560 600 640 720; do
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
-		wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
+		wd --root "$T/m/v" --pci "$PCI_GUEST" setup --yes
 		now=$(snapshot "$T/m/v" var)
 		if [ "$RC" -eq 0 ]; then
 			[ "$now" = "$after" ] || fail "$kib KiB: setup said done but the volume is not set up"
@@ -207,7 +206,6 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 # volume: an install, a removal, a repository added, not only setup and
 # activation. Set back behind it afterwards, the clock is caught.
 t_every_writing_command_teaches_the_clock_guard() {
-	need_samples
 	cp -a "$FIX/volumes/ecs21-e1000" "$T/v"
 	wda issue --key "$WARPDRV_BUILD/keys/license/dev.key" --customer 7 \
 		--entitlements drivers,acpi --issued 2026-01-01 --expires 2099-12-31

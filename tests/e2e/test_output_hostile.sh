@@ -215,7 +215,6 @@ PY
 
 # setup's diff shows the CONFIG.SYS lines around a change: escaped too.
 t_setup_shows_planted_escapes_in_its_diff_escaped() {
-	need_samples
 	activated_copy "$T/g"
 	python3 - "$T/g/CONFIG.SYS" <<'PY'
 import sys
@@ -226,12 +225,12 @@ assert old in s
 open(p, "wb").write(s.replace(old, old + b"REM \x1b]0;pwned\x07 \x1b[2J\r\n"))
 PY
 	before=$(snapshot "$T/g")
-	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --dry-run
+	wd --root "$T/g" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --dry-run
 	assert_rc 0
 	assert_out '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
 	assert_out ' REM \x1b]0;pwned\x07 \x1b[2J'
 	no_raw_escape
-	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" --json setup --dry-run
+	wd --root "$T/g" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" --json setup --dry-run
 	assert_rc 0
 	no_raw_escape
 	assert_json '"REM \x1b]0;pwned\x07 \x1b[2J" in d["diff"]'
@@ -414,7 +413,6 @@ PY
 # offers is downloaded only after a yes: refused with no terminal, not done
 # under --dry-run, done with --yes.
 t_setup_downloads_the_driver_only_once_agreed_to() {
-	need_samples
 	mkdir -p "$T/www/e"
 	cp -R "$FIXT/k" "$T/k"
 	cp -R "$SRC/drivers/e1000" "$T/e1000"
@@ -426,7 +424,7 @@ t_setup_downloads_the_driver_only_once_agreed_to() {
 	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
 	start_server H
 	s() { wd --root "$T/g" --keys "$T/k" $NET --repo "$H_URL/e/" \
-		--pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" "$@"; }
+		--pci "lspci:$FIX/pci/vbox-82540em.lspci-n" "$@"; }
 	before=$(snapshot "$T/g")
 	s setup
 	assert_rc 2

@@ -8,10 +8,9 @@
 P="$FIX/pci"
 
 t_e1000_to_mmlem_with_a_subscription() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	assert_out "MMLEM.OS2"
 	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
@@ -31,10 +30,9 @@ t_e1000_to_mmlem_with_a_subscription() {
 }
 
 t_e1000_kept_without_a_subscription() {
-	need_samples
 	volume ecs21-e1000
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	assert_out "MMLEM needs a subscription with drivers; using E1000"
 	assert_out "A subscription would add MMLEM"
@@ -118,10 +116,9 @@ t_two_82540em_on_one_driver_get_instances() {
 }
 
 t_virtio_has_no_driver() {
-	need_samples
 	volume ecs21-e1000
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "vbox:$SAMPLES/vbox-showvminfo/CODeRUS-sailfish-build-engine.txt" setup --yes
+	wd --root "$T/v" --pci "vbox:$FIX/pci/vbox-virtio-only.txt" setup --yes
 	assert_rc 5
 	assert_err "no network adapter warpdrv can configure"
 	assert_err "VBoxManage modifyvm VM --nictype1 82540EM"
@@ -129,46 +126,43 @@ t_virtio_has_no_driver() {
 }
 
 t_nat_adapter_gets_a_note() {
-	need_samples
 	volume ecs21-e1000
-	wd --root "$T/v" --pci "vbox:$SAMPLES/vbox-showvminfo/chef-ohai_ubuntu-18.04.txt" --dry-run setup
+	wd --root "$T/v" --pci "vbox:$FIX/pci/vbox-nat-82540em.txt" --dry-run setup
 	assert_rc 0
 	assert_out "attached to NAT; bridged networking is recommended"
 }
 
 t_no_networking() {
-	need_samples
 	volume ecs21-e1000
 	rm "$T/v/IBMCOM/PROTOCOL.INI"
 	before=$(snapshot "$T/v")
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic
 	assert_rc 1
 	assert_err "no MPTS networking (no IBMCOM\\PROTOCOL.INI)"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 	volume warp452-pcnet
 	grep -v PROTMAN "$T/v/CONFIG.SYS" >"$T/c" && mv "$T/c" "$T/v/CONFIG.SYS"
 	before=$(snapshot "$T/v")
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic
 	assert_rc 1
 	assert_err "no DEVICE=...\\PROTMAN.OS2 line"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 }
 
 t_forced_driver_that_does_not_drive_the_device() {
-	need_samples
 	volume ecs21-e1000
 	before=$(snapshot "$T/v")
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver pcntnd
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic --driver pcntnd
 	assert_rc 1
 	assert_err "--driver pcntnd: pcntnd does not drive the 82540EM at 0000:00:03.0"
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver mmlem
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic --driver mmlem
 	assert_rc 4
 	assert_err "--driver mmlem"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --driver frob
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic --driver frob
 	assert_rc 1
 	assert_err "--driver frob: no NIC driver package of that name"
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic --slot 00:09.0
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic --slot 00:09.0
 	assert_rc 1
 	assert_err "--slot 00:09.0: no network controller there"
 	wd --yes --root "$T/v" configure frob
@@ -198,10 +192,9 @@ PY
 }
 
 t_acpi_from_os2apic_and_apm() {
-	need_samples
 	acpi_volume
 	subscribe acpi
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure acpi
 	assert_rc 0
 	expect_changes CONFIG.SYS '-PSD=OS2APIC.PSD' '+PSD=ACPI.PSD' '-DEVICE=C:\OS2\BOOT\APM.SYS' \
 		'+BASEDEV=APM.ADD' '-DEVICE=C:\OS2\MDOS\VAPM.SYS' '+RUN=C:\OS2\ACPIDAEMON.EXE'
@@ -216,7 +209,7 @@ t_acpi_from_os2apic_and_apm() {
 	check_clean
 	# idempotent
 	before=$(snapshot "$T/v")
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure acpi
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure acpi
 	assert_rc 0
 	assert_out "Nothing to do"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the second run changed the volume"
@@ -232,15 +225,14 @@ t_acpi_without_subscription() {
 }
 
 t_setup_second_run_changes_nothing_and_rollback_restores() {
-	need_samples
 	acpi_volume
 	subscribe drivers,acpi
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	assert_out "generation 1"
 	check_clean
 	after=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	assert_out "Nothing to do"
 	[ "$(snapshot "$T/v")" = "$after" ] || fail "the second run changed the volume"
@@ -266,32 +258,30 @@ t_setup_second_run_changes_nothing_and_rollback_restores() {
 }
 
 t_setup_asks_and_dry_run_writes_nothing() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup
 	assert_rc 2
 	assert_err "no terminal to ask on: add --yes"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "setup without --yes changed the volume"
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" --dry-run setup
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" --dry-run setup
 	assert_rc 0
 	assert_out "+DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2"
 	assert_out "Dry run: nothing was written"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "--dry-run changed the volume"
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" --json --dry-run setup
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" --json --dry-run setup
 	assert_rc 0
 	assert_json "d['changed'] and not d['applied'] and d['install'] == ['mmlem'] and '+DEVICE=C:\\\\IBMCOM\\\\MACS\\\\MMLEM.OS2' in d['diff']"
 }
 
 t_detect_names_the_driver() {
-	need_samples
 	volume ecs21-e1000
-	wd --root "$T/v" --json detect --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	wd --root "$T/v" --json detect --pci "lspci:$FIX/pci/vbox-82540em.lspci-n"
 	assert_rc 0
 	assert_json "[(x['driver'], x['driver_note']) for x in d['devices'] if x['network']] == [('e1000', 'MMLEM needs a subscription with drivers; using E1000')]"
 	subscribe drivers
-	wd --root "$T/v" --json detect --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	wd --root "$T/v" --json detect --pci "lspci:$FIX/pci/vbox-82540em.lspci-n"
 	assert_json "[x['driver'] for x in d['devices'] if x['network']] == ['mmlem']"
 }
 

@@ -64,10 +64,9 @@ PY
 # The copies of generation 1 removed by hand: rollback cannot put the files
 # back, so it must say so rather than report "nothing to do".
 t_rollback_without_the_generation_copies() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic
 	assert_rc 0
 	rm -rf "$T/v/var/lib/warpdrv/generations/1"
 	before=$(snapshot "$T/v")
@@ -81,10 +80,9 @@ t_rollback_without_the_generation_copies() {
 # only copy of the files as they were before warpdrv: a new change must not
 # write its copies over it.
 t_new_generation_does_not_overwrite_an_old_folder() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	wd --yes --root "$T/v" --pci "$pci" configure nic
 	assert_rc 0
 	cp "$T/orig/CONFIG.SYS" "$T/pristine"
@@ -101,10 +99,9 @@ t_new_generation_does_not_overwrite_an_old_folder() {
 # must not leave the new CONFIG.SYS beside the old PROTOCOL.INI for good
 # (every later command failing on the missing copy).
 t_crash_then_generation_folder_removed() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	n=1
 	while :; do
 		rm -rf "$T/c"
@@ -128,7 +125,6 @@ t_crash_then_generation_folder_removed() {
 # to E1000_nif, which is not there). setup must either refuse, or bind the
 # protocols to the new adapter: "Done" with TCP/IP bound to nothing is wrong.
 t_missing_mac_section() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
 	python3 - "$T/v/IBMCOM/PROTOCOL.INI" <<'PY'
@@ -140,7 +136,7 @@ PY
 	rm -rf "$T/orig"
 	cp -a "$T/v" "$T/orig"
 	before=$(snapshot "$T/v")
-	wd --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	if [ "$RC" -eq 0 ]; then
 		wd --root "$T/v" --json check
 		assert_json "[f for f in d['findings'] if f['code'] == 'binding-unknown'] == []"
@@ -184,7 +180,6 @@ t_acpi_already_configured_changes_nothing() {
 # missing) records no generation: the message must not say "Done0" nor
 # promise that rollback undoes it.
 t_done_message_without_a_generation() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
 	python3 - "$T/v" <<'PY'
@@ -194,7 +189,7 @@ for f in ('/CONFIG.SYS', '/IBMCOM/PROTOCOL.INI'):
     s = open(root + f, 'rb').read().replace(b'E1000', b'MMLEM')
     open(root + f, 'wb').write(s)
 PY
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic
 	assert_rc 0
 	assert_out "Packages to install: mmlem"
 	assert_no_out "Done0"
@@ -214,10 +209,9 @@ t_history_json_keys_without_a_database() {
 # After setup, CONFIG.SYS loads MMLEM.OS2: removing the mmlem package must
 # not leave a DEVICE= line loading a file that is gone.
 t_remove_a_driver_config_sys_loads() {
-	need_samples
 	volume ecs21-e1000
 	subscribe drivers
-	wd --yes --root "$T/v" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" configure nic
+	wd --yes --root "$T/v" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" configure nic
 	assert_rc 0
 	before=$(snapshot "$T/v")
 	wd --yes --root "$T/v" remove mmlem

@@ -133,11 +133,10 @@ signal_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 # PROTOCOL.INI in one transaction. A signal at any step leaves the guest
 # booting the old way (MMLEM nowhere) or the new way, never a mix.
 t_setup_interrupted_at_every_step_is_undone() {
-	need_samples
 	mkdir -p "$T/k"
 	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0" var)
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	cp -a "$T/s0" "$T/s1"
 	wd --root "$T/s1" --pci "$pci" setup --yes
 	assert_rc 0
@@ -210,10 +209,9 @@ t_upgrade_interrupted_at_every_step_is_undone_or_finished() {
 # PROTOCOL.INI with the files: the guest boots 2.06 with its lines or 2.07
 # with the new ones.
 t_an_upgrade_that_rewrites_the_boot_files_interrupted_at_every_step() {
-	need_samples
 	make_key
 	activated_copy "$T/s0"
-	wd --root "$T/s0" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/s0" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	before=$(snapshot "$T/s0" var)
 	d="$T/m207"
@@ -240,11 +238,10 @@ t_an_upgrade_that_rewrites_the_boot_files_interrupted_at_every_step() {
 # A setup stopped just before its commit leaves the most to undo; each step
 # of the recovery that undoes it is signalled in turn.
 t_recovery_runs_to_its_end_whatever_signal() {
-	need_samples
 	mkdir -p "$T/k"
 	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0" var)
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	steps=$(count_steps "$T/s0" --pci "$pci" setup --yes)
 	rm -rf "$T/crashed"
 	cp -a "$T/s0" "$T/crashed"
@@ -312,12 +309,11 @@ t_a_removal_recovered_or_abandoned_under_a_signal_is_finished() {
 # Outside a transaction (here at setup's question, before anything is
 # written) a signal ends the run at once: exit 1, one line, nothing changed.
 t_a_signal_at_the_prompt_ends_the_run() {
-	need_samples
 	mkdir -p "$T/k"
 	activated_copy "$T/s0"
 	before=$(snapshot "$T/s0")
 	for sig in INT QUIT; do
-		python3 - "$WD" "$T/s0" "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" "$T/out" "$T/err" "$sig" >"$T/rc" <<'PY'
+		python3 - "$WD" "$T/s0" "lspci:$FIX/pci/vbox-82540em.lspci-n" "$T/out" "$T/err" "$sig" >"$T/rc" <<'PY'
 import os, pty, signal, subprocess, sys, time
 wd, root, pci, out, err, sig = sys.argv[1:7]
 m, s = pty.openpty()

@@ -254,10 +254,9 @@ mmlem_version() { # NAME VERSION [DRIVER]
 # to a 2.08 whose driver is MMLEMX.OS2 (DriverName MMLEMX$): the DEVICE= line
 # and the section change in the same generation, and rollback restores both.
 t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
-	need_samples
 	make_key
 	activated_copy "$T/g"
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	wd --root "$T/g" --pci "$pci" setup --yes
 	assert_rc 0
 	grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "setup did not configure MMLEM"
@@ -313,10 +312,9 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 # generation that rollback undoes; a new version whose NIF cannot be read is
 # refused with nothing changed.
 t_an_upgrade_follows_the_keywords_of_the_new_nif() {
-	need_samples
 	make_key
 	activated_copy "$T/g"
-	wd --root "$T/g" --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt" setup --yes
+	wd --root "$T/g" --pci "lspci:$FIX/pci/vbox-82540em.lspci-n" setup --yes
 	assert_rc 0
 	# the user's own keyword, which 2.06's NIF defines
 	python3 - "$T/g/IBMCOM/PROTOCOL.INI" <<'PY'
@@ -539,12 +537,11 @@ many_drivers() {
 # one it installs is downloaded. Without the index's choose lines (an older
 # index), each package is read to choose, and setup still works.
 t_setup_downloads_only_the_driver_it_installs() {
-	need_samples
 	make_key
 	start_nginx
 	many_drivers
 	grep -q '^choose drvbest 8086:100e=0$' "$T/www/many/INDEX" || fail "the index lacks drvbest's choose line"
-	pci="lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
+	pci="lspci:$FIX/pci/vbox-82540em.lspci-n"
 	cp -a "$FIX/volumes/ecs21-e1000" "$T/g"
 	wd --root "$T/g" --keys "$T/k" --repo "http://127.0.0.1:$PORT/many/" --pci "$pci" detect
 	assert_rc 0
@@ -586,7 +583,6 @@ t_setup_downloads_only_the_driver_it_installs() {
 # daemon: CONFIG.SYS gains the one and loses the other in one generation;
 # rollback puts it back.
 t_an_acpi_psd_upgrade_rewrites_its_config_sys_lines() {
-	need_samples
 	make_key
 	activated_copy "$T/g"
 	wd --root "$T/g" configure acpi --yes

@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct pkg_manifest *pkgs[] = {&m};
 	struct pi_location loc;
 	pi_locate(&cs, 'C', &loc);
-	struct boot_input in = {&cs, nul ? &pi : NULL, &loc, loc.path, false, NULL, 0, pkgs, 1, 0};
+	struct boot_input in = {.cs = &cs, .pi = nul ? &pi : NULL, .loc = &loc, .pi_label = loc.path,
+				.pkgs = pkgs, .npkgs = 1};
 	struct boot_model a, b;
 	boot_model_build(&a, &in);
 	boot_model_build(&b, &in);

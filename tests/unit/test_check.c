@@ -49,8 +49,9 @@ static char *run(const char *cs_text, const char *pi_text, const char *nif_text)
 	const struct pkg_manifest *pkgs[] = {&m};
 	struct pi_location loc;
 	pi_locate(&cs, 'C', &loc);
-	struct boot_input in = {&cs, pi_text ? &pi : NULL, &loc, CHECK_PROTOCOL_INI, false,
-				&nif, nif_text ? 1 : 0, pkgs, 1, 0};
+	struct boot_input in = {.cs = &cs, .pi = pi_text ? &pi : NULL, .loc = &loc,
+				.pi_label = CHECK_PROTOCOL_INI, .nifs = &nif,
+				.nnifs = nif_text ? 1 : 0, .pkgs = pkgs, .npkgs = 1};
 	struct check_report rep = {0};
 	check_network(&in, &rep);
 	check_sort(&rep);
@@ -166,7 +167,8 @@ static void model_of(struct texts *t, const char *cs, const char *pi)
 	pi_locate(&t->cs, 'C', &t->loc);
 	assert_int_equal(manifest_parse(mmlem_manifest, strlen(mmlem_manifest), true, "t", &t->m, &e), 0);
 	t->pkgs[0] = &t->m;
-	struct boot_input in = {&t->cs, &t->pi, &t->loc, CHECK_PROTOCOL_INI, false, NULL, 0, t->pkgs, 1, 0};
+	struct boot_input in = {.cs = &t->cs, .pi = &t->pi, .loc = &t->loc,
+				.pi_label = CHECK_PROTOCOL_INI, .pkgs = t->pkgs, .npkgs = 1};
 	boot_model_build(&t->model, &in);
 }
 

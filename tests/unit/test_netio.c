@@ -290,7 +290,7 @@ static void test_loss_percentage(void **state)
 	assert_int_equal(netio_loss(10, 12), 0); /* more than sent: nothing was lost */
 }
 
-/* REFERENCE.md's UDP line, with the loss after each rate. */
+/* A UDP result line of netio (docs/bench.md), with the loss after each rate. */
 static void test_udp_line_with_loss(void **state)
 {
 	(void)state;

@@ -67,9 +67,12 @@ static long long record_setup(struct db *db)
 	set_op(&ops[3], TXNLOG_PUT, "CONFIG.SYS", "CONFIG.SYS",
 	       "var/lib/warpdrv/generations/4/CONFIG.SYS", NULL);
 	ops[3].config = true;
-	struct txnlog_pkg pkg = {"testpkg", "1.0", "psd", NULL, "A package", 19723, "format 1\n", 9};
-	struct txnlog_intent in = {true, "setup", "-", ops, 4, &pkg, 1, 4, "setup", "E1000 -> MMLEM",
-				   NULL, 0};
+	struct txnlog_pkg pkg = {.name = "testpkg", .version = "1.0", .kind = "psd",
+				 .summary = "A package", .released = 19723,
+				 .manifest = "format 1\n", .manifest_len = 9};
+	struct txnlog_intent in = {.install = true, .name = "setup", .version = "-", .ops = ops,
+				   .nops = 4, .pkgs = &pkg, .npkgs = 1, .gen_n = 4,
+				   .gen_command = "setup", .gen_summary = "E1000 -> MMLEM"};
 	struct wd_err e;
 	long long id;
 	assert_int_equal(db_begin(db, &e), 0);
@@ -152,7 +155,8 @@ static void test_a_removal_commits_and_an_undone_install_is_history(void **state
 
 	struct txnlog_op op;
 	set_op(&op, TXNLOG_DELETE, "\\OS2\\BOOT\\NEW.ADD", "OS2/BOOT/NEW.ADD", NULL, NULL);
-	struct txnlog_intent rm = {false, "testpkg", "1.0", &op, 1, NULL, 0, 0, NULL, NULL, NULL, 0};
+	struct txnlog_intent rm = {.install = false, .name = "testpkg", .version = "1.0", .ops = &op,
+				   .nops = 1};
 	assert_int_equal(db_begin(db, &e), 0);
 	assert_int_equal(txnlog_insert(db, &rm, &id, &e), 0);
 	assert_int_equal(txnlog_done(db, id, &e), 0);
@@ -266,7 +270,8 @@ static void test_repositories_and_revoked_keys(void **state)
 	struct db *db = *state;
 	struct wd_err e;
 	char *mirrors[] = {"https://m1/", "https://m2/"};
-	struct repo_conf c = {"main", "https://r/", mirrors, 2, true};
+	struct repo_conf c = {.name = "main", .url = "https://r/", .mirrors = mirrors, .nmirrors = 2,
+			      .subscription = true};
 	assert_int_equal(repos_insert(db, &c, "2026-01-01", &e), 0);
 	struct repo_list l;
 	assert_int_equal(repos_read(db, &l, &e), 0);
