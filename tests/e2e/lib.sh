@@ -94,7 +94,7 @@ need_samples() {
 
 run_tests() {
 	script=$(basename "$0" .sh)
-	for f in $(declare -F | awk '{print $3}' | grep '^t_'); do
+	for f in $(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${TEST_ONLY:-.}"); do
 		T="$TESTTMP/$f"
 		mkdir -p "$T"
 		CUR="$script:$f"

@@ -58,6 +58,10 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	# before and after, on a tmpfs too (its folders report other sizes)
 	small_disk 2048
 	cp -a "$T/s0" "$T/m/v"
+	# the sizes are counted from what the volume takes before setup, so
+	# that a database a table larger moves them with it
+	local base
+	base=$(df -k --output=used "$T/m" | tail -1 | tr -d ' ')
 	before=$(snapshot "$T/m/v" var)
 	wd --root "$T/m/v" --pci "$PCI_GUEST" setup --yes
 	assert_rc 0
@@ -66,8 +70,10 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	local failed=0 done=0
 	# (setup checks for room before writing, with a generous bound for the
 	# database: below about 600 KiB it is refused before anything is written;
-	# the sizes below 420 are where the writes themselves used to fill it)
-	for kib in 320 344 368 400 420 560 600 640 720; do
+	# the sizes below 104 KiB above the volume are where the writes
+	# themselves used to fill it)
+	for add in 4 28 52 84 104 244 284 324 404; do
+		kib=$((base + add))
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
 		wd --root "$T/m/v" --pci "$PCI_GUEST" setup --yes
@@ -86,14 +92,16 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	done
 	[ "$failed" -gt 0 ] && [ "$done" -gt 0 ] || fail "$failed failed, $done done: the sizes miss the edge"
 	# install the same way, at sizes around where it fills
-	for kib in 320 328 336 344 352; do
+	for add in 4 12 20 28 36; do
+		kib=$((base + add))
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
 		wd --root "$T/m/v" install mmlem
 		if [ "$RC" -ne 0 ]; then
 			assert_rc 1
 			disk_full_said
-			# (at 320 KiB it fails before its transaction, remembering the catalog)
+			# (4 KiB above the volume it fails before its transaction,
+			# remembering the catalog)
 			! grep -q "transaction" "$T/err" || assert_err "nothing was changed"
 			[ "$(snapshot "$T/m/v" var)" = "$before" ] || fail "$kib KiB: install failed ($ERR) and the volume changed"
 			[ "$(pending "$T/m/v")" = 0 ] || fail "$kib KiB: a transaction is pending"
