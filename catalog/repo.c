@@ -191,15 +191,17 @@ void catalog_free(struct catalog *c)
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		const struct index_entry *e = index_find(&c->repos[i].idx, name);
-		if (e) {
+	const struct index_entry *best = NULL;
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->repos[i].idx.npkgs; k++) {
+			const struct index_entry *e = &c->repos[i].idx.pkgs[k];
+			if (strcmp(e->name, name) || (best && version_cmp(e->version, best->version) <= 0))
+				continue;
+			best = e;
 			if (from)
 				*from = &c->repos[i];
-			return e;
 		}
-	}
-	return NULL;
+	return best;
 }
 
 const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalog/version.h"
+#include "catalog/versions.h"
 #include "installer/upgrade.h"
 #include "state/holds.h"
 #include "state/installed.h"
@@ -121,18 +122,6 @@ static char *installed_version_of(struct db *db, const char *name)
 	return v;
 }
 
-/* The first entry of each name across the repositories: where its newest
- * version is listed instead. */
-static bool first_of_name(const struct catalog *cat, size_t ri, size_t ki)
-{
-	const char *name = cat->repos[ri].idx.pkgs[ki].name;
-	for (size_t i = 0; i <= ri; i++)
-		for (size_t k = 0; k < (i == ri ? ki : cat->repos[i].idx.npkgs); k++)
-			if (!strcmp(cat->repos[i].idx.pkgs[k].name, name))
-				return false;
-	return true;
-}
-
 static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const struct repo *from,
 		       const char *inst, bool upgradable, bool held)
 {
@@ -169,19 +158,17 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct db *db,
 			 bool only_upgradable, struct filter *f)
 {
-	for (size_t i = 0; i < cat->n; i++)
-		for (size_t k = 0; k < cat->repos[i].idx.npkgs; k++) {
-			if (!first_of_name(cat, i, k))
-				continue;
-			const struct repo *from = NULL;
-			const struct index_entry *e =
-				upgrade_newest(cat, cat->repos[i].idx.pkgs[k].name, &from);
-			char *inst = installed_version_of(db, e->name);
-			bool up = inst && version_cmp(e->version, inst) > 0;
-			if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
-				show_entry(ctx, e, from, inst, up, inst && is_held(db, e->name));
-			free(inst);
-		}
+	size_t n;
+	struct catalog_version *v = catalog_newest_each(cat, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct index_entry *e = v[i].e;
+		char *inst = installed_version_of(db, e->name);
+		bool up = inst && version_cmp(e->version, inst) > 0;
+		if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
+			show_entry(ctx, e, v[i].from, inst, up, inst && is_held(db, e->name));
+		free(inst);
+	}
+	free(v);
 }
 
 static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filter *f,

@@ -9,6 +9,7 @@
 
 #include "common/date.h"
 #include "common/diff.h"
+#include "catalog/versions.h"
 #include "common/file.h"
 #include "installer/generation.h"
 #include "installer/nic_plan.h"
@@ -82,8 +83,11 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 	return r;
 }
 
-/* Every NIC and PSD package of the repositories (the first repository that
- * has a name wins), with its manifest and files checked; a NIC driver whose
+static int job_act(struct job *j, struct wd_err *why);
+
+/* Every NIC and PSD package of the repositories, each name at the newest
+ * version the subscription allows (or, when none is, its newest, for the
+ * gate to refuse with its reason), with its manifest and files checked; a NIC driver whose
  * index says what it drives is known from the index alone until it is
  * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
@@ -98,12 +102,14 @@ static int job_packages(struct job *j, struct wd_err *err)
 	 * it offline) */
 	if (j->writes && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
 		return r;
+	struct wd_err ignore; /* a key that does not load: the gate says so when asked */
+	const struct entitlement_ctx *ec = job_act(j, &ignore) ? NULL : &j->act.ctx;
 	for (size_t i = 0; !r && i < j->cat.n; i++) {
 		const struct repo *rp = &j->cat.repos[i];
 		for (size_t k = 0; !r && k < rp->idx.npkgs; k++) {
 			const struct index_entry *e = &rp->idx.pkgs[k];
 			const struct repo *from;
-			if (catalog_find(&j->cat, e->name, &from) != e)
+			if (catalog_pick(&j->cat, e->name, ec, &from, NULL, NULL) != e)
 				continue;
 			if (!j->writes && e->kind != PKG_KIND_NIC)
 				continue; /* detect tells only the NIC drivers */
@@ -120,23 +126,28 @@ static int job_packages(struct job *j, struct wd_err *err)
 	return r;
 }
 
-/* The subscription gate (license/activation.h), loaded once. */
-static int gate(void *arg, const struct package *p, struct wd_err *why)
+/* The volume's activation with what the catalog's indexes add, loaded once. */
+static int job_act(struct job *j, struct wd_err *why)
 {
-	struct job *j = arg;
-	if (!p->m.entitlement)
-		return 0;
 	if (!j->act_loaded) {
 		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
 		if (r)
 			return r;
 		j->act_loaded = true;
-		for (size_t i = 0; i < j->cat.n; i++) {
-			const struct repo_index *idx = &j->cat.repos[i].idx;
-			activation_add_revoked(&j->act, (const char *const *)idx->revoked, idx->nrevoked);
-			activation_saw_date(&j->act, idx->issued);
-		}
+		catalog_gate(&j->cat, &j->act);
 	}
+	return 0;
+}
+
+/* The subscription gate (license/activation.h). */
+static int gate(void *arg, const struct package *p, struct wd_err *why)
+{
+	struct job *j = arg;
+	if (!p->m.entitlement)
+		return 0;
+	int r = job_act(j, why);
+	if (r)
+		return r;
 	return entitlement_check(&j->act.ctx, p->m.entitlement, p->m.released, why);
 }
 
