@@ -77,6 +77,13 @@ const struct index_entry *catalog_find_version(const struct catalog *c, const ch
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
 
+/* The lock a partial download (FILE.part in the cache folder) is held by
+ * while it is written and renamed: an open file description's write lock
+ * (F_OFD_SETLK, which no other descriptor's close lets go), taken without
+ * waiting. 0, or -1 with errno (EAGAIN, EACCES: another holds it). `clean`
+ * takes it before removing a partial download. */
+int catalog_part_lock(int fd);
+
 /* Whether catalog_fetch would download e: a remote repository's package that
  * is not complete (right size and hash) in the cache folder. The bundled and
  * file:// repositories are read in place: false. */

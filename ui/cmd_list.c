@@ -11,6 +11,7 @@
 
 #include "catalog/version.h"
 #include "catalog/versions.h"
+#include "installer/clean.h"
 #include "installer/upgrade.h"
 #include "state/holds.h"
 #include "state/installed.h"
@@ -171,6 +172,28 @@ static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct d
 	free(v);
 }
 
+/* The size of the volume's download cache (installer/clean.h): a line
+ * after the list, or "cache" in the --json document. */
+static void show_cache(struct wd_ctx *ctx, const struct volume *v)
+{
+	struct clean_report rep;
+	struct wd_err e;
+	if (cache_survey(v, &rep, &e)) {
+		ui_warn(ctx, "%s\n", e.msg);
+	} else if (ctx->json) {
+		json_arr_end(&ctx->j);
+		json_obj_begin(&ctx->j, "cache");
+		json_int(&ctx->j, "files", (long long)rep.removed);
+		json_int(&ctx->j, "bytes", (long long)rep.bytes);
+		json_obj_end(&ctx->j);
+	} else if (rep.removed) {
+		ui_say(ctx, "Download cache: %zu file%s, %llu bytes in %s ('warpdrv clean' removes "
+		       "them).\n", rep.removed, rep.removed == 1 ? "" : "s",
+		       (unsigned long long)rep.bytes, ui_esc(rep.dir));
+	}
+	clean_report_free(&rep);
+}
+
 static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filter *f,
 			  struct wd_err *err)
 {
@@ -195,6 +218,8 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 		/* --upgradable finding none is no error: nothing to upgrade */
 		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
 	}
+	if (!r && ctx->root)
+		show_cache(ctx, &v);
 	if (ctx->json && json_reopen_top(&ctx->j) && !r) {
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);

@@ -32,6 +32,7 @@ int cmd_owns(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_remove(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_clean(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);
