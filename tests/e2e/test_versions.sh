@@ -39,7 +39,7 @@ done
 # $T/v (a volume), $T/k (the keys), $T/www (the repository) served on
 # loopback and added to the volume as "main", its catalog stored.
 setup() {
-	make_volume "$T/v"
+	[ -d "$T/v" ] || make_volume "$T/v"
 	cp -R "$FIXT/k" "$T/k"
 	mkdir -p "$T/www"
 	cp -R "$FIXT/srv" "$T/www/main"
@@ -180,6 +180,24 @@ t_an_active_key_gets_the_newest_release() {
 	assert_rc 0
 	assert_out "mmlem 2.07 -> 2.06"
 	grep -q 'mmlem 2.06 from the loopback' "$T/v/IBMCOM/MACS/MMLEM.OS2" || fail "not 2.06's file"
+}
+
+t_setup_with_a_lapsed_key_plans_the_release_it_covers() {
+	cp -a "$FIX/volumes/ecs21-e1000" "$T/v"
+	setup
+	activate "$LAPSED_EXPIRES"
+	pci="lspci:$FIX/pci/ecs-guest.lspci-nn"
+	snap=$(snapshot "$T/v")
+	w --pci "$pci" setup --dry-run
+	assert_rc 1
+	assert_err "the plan needs mmlem 2.06 ($(stat -c %s "$FIXT/srv/mmlem-2.06.wdp") bytes from main)"
+	[ "$(snapshot "$T/v")" = "$snap" ] || fail "setup --dry-run changed the volume"
+	w --pci "$pci" --yes setup
+	assert_rc 0
+	[ "$(version_of mmlem)" = 2.06 ] || fail "setup did not install mmlem 2.06"
+	grep -q 'mmlem 2.06 from the loopback' "$T/v/IBMCOM/MACS/MMLEM.OS2" ||
+		fail "MMLEM.OS2 is not the loopback repository's 2.06"
+	grep -q '^DEVICE=C:\\IBMCOM\\MACS\\MMLEM.OS2' "$T/v/CONFIG.SYS" || fail "CONFIG.SYS does not load MMLEM.OS2"
 }
 
 t_no_key_names_the_newest_release_and_installs_nothing() {
