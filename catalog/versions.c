@@ -84,6 +84,44 @@ struct catalog_version *catalog_newest_each(const struct catalog *c, size_t *n)
 	return out;
 }
 
+struct catalog_version *catalog_pick_each(const struct catalog *c,
+					  const struct entitlement_ctx *ctx, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < c->n; i++)
+		total += c->repos[i].idx.npkgs;
+	struct at *v = wd_xcalloc(total + 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t j = 0; j < c->repos[i].idx.npkgs; j++)
+			v[k++] = (struct at){{&c->repos[i].idx.pkgs[j], &c->repos[i]}, i, j};
+	qsort(v, k, sizeof *v, by_name_newest);
+	struct entitlement_ctx none = {.last_seen = -1};
+	struct entitlement_offer *o = wd_xcalloc(total + 1, sizeof *o);
+	size_t *where = wd_xcalloc(total + 1, sizeof *where);
+	size_t m = 0;
+	for (size_t i = 0, end; i < k; i = end) {
+		size_t no = 0; /* each version once: the first repository's */
+		for (end = i; end < k && !strcmp(v[end].v.e->name, v[i].v.e->name); end++)
+			if (end == i || version_cmp(v[end].v.e->version, v[end - 1].v.e->version)) {
+				o[no] = (struct entitlement_offer){v[end].v.e->entitlement,
+								   v[end].v.e->released};
+				where[no++] = end;
+			}
+		long at = entitlement_pick(ctx ? ctx : &none, o, no, NULL);
+		v[m++] = v[where[at >= 0 ? at : 0]];
+	}
+	free(o);
+	free(where);
+	qsort(v, m, sizeof *v, by_first_seen);
+	struct catalog_version *out = wd_xcalloc(m + 1, sizeof *out);
+	for (size_t i = 0; i < m; i++)
+		out[i] = v[i].v;
+	free(v);
+	*n = m;
+	return out;
+}
+
 void catalog_gate(const struct catalog *c, struct activation *a)
 {
 	for (size_t i = 0; i < c->n; i++) {

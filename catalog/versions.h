@@ -35,6 +35,10 @@ void catalog_gate(const struct catalog *c, struct activation *a);
 const struct index_entry *catalog_pick(const struct catalog *c, const char *name,
 				       const struct entitlement_ctx *ctx, const struct repo **from,
 				       bool *allowed, struct wd_err *why);
+/* catalog_pick for every name at once, in one sort: each name's pick, in
+ * the catalog's order of the entries picked. malloc'd. */
+struct catalog_version *catalog_pick_each(const struct catalog *c,
+					  const struct entitlement_ctx *ctx, size_t *n);
 /* catalog_pick with the volume's activation (db may be closed: no key),
  * loaded only when a release of name needs an entitlement. NULL with err
  * set: no package of that name (exit 1), or an activation that does not

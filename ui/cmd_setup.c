@@ -104,25 +104,23 @@ static int job_packages(struct job *j, struct wd_err *err)
 		return r;
 	struct wd_err ignore; /* a key that does not load: the gate says so when asked */
 	const struct entitlement_ctx *ec = job_act(j, &ignore) ? NULL : &j->act.ctx;
-	for (size_t i = 0; !r && i < j->cat.n; i++) {
-		const struct repo *rp = &j->cat.repos[i];
-		for (size_t k = 0; !r && k < rp->idx.npkgs; k++) {
-			const struct index_entry *e = &rp->idx.pkgs[k];
-			const struct repo *from;
-			if (catalog_pick(&j->cat, e->name, ec, &from, NULL, NULL) != e)
-				continue;
-			if (!j->writes && e->kind != PKG_KIND_NIC)
-				continue; /* detect tells only the NIC drivers */
-			j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
-			if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
-				j->npkgs++;
-				continue;
-			}
-			if (!(r = may_download(j, rp, e, err)) &&
-			    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
-				j->npkgs++;
+	size_t n;
+	struct catalog_version *picks = catalog_pick_each(&j->cat, ec, &n);
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct index_entry *e = picks[i].e;
+		const struct repo *rp = picks[i].from;
+		if (!j->writes && e->kind != PKG_KIND_NIC)
+			continue; /* detect tells only the NIC drivers */
+		j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
+		if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
+			j->npkgs++;
+			continue;
 		}
+		if (!(r = may_download(j, rp, e, err)) &&
+		    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
+			j->npkgs++;
 	}
+	free(picks);
 	return r;
 }
 

@@ -466,6 +466,12 @@ static void test_index_older_versions_and_the_pick(void **state)
 	assert_true(allowed);
 	assert_string_equal(got->version, "2.06");
 	assert_string_equal(from->name, "a");
+	v = catalog_pick_each(&c, &ctx, &n); /* every name at once: the same picks */
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].e->version, "2.06");
+	assert_ptr_equal(v[0].e, got);
+	assert_string_equal(v[1].e->version, "4.04");
+	free(v);
 	char why[256];
 	assert_string_equal(entitlement_why_not(&ctx, "drivers", day("2026-08-01"), why, sizeof why),
 			    "released after your subscription expired on 2026-06-30");
