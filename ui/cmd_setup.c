@@ -7,9 +7,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "catalog/versions.h"
 #include "common/date.h"
 #include "common/diff.h"
-#include "catalog/versions.h"
 #include "common/file.h"
 #include "installer/generation.h"
 #include "installer/nic_plan.h"
@@ -83,7 +83,19 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 	return r;
 }
 
-static int job_act(struct job *j, struct wd_err *why);
+/* The volume's activation, loaded once as the gate loads it, with what the
+ * catalog's indexes add (catalog_gate). */
+static int job_act(struct job *j, struct wd_err *why)
+{
+	if (!j->act_loaded) {
+		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
+		if (r)
+			return r;
+		j->act_loaded = true;
+		catalog_gate(&j->cat, &j->act);
+	}
+	return 0;
+}
 
 /* Every NIC and PSD package of the repositories, each name at the newest
  * version the subscription allows (or, when none is, its newest, for the
@@ -124,28 +136,23 @@ static int job_packages(struct job *j, struct wd_err *err)
 	return r;
 }
 
-/* The volume's activation with what the catalog's indexes add, loaded once. */
-static int job_act(struct job *j, struct wd_err *why)
-{
-	if (!j->act_loaded) {
-		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
-		if (r)
-			return r;
-		j->act_loaded = true;
-		catalog_gate(&j->cat, &j->act);
-	}
-	return 0;
-}
-
-/* The subscription gate (license/activation.h). */
+/* The subscription gate (license/activation.h), loaded once. */
 static int gate(void *arg, const struct package *p, struct wd_err *why)
 {
 	struct job *j = arg;
 	if (!p->m.entitlement)
 		return 0;
-	int r = job_act(j, why);
-	if (r)
-		return r;
+	if (!j->act_loaded) {
+		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
+		if (r)
+			return r;
+		j->act_loaded = true;
+		for (size_t i = 0; i < j->cat.n; i++) {
+			const struct repo_index *idx = &j->cat.repos[i].idx;
+			activation_add_revoked(&j->act, (const char *const *)idx->revoked, idx->nrevoked);
+			activation_saw_date(&j->act, idx->issued);
+		}
+	}
 	return entitlement_check(&j->act.ctx, p->m.entitlement, p->m.released, why);
 }
 
