@@ -10,7 +10,9 @@
 # stored index is verified again, as on every load). Then the load of the
 # stored catalog alone: a command that reads it (its signature checked and
 # the index parsed again) and stops there.
-#   sh bench/update.sh [BUILD_DIR] [RUNS]
+# VERSIONS=K makes the same number of entries K versions a name (20000/K
+# names, the newest on its package line, the others on older lines).
+#   [VERSIONS=K] sh bench/update.sh [BUILD_DIR] [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build}
@@ -30,9 +32,9 @@ printf 'REM bench volume\r\n' >"$work/vol/CONFIG.SYS"
 
 # The index body and, from the same rows, the SQL for the baseline: the
 # per-package tables stored catalog version 2 had.
-python3 - "$N" "$work/body" "$work/rows.sql" <<'PY'
+python3 - "$N" "$work/body" "$work/rows.sql" "${VERSIONS:-1}" <<'PY'
 import datetime, hashlib, sys
-n, body, sql = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+n, body, sql, k = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 today = datetime.date.today()
 issued, expires = today.isoformat(), (today + datetime.timedelta(days=30)).isoformat()
 epoch = datetime.date(1970, 1, 1)
@@ -49,11 +51,14 @@ with open(body, "w") as b, open(sql, "w") as s:
     rel = (datetime.date(2024, 1, 1) - epoch).days
     for i in range(n):
         name, ver = "pkg%05d" % i, "1.%d" % (i % 100)
-        sha = hashlib.sha256(name.encode()).hexdigest()
+        if k > 1:
+            name, ver = "pkg%05d" % (i // k), "1.%d" % (k - 1 - i % k)
+        sha = hashlib.sha256((name + ver).encode()).hexdigest()
         ent = "drivers" if i % 3 == 0 else "-"
         summ = "Bench driver number %d for the update benchmark" % i
-        b.write("package %s %s 2024-01-01 nic %s %s-%s.wdp %d %s %s\n" %
-                (name, ver, ent, name, ver, 10000 + i, sha, summ))
+        b.write("%s %s %s 2024-01-01 nic %s %s-%s.wdp %d %s %s\n" %
+                ("package" if i % k == 0 else "older", name, ver, ent, name, ver, 10000 + i,
+                 sha, summ))
         s.write("INSERT INTO package VALUES ('bench','%s','%s',%d,'nic',%s,'%s-%s.wdp',%d,'%s','%s',NULL);\n" %
                 (name, ver, rel, "'drivers'" if ent != "-" else "NULL", name, ver, 10000 + i, sha, summ))
     s.write("COMMIT;\n")

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "catalog/names.h"
+#include "catalog/version.h"
 #include "trust/signed.h"
 #include "common/date.h"
 
@@ -46,14 +47,15 @@ static int u64_of(struct wd_sv v, uint64_t *out)
 	return 0;
 }
 
-/* "package NAME VERSION RELEASED KIND ENTITLEMENT|- FILE SIZE SHA256 SUMMARY..." */
+/* "package NAME VERSION RELEASED KIND ENTITLEMENT|- FILE SIZE SHA256 SUMMARY...",
+ * and "older" with the same fields (an older version of NAME). */
 static int parse_package(struct wd_sv *w, int n, struct wd_sv rest, int no, const char *where,
-			 struct repo_index *idx, struct wd_err *err)
+			 bool older, struct repo_index *idx, struct wd_err *err)
 {
-	struct index_entry e = {0};
+	struct index_entry e = {.older = older};
 	if (n < 10)
-		return bad(err, where, no, "package: expected NAME VERSION RELEASED KIND "
-			   "ENTITLEMENT FILE SIZE SHA256 SUMMARY");
+		return bad(err, where, no, "%s: expected NAME VERSION RELEASED KIND "
+			   "ENTITLEMENT FILE SIZE SHA256 SUMMARY", older ? "older" : "package");
 	if (!names_package_ok(w[1]))
 		return bad(err, where, no, "package: malformed name (" NAMES_PACKAGE_RULE ")");
 	if (!names_version_ok(w[2]))
@@ -116,15 +118,17 @@ static int parse_pci(struct wd_sv v, struct pkg_pci *out)
 }
 
 /* "choose NAME DEV,DEV...|-" and "nic NAME DRIVER NIF DRIVERNAME IDN|- ISW|-":
- * about the package of the line just before. */
+ * about the package of the line just before ("older-choose" and "older-nic":
+ * of the older line just before). */
 static int parse_choice(struct wd_sv *w, int n, int no, const char *where,
 			struct repo_index *idx, struct wd_err *err)
 {
-	bool nic = wd_sv_eq(w[0], "nic");
+	bool older = w[0].n > 6 && !memcmp(w[0].p, "older-", 6);
+	bool nic = wd_sv_eq(w[0], older ? "older-nic" : "nic");
 	struct index_entry *e = idx->npkgs ? &idx->pkgs[idx->npkgs - 1] : NULL;
-	if (!e || n < 2 || !wd_sv_eq(w[1], e->name))
-		return bad(err, where, no, "%s: must follow the package line of the package it "
-			   "names", nic ? "nic" : "choose");
+	if (!e || n < 2 || !wd_sv_eq(w[1], e->name) || e->older != older)
+		return bad(err, where, no, "%.*s: must follow the %s line of the package it "
+			   "names", (int)w[0].n, w[0].p, older ? "older" : "package");
 	if (!nic) {
 		if (n != 3 || e->choice)
 			return bad(err, where, no, "choose: expected NAME and one list of devices, once");
@@ -211,9 +215,10 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 		*seen |= FORMAT;
 		return 0;
 	}
-	if (wd_sv_eq(w[0], "package"))
-		return parse_package(w, n, rest, no, where, idx, err);
-	if (wd_sv_eq(w[0], "choose") || wd_sv_eq(w[0], "nic"))
+	if (wd_sv_eq(w[0], "package") || wd_sv_eq(w[0], "older"))
+		return parse_package(w, n, rest, no, where, wd_sv_eq(w[0], "older"), idx, err);
+	if (wd_sv_eq(w[0], "choose") || wd_sv_eq(w[0], "nic") || wd_sv_eq(w[0], "older-choose") ||
+	    wd_sv_eq(w[0], "older-nic"))
 		return parse_choice(w, n, no, where, idx, err);
 	if (wd_sv_eq(w[0], "revoke")) {
 		if (n != 2 || !index_valid_keyid(w[1].p, w[1].n))
@@ -257,32 +262,82 @@ static int parse_line(struct wd_sv s, int no, const char *where, struct repo_ind
 }
 
 struct named_line {
-	const char *name;
+	const struct index_entry *e;
 	int no;
 };
 
-static int by_name_then_line(const void *a, const void *b)
+/* By name, then version newest first, then line. */
+static int by_name_version_line(const void *a, const void *b)
 {
 	const struct named_line *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = strcmp(x->e->name, y->e->name);
+	if (!c)
+		c = -version_cmp(x->e->version, y->e->version);
 	return c ? c : (x->no > y->no) - (x->no < y->no);
 }
 
-/* A name listed twice: sorted once rather than compared with every earlier
- * line, so that an index of 20,000 packages is not 200 million compares. */
+/* The first problem of one name's entries v[0..n) (newest first): two of one
+ * version, no package line or two, an older line newer than the package
+ * line. *line gets the line to name. */
+static const char *name_problem(const struct named_line *v, size_t n, int *line)
+{
+	const struct named_line *pkg = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i && !version_cmp(v[i].e->version, v[i - 1].e->version)) {
+			*line = v[i].no > v[i - 1].no ? v[i].no : v[i - 1].no;
+			return "";
+		}
+		if (!v[i].e->older && pkg) {
+			*line = v[i].no > pkg->no ? v[i].no : pkg->no;
+			return "listed twice (one package line a name; its other versions go on "
+			       "older lines)";
+		}
+		if (!v[i].e->older)
+			pkg = &v[i];
+	}
+	if (!pkg) {
+		*line = v[0].no;
+		return "has older lines but no package line";
+	}
+	if (pkg != &v[0]) {
+		*line = v[0].no;
+		return "has an older line newer than its package line (the package line is the "
+		       "newest version)";
+	}
+	return NULL;
+}
+
+/* Each name once on a package line, its newest version, and each version of
+ * it once: sorted once rather than compared with every earlier line, so that
+ * an index of 20,000 packages is not 200 million compares. */
 static int check_unique(const struct repo_index *idx, const int *lines, const char *where,
 			struct wd_err *err)
 {
 	struct named_line *v = wd_xcalloc(idx->npkgs + 1, sizeof *v);
 	for (size_t i = 0; i < idx->npkgs; i++)
-		v[i] = (struct named_line){idx->pkgs[i].name, lines[i]};
-	qsort(v, idx->npkgs, sizeof *v, by_name_then_line);
+		v[i] = (struct named_line){&idx->pkgs[i], lines[i]};
+	qsort(v, idx->npkgs, sizeof *v, by_name_version_line);
 	int r = 0, first = 0;
-	for (size_t i = 1; i < idx->npkgs; i++) /* the earliest duplicate line is named */
-		if (!strcmp(v[i].name, v[i - 1].name) && (!first || v[i].no < first)) {
-			first = v[i].no;
-			r = bad(err, where, v[i].no, "package: '%s' listed twice", v[i].name);
+	for (size_t i = 0, end; i < idx->npkgs; i = end) {
+		for (end = i + 1; end < idx->npkgs && !strcmp(v[end].e->name, v[i].e->name); end++)
+			;
+		int line = 0;
+		const char *why = end - i > 1 || v[i].e->older ? name_problem(v + i, end - i, &line)
+							       : NULL;
+		if (why && (!first || line < first)) { /* the earliest line is named */
+			first = line;
+			const struct index_entry *e = &idx->pkgs[0];
+			for (size_t k = i; k < end; k++)
+				if (v[k].no == line)
+					e = v[k].e;
+			if (!*why) /* one version twice */
+				r = bad(err, where, line, "%s: '%s' %s listed twice", e->older ? "older"
+					: "package", e->name, e->version);
+			else
+				r = bad(err, where, line, "%s: '%s' %s", e->older ? "older" : "package",
+					e->name, why);
 		}
+	}
 	free(v);
 	return r;
 }
@@ -378,7 +433,8 @@ void index_choice_write(const struct index_entry *e, struct wd_buf *out)
 {
 	if (!e->choice)
 		return;
-	wd_buf_addf(out, "choose %s ", e->name);
+	const char *pre = e->older ? "older-" : "";
+	wd_buf_addf(out, "%schoose %s ", pre, e->name);
 	for (size_t i = 0; i < e->npci; i++) {
 		const struct pkg_pci *p = &e->pci[i];
 		wd_buf_addf(out, "%s%04x:%04x", i ? "," : "", p->vendor, p->device);
@@ -390,7 +446,8 @@ void index_choice_write(const struct index_entry *e, struct wd_buf *out)
 	}
 	wd_buf_adds(out, e->npci ? "\n" : "-\n");
 	if (e->driver && e->nif && e->driver_name)
-		wd_buf_addf(out, "nic %s %s %s %s %s %s\n", e->name, e->driver, e->nif, e->driver_name,
+		wd_buf_addf(out, "%snic %s %s %s %s %s %s\n", pre, e->name, e->driver, e->nif,
+			    e->driver_name,
 			    e->instance_drivername ? e->instance_drivername : "-",
 			    e->instance_switch ? e->instance_switch : "-");
 }
@@ -406,7 +463,8 @@ void index_write(const struct repo_index *idx, struct wd_buf *out)
 		const struct index_entry *e = &idx->pkgs[i];
 		char rel[WD_DATE_LEN];
 		wd_date_format(e->released, rel);
-		wd_buf_addf(out, "package %s %s %s %s %s %s %llu %s %s\n", e->name, e->version, rel,
+		wd_buf_addf(out, "%s %s %s %s %s %s %s %llu %s %s\n", e->older ? "older" : "package",
+			    e->name, e->version, rel,
 			    pkg_kind_name(e->kind), e->entitlement ? e->entitlement : "-", e->file,
 			    (unsigned long long)e->size, e->sha256, e->summary);
 		index_choice_write(e, out);
@@ -447,9 +505,48 @@ void index_free(struct repo_index *idx)
 const struct index_entry *index_find(const struct repo_index *idx, const char *name)
 {
 	for (size_t i = 0; i < idx->npkgs; i++)
-		if (!strcmp(idx->pkgs[i].name, name))
+		if (!idx->pkgs[i].older && !strcmp(idx->pkgs[i].name, name))
 			return &idx->pkgs[i];
 	return NULL;
+}
+
+struct order_item {
+	struct index_entry e;
+	size_t pos;
+};
+
+static int by_name_newest(const void *a, const void *b)
+{
+	const struct order_item *x = a, *y = b;
+	int c = strcmp(x->e.name, y->e.name);
+	if (!c)
+		c = -version_cmp(x->e.version, y->e.version);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int index_order(struct repo_index *idx, const char *dir, struct wd_err *err)
+{
+	struct order_item *v = wd_xcalloc(idx->npkgs + 1, sizeof *v);
+	for (size_t i = 0; i < idx->npkgs; i++)
+		v[i] = (struct order_item){idx->pkgs[i], i};
+	qsort(v, idx->npkgs, sizeof *v, by_name_newest);
+	int r = 0;
+	for (size_t i = 0; i < idx->npkgs; i++) {
+		bool same_name = i && !strcmp(v[i].e.name, v[i - 1].e.name);
+		if (!r && same_name && !version_cmp(v[i].e.version, v[i - 1].e.version)) {
+			const struct order_item *a = v[i].pos < v[i - 1].pos ? &v[i] : &v[i - 1];
+			const struct order_item *b = a == &v[i] ? &v[i - 1] : &v[i];
+			r = wd_err_set(err, WD_EFAIL, "%s: %s and %s are both %s %s%s%s: keep one "
+				       "file of each version (an index lists every version once)",
+				       dir, a->e.file, b->e.file, a->e.name, a->e.version,
+				       strcmp(a->e.version, b->e.version) ? " = " : "",
+				       strcmp(a->e.version, b->e.version) ? b->e.version : "");
+		}
+		v[i].e.older = same_name;
+		idx->pkgs[i] = v[i].e;
+	}
+	free(v);
+	return r;
 }
 
 bool index_valid_mirror(const char *s, size_t n)

@@ -32,6 +32,11 @@ struct index_entry {
 	struct pkg_pci *pci;
 	size_t npci;
 	char *driver, *nif, *driver_name, *instance_drivername, *instance_switch;
+	/* An older version of its name: an "older" line (its choose and nic
+	 * lines "older-choose" and "older-nic"), which builds before it pass
+	 * over, so that they see only the newest version, on the name's one
+	 * "package" line (docs/formats.md, "Older versions"). */
+	bool older;
 };
 
 struct repo_index {
@@ -74,7 +79,13 @@ void index_choice_write(const struct index_entry *e, struct wd_buf *out);
 int index_choice_read(struct repo_index *idx, const char *text, size_t len, const char *where,
 		      struct wd_err *err);
 void index_free(struct repo_index *idx);
+/* The newest version named name (the entry of its "package" line). */
 const struct index_entry *index_find(const struct repo_index *idx, const char *name);
+/* Orders the entries of an index to write (warpdrv-admin index): by name,
+ * each name's versions newest first, every one but the newest marked older.
+ * Two entries of one name and version (the same release by
+ * catalog/version.h's order) are refused naming both files. */
+int index_order(struct repo_index *idx, const char *dir, struct wd_err *err);
 bool index_is_revoked(const struct repo_index *idx, const char *keyid);
 #define INDEX_MAX_MIRRORS 16
 /* A mirror's URL: http:// or https:// (any case), a host, no user part, at

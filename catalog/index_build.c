@@ -59,14 +59,11 @@ int index_build(const char *dir, const struct keyring *kr, struct repo_index *id
 		struct package p;
 		if (!r && !(r = wd_read_file(path, PACKAGE_MAX_BYTES, &b, err)) && /* host: a package of that folder */
 		    !(r = package_read(b.p, b.len, kr, path, &p, err))) {
-			if (index_find(idx, p.m.name))
-				r = wd_err_set(err, WD_EFAIL, "%s: a second package named %s; keep one "
-					       "version per repository", path, p.m.name);
 			struct index_entry ie = {wd_xstrdup(p.m.name), wd_xstrdup(p.m.version),
 						 p.m.released, p.m.kind,
 						 p.m.entitlement ? wd_xstrdup(p.m.entitlement) : NULL,
 						 wd_xstrdup(names[i]), b.len, "", wd_xstrdup(p.m.summary),
-						 false, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+						 false, NULL, 0, NULL, NULL, NULL, NULL, NULL, false};
 			wd_sha256_hex(b.p, b.len, ie.sha256);
 			entry_choice(&ie, &p.m);
 			idx->pkgs = wd_xrealloc(idx->pkgs, (idx->npkgs + 1) * sizeof *idx->pkgs);
@@ -78,7 +75,8 @@ int index_build(const char *dir, const struct keyring *kr, struct repo_index *id
 	}
 	free(names);
 	wd_buf_free(&b);
-	return r;
+	/* every version of a name, newest first; one version twice is refused */
+	return r ? r : index_order(idx, dir, err);
 }
 
 uint64_t index_next_serial(const char *path)

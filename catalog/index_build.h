@@ -9,8 +9,10 @@
 #include "common/err.h"
 #include "trust/keys.h"
 
-/* Adds an index entry for each .wdp in dir, in name order, each checked
- * against kr; two packages of one name are refused. */
+/* Adds an index entry for each .wdp in dir, each checked against kr, in
+ * index_order: by name, each name's versions newest first (the newest on
+ * the package line, the others on older lines). Two packages of one name
+ * and version are refused, naming both files. */
 int index_build(const char *dir, const struct keyring *kr, struct repo_index *idx,
 		struct wd_err *err);
 /* One more than the serial of the index at path, or 1 when there is none

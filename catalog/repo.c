@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* F_OFD_SETLK */
 #include "catalog/repo.h"
 
 #include "catalog/names.h"
@@ -7,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,15 +193,17 @@ void catalog_free(struct catalog *c)
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		const struct index_entry *e = index_find(&c->repos[i].idx, name);
-		if (e) {
+	const struct index_entry *best = NULL;
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < c->repos[i].idx.npkgs; k++) {
+			const struct index_entry *e = &c->repos[i].idx.pkgs[k];
+			if (strcmp(e->name, name) || (best && version_cmp(e->version, best->version) <= 0))
+				continue;
+			best = e;
 			if (from)
 				*from = &c->repos[i];
-			return e;
 		}
-	}
-	return NULL;
+	return best;
 }
 
 const struct index_entry *catalog_find_version(const struct catalog *c, const char *name,
@@ -387,6 +391,35 @@ static bool cached(const struct fs_root *fs, const char *path, const struct inde
 	       !check_bytes(path, b->p, b->len, e, &ignore);
 }
 
+int catalog_part_lock(int fd)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	return fcntl(fd, F_OFD_SETLK, &fl);
+}
+
+/* The partial download opened in place and locked (catalog_part_lock) for as
+ * long as it is open: another warpdrv downloading it, or cleaning the cache,
+ * holds it. One that `clean` unlinked between the open and the lock is
+ * opened afresh. */
+static int open_part(const struct fs_root *fs, const char *part, struct wd_err *err)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = fs_open_inplace(fs, part, 0644, NULL, err);
+		if (fd < 0)
+			return fd;
+		if (catalog_part_lock(fd)) {
+			close(fd);
+			return wd_err_set(err, WD_EFAIL, "%s: another warpdrv is downloading it, or "
+					  "cleaning the cache, now; try again when it has finished", part);
+		}
+		struct stat st;
+		if (fstat(fd, &st) == 0 && st.st_nlink > 0)
+			return fd;
+		close(fd); /* removed meanwhile */
+	}
+	return wd_err_set(err, WD_EFAIL, "%s: removed again and again while it was opened", part);
+}
+
 /* Downloads into path.part (resuming what is there), checks it, renames it
  * to path. A resumed file that fails the hash may hold another download's
  * start: it is thrown away and fetched once more from the beginning. */
@@ -396,18 +429,17 @@ static int via_cache(const struct repo *from, const char *u, const struct fetch_
 {
 	const struct fs_root *fs = from->cat->cache_fs;
 	char *part = wd_xasprintf("%s.part", path);
-	int r = 0;
+	int r = 0, fd = -1;
 	for (int round = 0; round < 2; round++) {
 		struct stat st;
 		bool resumed = fs_lstat(fs, part, &st) == 0 && st.st_size > 0;
-		/* resumed in place: a plain file with one link, or refused */
-		int fd = fs_open_inplace(fs, part, 0644, NULL, err);
-		if (fd < 0) {
+		/* resumed in place: a plain file with one link, or refused; held
+		 * open (and so locked) until it is renamed or thrown away */
+		if ((fd = open_part(fs, part, err)) < 0) {
 			r = fd;
 			break;
 		}
 		r = fetch_file(from->cat->net, u, auth, fd, part, e->size, e->file, err);
-		close(fd);
 		if (!r && !(r = fs_read(fs, part, PACKAGE_MAX_BYTES, b, err)))
 			r = check_bytes(u, b->p, b->len, e, err);
 		if (r == -WD_ETRUST) {
@@ -416,9 +448,13 @@ static int via_cache(const struct repo *from, const char *u, const struct fetch_
 		}
 		if (r != -WD_ETRUST || !resumed)
 			break;
+		close(fd);
+		fd = -1;
 	}
 	if (!r)
 		r = fs_rename(fs, part, path, err);
+	if (fd >= 0)
+		close(fd);
 	free(part);
 	return r;
 }

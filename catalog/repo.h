@@ -1,7 +1,8 @@
 /* Repositories and the catalog they make: each repository is a URL (file://
  * here; http(s) through the same libcurl call) holding INDEX and the .wdp
  * files it names. The catalog is every repository's checked index, in the
- * order given: the first repository that has a package wins. */
+ * order given; each index may list several versions of a name
+ * (catalog/versions.h chooses among them). */
 #ifndef WD_REPO_H
 #define WD_REPO_H
 
@@ -59,7 +60,8 @@ struct repo *catalog_add_index(struct catalog *c, const char *name, const char *
 /* The credentials sent to subscription repositories (copied). */
 void catalog_set_auth(struct catalog *c, const char *user, const char *password);
 void catalog_free(struct catalog *c);
-/* The first entry named name; *from (if not NULL) is its repository. */
+/* The newest version named name in any repository (a version several
+ * have: the first repository's); *from (if not NULL) is its repository. */
 const struct index_entry *catalog_find(const struct catalog *c, const char *name,
 				       const struct repo **from);
 /* The entry named name at version (the same release by catalog/version.h's
@@ -74,6 +76,13 @@ const struct index_entry *catalog_find_version(const struct catalog *c, const ch
  * mirror; when all fail, the error lists each. */
 int catalog_fetch(const struct repo *from, const struct index_entry *e, const struct keyring *kr,
 		  struct package *p, struct wd_err *err);
+
+/* The lock a partial download (FILE.part in the cache folder) is held by
+ * while it is written and renamed: an open file description's write lock
+ * (F_OFD_SETLK, which no other descriptor's close lets go), taken without
+ * waiting. 0, or -1 with errno (EAGAIN, EACCES: another holds it). `clean`
+ * takes it before removing a partial download. */
+int catalog_part_lock(int fd);
 
 /* Whether catalog_fetch would download e: a remote repository's package that
  * is not complete (right size and hash) in the cache folder. The bundled and

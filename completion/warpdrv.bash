@@ -93,6 +93,22 @@ _warpdrv() {
 		mapfile -t COMPREPLY < <(compgen -W "$(_warpdrv_opts "$prog" "$cmd") $(_warpdrv_opts "$prog")" -- "$cur")
 		return
 	fi
+	# install|info NAME=VERSION: the versions `warpdrv info NAME` lists ('=' may
+	# be a word of its own, as COMP_WORDBREAKS has it by default)
+	local name=
+	if [ "$prev" = = ] && [ "$COMP_CWORD" -ge 2 ]; then
+		name=${COMP_WORDS[COMP_CWORD - 2]}
+	elif [[ $cur == *=* ]]; then
+		name=${cur%%=*}
+	fi
+	if [ -n "$name" ] && [ "${prog##*/}" = warpdrv ] && [[ $cmd == install || $cmd == info ]]; then
+		local v vers
+		vers=$("$prog" "${_warpdrv_root[@]}" --json info "$name" 2>/dev/null |
+			grep -o '"version": "[^"]*"' | sed 's/.*: "\(.*\)"/\1/' | sort -u)
+		[[ $cur == *=* ]] && vers=$(for v in $vers; do echo "$name=$v"; done)
+		mapfile -t COMPREPLY < <(compgen -W "$vers" -- "$cur")
+		return
+	fi
 	case ${prog##*/}:$cmd in
 	warpdrv:install | warpdrv:info | warpdrv:upgrade)
 		mapfile -t COMPREPLY < <(compgen -W "$(_warpdrv_pkgs "$prog")" -- "$cur")

@@ -128,6 +128,12 @@ void txn_end(struct txn *t);
  * holding it (fcntl locks are the process's): take it after any recovery. */
 int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err);
 void txn_read_unlock(int fd);
+/* The volume's lock alone, held as a transaction holds it (F_WRLCK, waiting
+ * like txn_begin), for a command that changes warpdrv's own files but not
+ * the database (clean); no database is opened and nothing recovered. With
+ * no state folder (no transaction ever ran) *fd is -1 and nothing is made.
+ * txn_read_unlock(fd) lets it go. */
+int txn_write_lock(const struct volume *v, const char *what, int *fd, struct wd_err *err);
 /* Is an interrupted transaction recorded in this database? One whose rows
  * are not what this build records (a path outside the root, SQL text, an
  * unknown kind) is an error naming the database and the row: a read-only

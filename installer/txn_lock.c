@@ -83,6 +83,26 @@ int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err)
 	return r;
 }
 
+int txn_write_lock(const struct volume *v, const char *what, int *fd, struct wd_err *err)
+{
+	*fd = -1;
+	char *dir = NULL;
+	bool found = false;
+	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
+	if (!r && found) { /* none: no transaction ever ran here, and none is created */
+		struct txn t = {.v = v, .lock_fd = -1};
+		char *lock = wd_path_join(dir, "lock");
+		r = take_lock(&t, lock, what, err);
+		free(lock);
+		if (r && t.lock_fd >= 0)
+			close(t.lock_fd);
+		else
+			*fd = t.lock_fd;
+	}
+	free(dir);
+	return r;
+}
+
 void txn_read_unlock(int fd)
 {
 	if (fd >= 0)

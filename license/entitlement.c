@@ -1,6 +1,7 @@
 #include "license/entitlement.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -100,4 +101,43 @@ int entitlement_check(const struct entitlement_ctx *c, const char *entitlement, 
 				  "subscription expired on %s: renew it to install this release "
 				  "(releases up to %s stay installable)", entitlement, rel, exp, exp);
 	return 0;
+}
+
+const char *entitlement_why_not(const struct entitlement_ctx *c, const char *entitlement,
+				int released, char *buf, size_t size)
+{
+	if (!entitlement)
+		return NULL;
+	char exp[WD_DATE_LEN];
+	enum sub_state st = entitlement_state(c);
+	int bit = sub_entitlement_bit(entitlement);
+	if (st == SUB_NONE)
+		snprintf(buf, size, "needs the '%s' entitlement: no subscription is activated",
+			 entitlement);
+	else if (st == SUB_CLOCK)
+		snprintf(buf, size, "the clock looks set back ('warpdrv license' says more)");
+	else if (st == SUB_REVOKED)
+		snprintf(buf, size, "your subscription key has been revoked");
+	else if (bit < 0 || !(c->sub->entitlements & (1u << bit)))
+		snprintf(buf, size, "needs the '%s' entitlement, which your subscription lacks",
+			 entitlement);
+	else if (released > c->sub->expires) {
+		wd_date_format(c->sub->expires, exp);
+		snprintf(buf, size, "released after your subscription %s on %s",
+			 st == SUB_EXPIRED ? "expired" : "ends", exp);
+	} else
+		return NULL;
+	return buf;
+}
+
+long entitlement_pick(const struct entitlement_ctx *c, const struct entitlement_offer *v,
+		      size_t n, struct wd_err *why)
+{
+	char buf[256];
+	for (size_t i = 0; i < n; i++)
+		if (!entitlement_why_not(c, v[i].entitlement, v[i].released, buf, sizeof buf))
+			return (long)i;
+	if (n && why)
+		entitlement_check(c, v[0].entitlement, v[0].released, why);
+	return -1;
 }

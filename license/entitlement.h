@@ -42,4 +42,23 @@ int entitlement_usable(const struct entitlement_ctx *c, struct wd_err *err);
 int entitlement_check(const struct entitlement_ctx *c, const char *entitlement, int released,
 		      struct wd_err *err);
 
+/* Why a release is not allowed, in a few words for a list of versions
+ * ("released after your subscription expired on 2027-01-01"), into buf;
+ * NULL (buf untouched) when it is allowed: entitlement_check's rule. A
+ * free release (entitlement NULL) is always allowed. */
+const char *entitlement_why_not(const struct entitlement_ctx *c, const char *entitlement,
+				int released, char *buf, size_t size);
+
+/* One release of a package, for entitlement_pick. */
+struct entitlement_offer {
+	const char *entitlement; /* NULL: free */
+	int released;
+};
+/* The rule of docs/subscription.md for one package: of its releases v[0..n),
+ * given newest first, the newest the subscription allows. Returns its
+ * position, or -1 when none is allowed (then *why, if not NULL, gets the
+ * newest one's refusal, as entitlement_check says it). */
+long entitlement_pick(const struct entitlement_ctx *c, const struct entitlement_offer *v,
+		      size_t n, struct wd_err *why);
+
 #endif

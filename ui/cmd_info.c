@@ -1,11 +1,16 @@
 /* warpdrv info PKG...: a package's version, release date, entitlement, the
- * devices it drives and its files. PKG is a name or a .wdp file. */
+ * devices it drives and its files; for a name, every version the
+ * repositories hold and whether the subscription allows it (and why not).
+ * PKG is a name (shown at the version install would take), NAME=VERSION or
+ * a .wdp file. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/versions.h"
 #include "common/buf.h"
 #include "installer/nic_plan.h"
 #include "pci/pci.h"
+#include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
@@ -82,6 +87,58 @@ static void print_devices(struct wd_ctx *ctx, const struct pkg_manifest *m)
 	free(done);
 }
 
+/* What the versions of a name are judged by: the catalog, the volume's
+ * subscription (ec NULL: none, or no --root) and database. */
+struct judge {
+	const struct catalog *cat;
+	const struct entitlement_ctx *ec;
+	struct db *db;
+};
+
+/* Every version of the package's name, newest first: where it is, whether
+ * it is allowed (why not) and installed. Nothing for a name no repository
+ * has (a .wdp file of another name). */
+static void print_versions(struct wd_ctx *ctx, const struct judge *jd, const char *name)
+{
+	size_t n;
+	struct catalog_version *v = catalog_versions(jd->cat, name, &n);
+	char *inst = NULL;
+	struct wd_err ignore;
+	if (jd->db && jd->db->h && installed_version(jd->db, name, &inst, &ignore))
+		inst = NULL;
+	struct entitlement_ctx none = {.last_seen = -1};
+	if (ctx->json && n)
+		json_arr_begin(&ctx->j, "versions");
+	for (size_t i = 0; i < n; i++) {
+		const struct index_entry *e = v[i].e;
+		char rel[11], buf[256];
+		pkg_date(e->released, rel);
+		const char *why = entitlement_why_not(jd->ec ? jd->ec : &none, e->entitlement,
+						      e->released, buf, sizeof buf);
+		const char *where = v[i].from->name ? v[i].from->name : v[i].from->url;
+		bool here = inst && !strcmp(inst, e->version);
+		if (ctx->json) {
+			json_obj_begin(&ctx->j, NULL);
+			json_str(&ctx->j, "version", e->version);
+			json_str(&ctx->j, "released", rel);
+			json_str(&ctx->j, "repository", where);
+			json_bool(&ctx->j, "allowed", !why);
+			json_str(&ctx->j, "why_not", why);
+			json_bool(&ctx->j, "installed", here);
+			json_obj_end(&ctx->j);
+			continue;
+		}
+		ui_say(ctx, "%s %-9s %s  %s%s%s%s\n", i ? "            " : "Versions:   ",
+		       ui_esc(e->version), rel, why ? "not allowed: " : "allowed",
+		       why ? ui_esc(why) : "", here ? " [installed]" : "", "");
+		ui_say(ctx, "%*s from %s\n", 12 + 1 + 9, "", ui_esc(where));
+	}
+	if (ctx->json && n)
+		json_arr_end(&ctx->j);
+	free(inst);
+	free(v);
+}
+
 static void print_text(struct wd_ctx *ctx, const struct package *pkg)
 {
 	const struct pkg_manifest *m = &pkg->m;
@@ -112,7 +169,8 @@ static void print_text(struct wd_ctx *ctx, const struct package *pkg)
 		       ui_esc(m->config_displace[i].value));
 }
 
-static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const char *signer)
+static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const char *signer,
+		       const struct judge *jd)
 {
 	struct json *j = &ctx->j;
 	char rel[11], id[16];
@@ -168,7 +226,34 @@ static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 		free(s);
 	}
 	json_arr_end(j);
+	print_versions(ctx, jd, m->name);
 	json_obj_end(j);
+}
+
+/* A name at the version install would take (the newest the subscription
+ * allows), NAME=VERSION at that version, or a .wdp file. */
+static int info_load(struct wd_ctx *ctx, const struct keyring *kr, const struct judge *jd,
+		     const char *arg, struct package *p, struct wd_err *err)
+{
+	size_t n = strlen(arg);
+	const char *eq = strchr(arg, '=');
+	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
+		return pkg_load(ctx, kr, jd->cat, arg, p, err);
+	const struct repo *from = NULL;
+	const struct index_entry *e;
+	if (eq) {
+		char *name = wd_xstrndup(arg, (size_t)(eq - arg));
+		e = catalog_find_version(jd->cat, name, eq + 1, &from);
+		int r = e ? 0 : wd_err_set(err, WD_EFAIL, "no package %s at version %s in the "
+					   "repositories ('warpdrv info %s' lists its versions)",
+					   name, eq + 1, name);
+		free(name);
+		if (r)
+			return r;
+	} else if (!(e = catalog_pick(jd->cat, arg, jd->ec, &from, NULL, NULL))) {
+		return pkg_load(ctx, kr, jd->cat, arg, p, err); /* it says there is none */
+	}
+	return catalog_fetch(from, e, kr, p, err);
 }
 
 int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
@@ -192,12 +277,31 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
 	}
+	/* with --root, the volume's subscription judges the versions (read only) */
+	struct volume v = {0};
+	struct db db = {0};
+	struct activation act = {0};
+	bool have = false, have_act = false, have_v = false;
+	struct judge jd = {.cat = &cat};
+	if (!rc && ctx->root && !(have_v = !volume_open(&v, ctx->root, &err)))
+		ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
+	if (have_v && db_open(&db, &v, false, &have, &err))
+		ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
+	else if (have_v) {
+		jd.db = &db;
+		if (!(have_act = !activation_load(&db, &kr, &act, &err)))
+			ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
+		else {
+			catalog_gate(&cat, &act);
+			jd.ec = &act.ctx;
+		}
+	}
 	struct wd_err first = {0};
 	int first_r = 0;
 	for (int i = 0; !rc && i < argc; i++) {
 		struct package p;
 		wd_err_clear(&err);
-		if ((r = pkg_load(ctx, &kr, &cat, argv[i], &p, &err))) {
+		if ((r = info_load(ctx, &kr, &jd, argv[i], &p, &err))) {
 			if (!first_r) {
 				first_r = r;
 				first = err;
@@ -207,13 +311,14 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		if (ctx->json) {
-			print_json(ctx, &p.m, p.signer);
+			print_json(ctx, &p.m, p.signer, &jd);
 			if (!several)
 				json_finish(&ctx->j);
 		} else {
 			if (i)
 				ui_say(ctx, "\n");
 			print_text(ctx, &p);
+			print_versions(ctx, &jd, p.m.name);
 		}
 		package_free(&p);
 	}
@@ -227,6 +332,10 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	if (!rc && first_r)
 		rc = ctx->json || argc == 1 ? ui_fail(ctx, first_r, &first)
 					     : (first.code ? first.code : -first_r);
+	activation_free(&act);
+	db_close(&db);
+	if (have_v)
+		volume_close(&v);
 	catalog_free(&cat);
 	keyring_free(&kr);
 	return rc;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "catalog/versions.h"
 #include "installer/install.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -140,49 +141,57 @@ struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list
 	return (struct pkg_cb){.event = on_event, .plan = ctx->dry_run ? on_plan : NULL, .ud = rd};
 }
 
-/* PKG=VERSION: that version from the catalog, which may replace a newer one. */
-static int load_arg(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
-		    const char *arg, struct package *p, struct wd_err *err)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || strchr(arg, '/'))
-		return pkg_load(ctx, kr, cat, arg, p, err);
-	char *name = wd_xstrndup(arg, (size_t)(eq - arg));
-	const struct repo *from;
-	const struct index_entry *e = catalog_find_version(cat, name, eq + 1, &from);
-	int r = e ? catalog_fetch(from, e, kr, p, err)
-		  : wd_err_set(err, WD_EFAIL, "no package %s at version %s in the repositories "
-			       "('warpdrv list' shows what is on offer)", name, eq + 1);
-	if (!r)
-		p->downgrade_ok = true;
-	free(name);
-	return r;
-}
-
-/* The catalog entry an argument names (NULL for a .wdp file or a name the
- * catalog lacks: load_arg says why). */
-static const struct index_entry *arg_entry(const struct catalog *cat, const char *arg,
-					   const struct repo **from)
+/* The catalog entry an argument names (NULL for a .wdp file, *err clear): a
+ * name at the newest version the subscription allows (catalog/versions.h),
+ * PKG=VERSION at that version from whichever repository has it. */
+static const struct index_entry *arg_entry(struct db *db, const struct keyring *kr,
+					   const struct catalog *cat, const char *arg,
+					   const struct repo **from, struct wd_err *err)
 {
 	size_t n = strlen(arg);
 	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
 		return NULL;
 	const char *eq = strchr(arg, '=');
 	if (!eq)
-		return catalog_find(cat, arg, from);
+		return catalog_pick_db(db, kr, cat, arg, from, err);
 	char *name = wd_xstrndup(arg, (size_t)(eq - arg));
 	const struct index_entry *e = catalog_find_version(cat, name, eq + 1, from);
+	if (!e)
+		wd_err_set(err, WD_EFAIL, "no package %s at version %s in the repositories "
+			   "('warpdrv info %s' lists its versions)", name, eq + 1, name);
 	free(name);
 	return e;
 }
 
-/* --dry-run downloads nothing: a package that would be downloaded is named
- * with its size (from the signed index) instead of its files. */
-static bool dry_download(struct wd_ctx *ctx, struct render *rd, const struct catalog *cat,
-			 const char *arg)
+/* A package file, or the entry arg_entry names, read; PKG=VERSION may
+ * replace a newer version. */
+static int load_arg(struct wd_ctx *ctx, struct db *db, const struct keyring *kr,
+		    const struct catalog *cat, const char *arg, struct package *p,
+		    struct wd_err *err)
 {
 	const struct repo *from;
-	const struct index_entry *e = ctx->dry_run ? arg_entry(cat, arg, &from) : NULL;
+	wd_err_clear(err);
+	const struct index_entry *e = arg_entry(db, kr, cat, arg, &from, err);
+	if (!e && !err->code)
+		return pkg_load(ctx, kr, cat, arg, p, err);
+	/* the subscription's refusal before anything is downloaded */
+	int r = e ? catalog_gate_entry(db, kr, cat, e, err) : -err->code;
+	if (!r)
+		r = catalog_fetch(from, e, kr, p, err);
+	if (!r && strchr(arg, '='))
+		p->downgrade_ok = true;
+	return r;
+}
+
+/* --dry-run downloads nothing: a package that would be downloaded is named
+ * with its size (from the signed index) instead of its files. */
+static bool dry_download(struct wd_ctx *ctx, struct render *rd, struct db *db,
+			 const struct keyring *kr, const struct catalog *cat, const char *arg)
+{
+	const struct repo *from;
+	struct wd_err ignore = {0};
+	const struct index_entry *e = ctx->dry_run ? arg_entry(db, kr, cat, arg, &from, &ignore)
+						   : NULL;
 	if (!e || !catalog_would_download(from, e))
 		return false;
 	const char *where = from->name ? from->name : from->url;
@@ -229,14 +238,14 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (!(r = pkg_keyring(ctx, &v, &kr, &err)) && !(r = pkg_catalog(ctx, &kr, &cat, &err)))
 		r = pkg_use_cache(ctx, &v, &cat, &err);
-	for (; !r && loaded < argc; loaded++)
-		if (!dry_download(ctx, &rd, &cat, argv[loaded]) &&
-		    !(r = load_arg(ctx, &kr, &cat, argv[loaded], &pkgs[n], &err)))
-			n++;
 	struct db db = {0};
 	bool have;
-	if (!r)
+	if (!r) /* read only, for the subscription's choice and its gate */
 		r = db_open(&db, &v, false, &have, &err);
+	for (; !r && loaded < argc; loaded++)
+		if (!dry_download(ctx, &rd, &db, &kr, &cat, argv[loaded]) &&
+		    !(r = load_arg(ctx, &db, &kr, &cat, argv[loaded], &pkgs[n], &err)))
+			n++;
 	if (!r)
 		r = install_check_entitlements(&db, &kr, &cat, pkgs, (size_t)n, &err);
 	db_close(&db);

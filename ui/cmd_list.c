@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "catalog/version.h"
+#include "catalog/versions.h"
+#include "installer/clean.h"
 #include "installer/upgrade.h"
 #include "state/holds.h"
 #include "state/installed.h"
@@ -121,18 +123,6 @@ static char *installed_version_of(struct db *db, const char *name)
 	return v;
 }
 
-/* The first entry of each name across the repositories: where its newest
- * version is listed instead. */
-static bool first_of_name(const struct catalog *cat, size_t ri, size_t ki)
-{
-	const char *name = cat->repos[ri].idx.pkgs[ki].name;
-	for (size_t i = 0; i <= ri; i++)
-		for (size_t k = 0; k < (i == ri ? ki : cat->repos[i].idx.npkgs); k++)
-			if (!strcmp(cat->repos[i].idx.pkgs[k].name, name))
-				return false;
-	return true;
-}
-
 static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const struct repo *from,
 		       const char *inst, bool upgradable, bool held)
 {
@@ -169,19 +159,39 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct db *db,
 			 bool only_upgradable, struct filter *f)
 {
-	for (size_t i = 0; i < cat->n; i++)
-		for (size_t k = 0; k < cat->repos[i].idx.npkgs; k++) {
-			if (!first_of_name(cat, i, k))
-				continue;
-			const struct repo *from = NULL;
-			const struct index_entry *e =
-				upgrade_newest(cat, cat->repos[i].idx.pkgs[k].name, &from);
-			char *inst = installed_version_of(db, e->name);
-			bool up = inst && version_cmp(e->version, inst) > 0;
-			if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
-				show_entry(ctx, e, from, inst, up, inst && is_held(db, e->name));
-			free(inst);
-		}
+	size_t n;
+	struct catalog_version *v = catalog_newest_each(cat, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct index_entry *e = v[i].e;
+		char *inst = installed_version_of(db, e->name);
+		bool up = inst && version_cmp(e->version, inst) > 0;
+		if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
+			show_entry(ctx, e, v[i].from, inst, up, inst && is_held(db, e->name));
+		free(inst);
+	}
+	free(v);
+}
+
+/* The size of the volume's download cache (installer/clean.h): a line
+ * after the list, or "cache" in the --json document. */
+static void show_cache(struct wd_ctx *ctx, const struct volume *v)
+{
+	struct clean_report rep;
+	struct wd_err e;
+	if (cache_survey(v, &rep, &e)) {
+		ui_warn(ctx, "%s\n", e.msg);
+	} else if (ctx->json) {
+		json_arr_end(&ctx->j);
+		json_obj_begin(&ctx->j, "cache");
+		json_int(&ctx->j, "files", (long long)rep.removed);
+		json_int(&ctx->j, "bytes", (long long)rep.bytes);
+		json_obj_end(&ctx->j);
+	} else if (rep.removed) {
+		ui_say(ctx, "Download cache: %zu file%s, %llu bytes in %s ('warpdrv clean' removes "
+		       "them).\n", rep.removed, rep.removed == 1 ? "" : "s",
+		       (unsigned long long)rep.bytes, ui_esc(rep.dir));
+	}
+	clean_report_free(&rep);
 }
 
 static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filter *f,
@@ -208,6 +218,8 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 		/* --upgradable finding none is no error: nothing to upgrade */
 		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
 	}
+	if (!r && ctx->root)
+		show_cache(ctx, &v);
 	if (ctx->json && json_reopen_top(&ctx->j) && !r) {
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "catalog/versions.h"
 #include "common/date.h"
 #include "common/diff.h"
 #include "common/file.h"
@@ -84,8 +85,23 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 	return r;
 }
 
-/* Every NIC and PSD package of the repositories (the first repository that
- * has a name wins), with its manifest and files checked; a NIC driver whose
+/* The volume's activation, loaded once as the gate loads it, with what the
+ * catalog's indexes add (catalog_gate). */
+static int job_act(struct job *j, struct wd_err *why)
+{
+	if (!j->act_loaded) {
+		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
+		if (r)
+			return r;
+		j->act_loaded = true;
+		catalog_gate(&j->cat, &j->act);
+	}
+	return 0;
+}
+
+/* Every NIC and PSD package of the repositories, each name at the newest
+ * version the subscription allows (or, when none is, its newest, for the
+ * gate to refuse with its reason), with its manifest and files checked; a NIC driver whose
  * index says what it drives is known from the index alone until it is
  * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
@@ -100,25 +116,25 @@ static int job_packages(struct job *j, struct wd_err *err)
 	 * it offline) */
 	if (j->writes && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
 		return r;
-	for (size_t i = 0; !r && i < j->cat.n; i++) {
-		const struct repo *rp = &j->cat.repos[i];
-		for (size_t k = 0; !r && k < rp->idx.npkgs; k++) {
-			const struct index_entry *e = &rp->idx.pkgs[k];
-			const struct repo *from;
-			if (catalog_find(&j->cat, e->name, &from) != e)
-				continue;
-			if (!j->writes && e->kind != PKG_KIND_NIC)
-				continue; /* detect tells only the NIC drivers */
-			j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
-			if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
-				j->npkgs++;
-				continue;
-			}
-			if (!(r = may_download(j, rp, e, err)) &&
-			    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
-				j->npkgs++;
+	struct wd_err ignore; /* a key that does not load: the gate says so when asked */
+	const struct entitlement_ctx *ec = job_act(j, &ignore) ? NULL : &j->act.ctx;
+	size_t n;
+	struct catalog_version *picks = catalog_pick_each(&j->cat, ec, &n);
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct index_entry *e = picks[i].e;
+		const struct repo *rp = picks[i].from;
+		if (!j->writes && e->kind != PKG_KIND_NIC)
+			continue; /* detect tells only the NIC drivers */
+		j->pkgs = wd_xrealloc(j->pkgs, (j->npkgs + 1) * sizeof *j->pkgs);
+		if (e->kind == PKG_KIND_NIC && catalog_stub(rp, e, &j->pkgs[j->npkgs])) {
+			j->npkgs++;
+			continue;
 		}
+		if (!(r = may_download(j, rp, e, err)) &&
+		    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
+			j->npkgs++;
 	}
+	free(picks);
 	return r;
 }
 

@@ -39,6 +39,7 @@ int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv);
 /* verify --fix [PKG] (ui/cmd_reinstall.c) */
 int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg);
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv);
+int cmd_clean(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv);

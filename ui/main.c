@@ -109,6 +109,11 @@ static const struct wd_cmd commands[] = {
 	 "Fetches each repository's signed index (mirrors in order), refuses an older\n"
 	 "serial than the one held or an expired index, records revoked keys, then\n"
 	 "replaces the stored catalog. A failed repository keeps its previous catalog.\n", NULL, NULL},
+	{"clean", cmd_clean, "", "remove the downloaded packages from the volume's cache",
+	 "Removes what var/cache/warpdrv/packages holds (downloads and partial ones) and\n"
+	 "says how much it freed; --dry-run says what it would free. A link or folder in\n"
+	 "the cache is left and named, never followed; a download under way is left.\n",
+	 NULL, NULL},
 	/* measuring */
 	{"bench", NULL, "server|client|import|report ...",
 	 "netio-compatible throughput test and before/after table", cmd_bench_help, NULL,

@@ -213,7 +213,7 @@ t_an_expired_subscription_keeps_what_it_paid_for_and_says_what_a_renewal_adds() 
 	wd --root "$T/v" activate "$OUT"
 	assert_rc 0
 	e() { wd --root "$T/v" --keys "$T/k" --repo "$T/a" --repo "$T/b" --repo "$T/c" "$@"; }
-	e install testpkg
+	e install testpkg=1.0
 	assert_rc 0
 	e upgrade --yes
 	assert_rc 0

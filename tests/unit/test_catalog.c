@@ -17,6 +17,8 @@
 #include "catalog/package.h"
 #include "trust/signed.h"
 #include "catalog/tar.h"
+#include "catalog/versions.h"
+#include "common/date.h"
 #include "common/file.h"
 
 static const char nic[] =
@@ -237,7 +239,7 @@ static void test_index_signed_round_trip_and_revocations(void **state)
 	idx.pkgs[0] = (struct index_entry){wd_xstrdup("e1000"), wd_xstrdup("4.02"), 11848,
 					   PKG_KIND_NIC, NULL, wd_xstrdup("e1000-4.02.wdp"), 1077,
 					   "", wd_xstrdup("IBM/Intel PRO/1000 driver"), false, NULL,
-					   0, NULL, NULL, NULL, NULL, NULL};
+					   0, NULL, NULL, NULL, NULL, NULL, false};
 	memset(idx.pkgs[0].sha256, 'a', 64);
 	idx.npkgs = 1;
 	idx.revoked = wd_xcalloc(1, sizeof *idx.revoked);
@@ -396,6 +398,127 @@ static void test_index_mirror_lines(void **state)
 	assert_null(repo_origin("/no/scheme"));
 }
 
+#define SHA64 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HEAD "format 1\nserial 1\nissued 2026-01-01\nexpires 2027-01-01\n"
+
+static int day(const char *s)
+{
+	int d = 0;
+	assert_true(wd_date_parse(s, &d));
+	return d;
+}
+
+/* An index of several versions a name, two repositories, and the choice the
+ * entitlement rule makes among every version of the catalog. */
+static void test_index_older_versions_and_the_pick(void **state)
+{
+	(void)state;
+	const char *a = HEAD
+		"package m 2.07 2026-08-01 nic drivers m-2.07.wdp 10 " SHA64 " M\n"
+		"choose m 8086:100e=1\n"
+		"older m 2.06 2023-05-01 nic drivers m-2.06.wdp 10 " SHA64 " M\n"
+		"older-choose m 8086:100e=1\n"
+		"older-nic m MMLEM.OS2 MMLEM.NIF MMLEM$ - -\n"
+		"older e 4.02 2002-06-10 nic - e-4.02.wdp 10 " SHA64 " E\n"
+		"package e 4.04 2006-09-15 nic - e-4.04.wdp 10 " SHA64 " E\n";
+	const char *b = HEAD
+		"package m 2.06 2023-05-01 nic drivers m-2.06.wdp 10 " SHA64 " M, elsewhere\n"
+		"older m 2.5 2022-01-01 nic drivers m-2.5.wdp 10 " SHA64 " M\n";
+	struct repo_index ia, ib;
+	struct wd_err e;
+	assert_int_equal(index_parse(a, strlen(a), "A", &ia, &e), 0);
+	assert_int_equal(ia.npkgs, 4);
+	assert_string_equal(index_find(&ia, "m")->version, "2.07");
+	assert_string_equal(index_find(&ia, "e")->version, "4.04");
+	assert_true(ia.pkgs[1].older && ia.pkgs[1].choice && ia.pkgs[1].driver);
+	/* written back, the same text */
+	struct wd_buf w = {0};
+	index_write(&ia, &w);
+	assert_non_null(strstr(wd_buf_cstr(&w), "older-nic m MMLEM.OS2 MMLEM.NIF MMLEM$ - -\n"));
+	wd_buf_free(&w);
+	assert_int_equal(index_parse(b, strlen(b), "B", &ib, &e), 0);
+	struct catalog c;
+	catalog_init(&c, NULL);
+	catalog_add_index(&c, "a", "file:///a", NULL, 0, false, &ia);
+	catalog_add_index(&c, "b", "file:///b", NULL, 0, false, &ib);
+	size_t n;
+	struct catalog_version *v = catalog_versions(&c, "m", &n);
+	assert_int_equal(n, 3); /* 2.06 once: the first repository's */
+	assert_string_equal(v[0].e->version, "2.07");
+	assert_string_equal(v[1].e->version, "2.06");
+	assert_string_equal(v[1].from->name, "a");
+	assert_string_equal(v[2].e->version, "2.5");
+	free(v);
+	v = catalog_newest_each(&c, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].e->name, "m");
+	assert_string_equal(v[0].e->version, "2.07");
+	assert_string_equal(v[1].e->version, "4.04");
+	free(v);
+	assert_string_equal(catalog_find(&c, "m", NULL)->version, "2.07");
+	/* a key of 'drivers' that expired on 2026-06-30 */
+	struct subscription sub = {.entitlements = 1, .issued = day("2026-01-01"),
+				   .expires = day("2026-06-30"), .id = "0123456789abcdef"};
+	struct entitlement_ctx ctx = {.sub = &sub, .today = day("2026-12-01"), .last_seen = -1};
+	bool allowed;
+	const struct repo *from;
+	const struct index_entry *got = catalog_pick(&c, "m", &ctx, &from, &allowed, NULL);
+	assert_true(allowed);
+	assert_string_equal(got->version, "2.06");
+	assert_string_equal(from->name, "a");
+	v = catalog_pick_each(&c, &ctx, &n); /* every name at once: the same picks */
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].e->version, "2.06");
+	assert_ptr_equal(v[0].e, got);
+	assert_string_equal(v[1].e->version, "4.04");
+	free(v);
+	char why[256];
+	assert_string_equal(entitlement_why_not(&ctx, "drivers", day("2026-08-01"), why, sizeof why),
+			    "released after your subscription expired on 2026-06-30");
+	assert_null(entitlement_why_not(&ctx, NULL, day("2026-08-01"), why, sizeof why));
+	/* no key: the newest, refused, with the reason */
+	got = catalog_pick(&c, "m", NULL, &from, &allowed, &e);
+	assert_false(allowed);
+	assert_string_equal(got->version, "2.07");
+	assert_non_null(strstr(e.msg, "no subscription is activated"));
+	/* a free package: its newest */
+	assert_string_equal(catalog_pick(&c, "e", NULL, NULL, &allowed, NULL)->version, "4.04");
+	assert_true(allowed);
+	assert_null(catalog_pick(&c, "nosuch", &ctx, NULL, NULL, NULL));
+	catalog_free(&c);
+}
+
+/* Each broken rule of the older lines is refused, naming the line. */
+static void test_index_older_lines_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *body, *msg;
+	} bad[] = {
+		{"package m 2.07 2026-08-01 nic - m.wdp 1 " SHA64 " M\n"
+		 "older m 2.7 2026-08-01 nic - n.wdp 1 " SHA64 " M\n", "B line 6: older: 'm' 2.7 listed twice"},
+		{"package m 2.07 2026-08-01 nic - m.wdp 1 " SHA64 " M\n"
+		 "package m 2.06 2026-08-01 nic - n.wdp 1 " SHA64 " M\n", "B line 6: package: 'm' listed twice"},
+		{"older m 2.06 2026-08-01 nic - m.wdp 1 " SHA64 " M\n", "older: 'm' has older lines but no package line"},
+		{"package m 2.06 2026-08-01 nic - m.wdp 1 " SHA64 " M\n"
+		 "older m 2.10 2026-08-01 nic - n.wdp 1 " SHA64 " M\n", "has an older line newer than its package line"},
+		{"package m 2.06 2026-08-01 nic - m.wdp 1 " SHA64 " M\n"
+		 "older-choose m 8086:100e=1\n", "older-choose: must follow the older line"},
+		{"package m 2.06 2026-08-01 nic - m.wdp 1 " SHA64 " M\n"
+		 "older m 2.05 2026-08-01 nic - n.wdp 1 " SHA64 " M\n"
+		 "choose m 8086:100e=1\n", "choose: must follow the package line"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *text = wd_xasprintf("%s%s", HEAD, bad[i].body);
+		struct repo_index idx;
+		struct wd_err e = {0};
+		assert_int_equal(index_parse(text, strlen(text), "B", &idx, &e), -WD_ETRUST);
+		if (!strstr(e.msg, bad[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, e.msg, bad[i].msg);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +528,8 @@ int main(void)
 		cmocka_unit_test(test_index_choose_and_nic_lines),
 		cmocka_unit_test(test_index_fields_of_a_newer_build),
 		cmocka_unit_test(test_index_mirror_lines),
+		cmocka_unit_test(test_index_older_versions_and_the_pick),
+		cmocka_unit_test(test_index_older_lines_refused),
 		cmocka_unit_test(test_tar_and_gzip_round_trip),
 		cmocka_unit_test_setup_teardown(test_package_pack_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_signed_round_trip_and_revocations, setup,
