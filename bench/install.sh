@@ -1,8 +1,12 @@
 #!/bin/sh
-# Installs and removes a package of 500 small files with warpdrv, and the
-# same payload as a .deb with `dpkg --root`, both durable (dpkg without
-# --force-unsafe-io; warpdrv always flushes), and prints the median wall time
-# of install+remove for each and the ratio warpdrv/dpkg (aim: 0.5 or less).
+# Installs and removes a package of 500 small files with warpdrv, the same
+# payload as a .deb with `dpkg --root`, and the same files with the floor
+# (bench/install_floor.c: each file written under a temporary name, one
+# syncfs, each renamed into place, the folder flushed; each unlinked, the
+# folder flushed), all durable (dpkg without --force-unsafe-io; warpdrv
+# always flushes). The three run alternately, RUNS rounds; prints the median
+# wall time of install+remove for each and the ratios warpdrv/floor (aim:
+# 1.1 or less) and warpdrv/dpkg.
 #   sh bench/install.sh [BUILD_DIR] [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +17,8 @@ WD="$O/warpdrv"
 WDA="$O/warpdrv-admin"
 command -v dpkg >/dev/null || { echo "dpkg is not installed"; exit 1; }
 [ -x "$WD" ] || { echo "build warpdrv first (make)"; exit 1; }
+FLOOR="$O/bench/install_floor"
+[ -x "$FLOOR" ] || { echo "build the benchmark programs first (make benches)"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -49,7 +55,7 @@ wd_run() {
 	sync
 	t0=$(now_ms)
 	"$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
-	"$WD" -q --root "$v" remove bench
+	"$WD" -q --root "$v" remove --yes bench
 	echo $(($(now_ms) - t0))
 }
 
@@ -65,18 +71,39 @@ dpkg_run() {
 	echo $(($(now_ms) - t0))
 }
 
+floor_run() {
+	f="$work/floor"
+	rm -rf "$f"
+	sync
+	t0=$(now_ms)
+	# shellcheck disable=SC2086 # the names, one word each
+	"$FLOOR" "$work/recipe" "$f" $names
+	echo $(($(now_ms) - t0))
+}
+
+names=$(cd "$work/recipe" && ls F*.TXT | tr '\n' ' ')
+
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-: >"$work/wd" && : >"$work/dpkg"
+: >"$work/wd" && : >"$work/dpkg" && : >"$work/fl"
 k=0
 while [ "$k" -lt "$RUNS" ]; do
+	floor_run >>"$work/fl"
 	wd_run >>"$work/wd"
 	dpkg_run >>"$work/dpkg"
 	k=$((k + 1))
 done
 w=$(median <"$work/wd")
 d=$(median <"$work/dpkg")
-echo "install+remove of $N files, median of $RUNS runs:"
+f=$(median <"$work/fl")
+echo "install+remove of $N files, durable, median of $RUNS alternating runs:"
+echo "  floor:   $f ms   (runs: $(tr '\n' ' ' <"$work/fl"))"
 echo "  warpdrv: $w ms   (runs: $(tr '\n' ' ' <"$work/wd"))"
 echo "  dpkg:    $d ms   (runs: $(tr '\n' ' ' <"$work/dpkg"))"
-awk -v w="$w" -v d="$d" 'BEGIN {printf "ratio warpdrv/dpkg: %.2f (aim: 0.5 or less)\n", w / d}'
+awk -v w="$w" -v d="$d" -v f="$f" 'BEGIN {
+	printf "ratio warpdrv/floor: %.2f (aim: 1.1 or less)\n", w / f
+	printf "ratio warpdrv/dpkg:  %.2f\n", w / d
+	printf "ratio floor/dpkg:    %.2f\n", f / d
+}'
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
