@@ -6,7 +6,8 @@
 # folder flushed), all durable (dpkg without --force-unsafe-io; warpdrv
 # always flushes). The three run alternately, RUNS rounds; prints the median
 # wall time of install+remove for each and the ratios warpdrv/floor (aim:
-# 1.1 or less) and warpdrv/dpkg.
+# 1.1 or less) and warpdrv/dpkg. WD_BEFORE=OTHER/build/warpdrv times another
+# build too, in the same rounds (its own prepared volume).
 #   sh bench/install.sh [BUILD_DIR] [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,13 +57,21 @@ mkdir -p "$work/tmpl" && printf 'REM\r\n' >"$work/tmpl/CONFIG.SYS"
 "$WD" -q --root "$work/tmpl" --keys "$work/keys" install "$work/bench.wdp"
 "$WD" -q --root "$work/tmpl" remove --yes bench
 
-wd_run() {
+WB=${WD_BEFORE:-}
+if [ -n "$WB" ]; then
+	mkdir -p "$work/tmplb" && printf 'REM\r\n' >"$work/tmplb/CONFIG.SYS"
+	"$WB" -q --root "$work/tmplb" --keys "$work/keys" install "$work/bench.wdp"
+	"$WB" -q --root "$work/tmplb" remove --yes bench
+fi
+
+wd_run() { # [PROGRAM TEMPLATE]
+	p=${1:-$WD} tm=${2:-$work/tmpl}
 	v="$work/vol"
-	rm -rf "$v" && cp -a "$work/tmpl" "$v"
+	rm -rf "$v" && cp -a "$tm" "$v"
 	sync
 	t0=$(now_ms)
-	"$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
-	"$WD" -q --root "$v" remove --yes bench
+	"$p" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
+	"$p" -q --root "$v" remove --yes bench
 	echo $(($(now_ms) - t0))
 }
 
@@ -92,12 +101,13 @@ names=$(cd "$work/recipe" && ls F*.TXT | tr '\n' ' ')
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-: >"$work/wd" && : >"$work/dpkg" && : >"$work/fl"
+: >"$work/wd" && : >"$work/dpkg" && : >"$work/fl" && : >"$work/before"
 k=0
 while [ "$k" -lt "$RUNS" ]; do
 	floor_run >>"$work/fl"
 	wd_run >>"$work/wd"
 	dpkg_run >>"$work/dpkg"
+	[ -z "$WB" ] || wd_run "$WB" "$work/tmplb" >>"$work/before"
 	k=$((k + 1))
 done
 w=$(median <"$work/wd")
@@ -112,5 +122,11 @@ awk -v w="$w" -v d="$d" -v f="$f" 'BEGIN {
 	printf "ratio warpdrv/dpkg:  %.2f\n", w / d
 	printf "ratio floor/dpkg:    %.2f\n", f / d
 }'
+if [ -n "$WB" ]; then
+	b=$(median <"$work/before")
+	echo "  before:  $b ms   (runs: $(tr '\n' ' ' <"$work/before")) $WB"
+	awk -v b="$b" -v f="$f" -v d="$d" 'BEGIN {
+		printf "ratio before/floor:  %.2f\nratio before/dpkg:   %.2f\n", b / f, b / d }'
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
