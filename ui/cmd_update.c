@@ -224,10 +224,10 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 				ui_warn(ctx, "%s\n", err->msg);
 				r = 0;
 			}
-			if (o[i].unchanged)
+			if (o[i].unchanged) { /* the 304's index is the one held */
 				o[i].have_fresh = o[i].have_old;
-			if (o[i].unchanged)
 				o[i].fresh = o[i].old;
+			}
 		}
 	db_handle_close(store);
 	struct wd_err ignore; /* without the validators, the next update is a full one */
