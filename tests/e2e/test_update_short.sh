@@ -25,6 +25,12 @@ head -c 20000 /dev/urandom >"$FIXT/recipe/TEST.OS2"
 "$WDA" -q pack "$FIXT/recipe" --key "$FIXT/k/repo/test.key" --out "$FIXT/srv/" >/dev/null
 "$WDA" -q index "$FIXT/srv" --key "$FIXT/k/repo/test.key" --serial 5 >/dev/null
 PKG=testpkg-1.0.wdp
+# a second repository with a package of its own
+mkdir -p "$FIXT/tiny" "$FIXT/srv2"
+sed 's/^name testpkg/name tinypkg/; s/TEST.OS2/TINY.OS2/g' "$FIXT/recipe/MANIFEST" >"$FIXT/tiny/MANIFEST"
+head -c 8000 /dev/urandom >"$FIXT/tiny/TINY.OS2"
+"$WDA" -q pack "$FIXT/tiny" --key "$FIXT/k/repo/test.key" --out "$FIXT/srv2/" >/dev/null
+"$WDA" -q index "$FIXT/srv2" --key "$FIXT/k/repo/test.key" --serial 1 >/dev/null
 
 setup() {
 	make_volume "$T/v"
@@ -66,6 +72,37 @@ t_an_unchanged_update_reports_from_the_note() {
 	assert_out "main: updated, serial 6"
 	w update
 	assert_out "main: up to date, serial 6, 1 packages"
+}
+
+# Two repositories, one unchanged and one changed: the catalog is written
+# again, so the unchanged one's index is read in full for it and kept whole;
+# both are then usable and both notes current.
+t_an_unchanged_repository_beside_a_changed_one_is_kept_whole() {
+	setup
+	cp -R "$FIXT/srv2" "$T/www/c"
+	w repo add main "$URL/a/"
+	w repo add tiny "$URL/c/"
+	w update
+	assert_rc 0
+	assert_out "tiny: updated, serial 1, 1 packages"
+	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: updated, serial 6"
+	assert_out "tiny: up to date, serial 1, 1 packages"
+	grep -q "^304 /c/INDEX$" "$T/log" || fail "tiny was not asked conditionally: $(cat "$T/log")"
+	w --json list
+	assert_json 'sorted(p["name"] for p in d["packages"] if p["name"] in ("testpkg", "tinypkg")) == ["testpkg", "tinypkg"]'
+	w install tinypkg
+	assert_rc 0
+	assert_same_file "$FIXT/tiny/TINY.OS2" "$T/v/IBMCOM/MACS/TINY.OS2"
+	: >"$T/log"
+	w update
+	assert_rc 0
+	assert_out "main: up to date, serial 6"
+	assert_out "tiny: up to date, serial 1"
+	[ "$(grep -c "^304 " "$T/log")" -eq 2 ] || fail "not two 304s: $(cat "$T/log")"
 }
 
 # The stored catalog altered after the note was written (its index no longer
