@@ -1,8 +1,13 @@
 #!/bin/sh
-# Installs and removes a package of 500 small files with warpdrv, and the
-# same payload as a .deb with `dpkg --root`, both durable (dpkg without
-# --force-unsafe-io; warpdrv always flushes), and prints the median wall time
-# of install+remove for each and the ratio warpdrv/dpkg (aim: 0.5 or less).
+# Installs and removes a package of 500 small files with warpdrv, the same
+# payload as a .deb with `dpkg --root`, and the same files with the floor
+# (bench/install_floor.c: each file written under a temporary name, one
+# syncfs, each renamed into place, the folder flushed; each unlinked, the
+# folder flushed), all durable (dpkg without --force-unsafe-io; warpdrv
+# always flushes). The three run alternately, RUNS rounds; prints the median
+# wall time of install+remove for each and the ratios warpdrv/floor (aim:
+# 1.1 or less) and warpdrv/dpkg. WD_BEFORE=OTHER/build/warpdrv times another
+# build too, in the same rounds (its own prepared volume).
 #   sh bench/install.sh [BUILD_DIR] [RUNS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +18,8 @@ WD="$O/warpdrv"
 WDA="$O/warpdrv-admin"
 command -v dpkg >/dev/null || { echo "dpkg is not installed"; exit 1; }
 [ -x "$WD" ] || { echo "build warpdrv first (make)"; exit 1; }
+FLOOR="$O/bench/install_floor"
+[ -x "$FLOOR" ] || { echo "build the benchmark programs first (make benches)"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -43,13 +50,28 @@ dpkg-deb -Zgzip --root-owner-group --build "$work/deb" "$work/bench.deb" >/dev/n
 
 now_ms() { date +%s%N | cut -c1-13; }
 
-wd_run() {
+# warpdrv's volume as dpkg's root: its state made beforehand (by one install
+# and removal, untimed), as dpkg's status files are, so that what is timed
+# is the package's work and not the state database's creation.
+mkdir -p "$work/tmpl" && printf 'REM\r\n' >"$work/tmpl/CONFIG.SYS"
+"$WD" -q --root "$work/tmpl" --keys "$work/keys" install "$work/bench.wdp"
+"$WD" -q --root "$work/tmpl" remove --yes bench
+
+WB=${WD_BEFORE:-}
+if [ -n "$WB" ]; then
+	mkdir -p "$work/tmplb" && printf 'REM\r\n' >"$work/tmplb/CONFIG.SYS"
+	"$WB" -q --root "$work/tmplb" --keys "$work/keys" install "$work/bench.wdp"
+	"$WB" -q --root "$work/tmplb" remove --yes bench
+fi
+
+wd_run() { # [PROGRAM TEMPLATE]
+	p=${1:-$WD} tm=${2:-$work/tmpl}
 	v="$work/vol"
-	rm -rf "$v" && mkdir -p "$v" && printf 'REM\r\n' >"$v/CONFIG.SYS"
+	rm -rf "$v" && cp -a "$tm" "$v"
 	sync
 	t0=$(now_ms)
-	"$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
-	"$WD" -q --root "$v" remove bench
+	"$p" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
+	"$p" -q --root "$v" remove --yes bench
 	echo $(($(now_ms) - t0))
 }
 
@@ -65,18 +87,46 @@ dpkg_run() {
 	echo $(($(now_ms) - t0))
 }
 
+floor_run() {
+	f="$work/floor"
+	rm -rf "$f"
+	sync
+	t0=$(now_ms)
+	# shellcheck disable=SC2086 # the names, one word each
+	"$FLOOR" "$work/recipe" "$f" $names
+	echo $(($(now_ms) - t0))
+}
+
+names=$(cd "$work/recipe" && ls F*.TXT | tr '\n' ' ')
+
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-: >"$work/wd" && : >"$work/dpkg"
+: >"$work/wd" && : >"$work/dpkg" && : >"$work/fl" && : >"$work/before"
 k=0
 while [ "$k" -lt "$RUNS" ]; do
+	floor_run >>"$work/fl"
 	wd_run >>"$work/wd"
 	dpkg_run >>"$work/dpkg"
+	[ -z "$WB" ] || wd_run "$WB" "$work/tmplb" >>"$work/before"
 	k=$((k + 1))
 done
 w=$(median <"$work/wd")
 d=$(median <"$work/dpkg")
-echo "install+remove of $N files, median of $RUNS runs:"
+f=$(median <"$work/fl")
+echo "install+remove of $N files, durable, median of $RUNS alternating runs:"
+echo "  floor:   $f ms   (runs: $(tr '\n' ' ' <"$work/fl"))"
 echo "  warpdrv: $w ms   (runs: $(tr '\n' ' ' <"$work/wd"))"
 echo "  dpkg:    $d ms   (runs: $(tr '\n' ' ' <"$work/dpkg"))"
-awk -v w="$w" -v d="$d" 'BEGIN {printf "ratio warpdrv/dpkg: %.2f (aim: 0.5 or less)\n", w / d}'
+awk -v w="$w" -v d="$d" -v f="$f" 'BEGIN {
+	printf "ratio warpdrv/floor: %.2f (aim: 1.1 or less)\n", w / f
+	printf "ratio warpdrv/dpkg:  %.2f\n", w / d
+	printf "ratio floor/dpkg:    %.2f\n", f / d
+}'
+if [ -n "$WB" ]; then
+	b=$(median <"$work/before")
+	echo "  before:  $b ms   (runs: $(tr '\n' ' ' <"$work/before")) $WB"
+	awk -v b="$b" -v f="$f" -v d="$d" 'BEGIN {
+		printf "ratio before/floor:  %.2f\nratio before/dpkg:   %.2f\n", b / f, b / d }'
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+

@@ -14,7 +14,113 @@
 # namespaces joined by a veth pair, 10.231.77.1 and .2, instead of loopback;
 # the servers run in one, the clients in the other, all removed at the end).
 # Exit status: 0 ratio to iperf3 at or above 0.9, 1 below it or a step failed.
+#
+#   bench/netio.sh rx [ROUNDS]
+# The receive path against netio's own (as root: always across a veth pair
+# between two network namespaces): netio's client against netio's server and
+# warpdrv's client against warpdrv's server, TCP and UDP, every block size,
+# ROUNDS rounds (default 3) alternating which goes first; prints per block
+# size the medians and the ratio warpdrv/netio of each receiving side (Rx:
+# the client receives; Tx: the server receives). netio 1.33 (or 1.34, the
+# same receive path) is built from its public source in NETIO_SRC (a folder
+# holding netio.c and its Makefile; nothing of it is kept), or NETIO names a
+# binary; with neither, the comparison is skipped with a message (exit 0).
+# netio's period is its own, 6 s per direction and size: a run takes about
+# 12 minutes (ROUNDS x 2 protocols x 2 programs x 72 s).
 set -eu
+if [ "${1:-}" = rx ]; then
+	rounds=${2:-3}
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	wd=${WARPDRV:-$top/build/warpdrv}
+	[ -x "$wd" ] || make -C "$top" --no-print-directory "build/warpdrv" >/dev/null
+	tmp=$(mktemp -d)
+	pids="" nsa="" nsb=""
+	cleanup() {
+		for p in $pids; do kill "$p" 2>/dev/null || :; done
+		[ -z "$nsa" ] || ip netns del "$nsa" 2>/dev/null || :
+		[ -z "$nsb" ] || ip netns del "$nsb" 2>/dev/null || :
+		rm -rf "$tmp"
+	}
+	trap cleanup EXIT INT TERM
+	netio=${NETIO:-}
+	if [ -z "$netio" ] && [ -n "${NETIO_SRC:-}" ] && [ -f "$NETIO_SRC/netio.c" ]; then
+		mkdir "$tmp/netio-src"
+		cp -R "$NETIO_SRC/." "$tmp/netio-src/"
+		make -C "$tmp/netio-src" linux >"$tmp/netio-build.log" 2>&1 ||
+			{ echo "bench/netio.sh: netio did not build:" >&2; cat "$tmp/netio-build.log" >&2; exit 1; }
+		netio="$tmp/netio-src/netio"
+	fi
+	if [ -z "$netio" ]; then
+		echo "bench/netio.sh rx: netio is not present (NETIO_SRC=DIR of its public source," \
+			"or NETIO=BINARY): the comparison with netio's own receive path is skipped"
+		exit 0
+	fi
+	nsa="wdrxA-$$" nsb="wdrxB-$$"
+	ip netns add "$nsa" && ip netns add "$nsb" &&
+		ip link add wdr0-$$ netns "$nsa" type veth peer name wdr1-$$ netns "$nsb" || {
+		echo "bench/netio.sh rx: needs root and network namespaces (ip netns)" >&2
+		exit 1
+	}
+	ip -n "$nsa" addr add 10.231.78.1/24 dev wdr0-$$
+	ip -n "$nsb" addr add 10.231.78.2/24 dev wdr1-$$
+	for ns in "$nsa" "$nsb"; do ip -n "$ns" link set lo up; done
+	ip -n "$nsa" link set wdr0-$$ up
+	ip -n "$nsb" link set wdr1-$$ up
+	host=10.231.78.1
+	port=18767
+	version=$("$netio" 2>&1 | sed -n 's/.*Version \([0-9.]*\).*/\1/p' | head -1)
+	ip netns exec "$nsa" "$netio" -s -p "$port" >"$tmp/netio-server.log" 2>&1 &
+	pids="$pids $!"
+	ip netns exec "$nsa" "$wd" bench server --bind "$host" --port $((port + 10)) \
+		--db "$tmp/server.db" >"$tmp/wd-server.log" 2>&1 &
+	pids="$pids $!"
+	sleep 1
+	run_netio() { # proto round
+		ip netns exec "$nsb" "$netio" -"$1" -p "$port" "$host" >"$tmp/netio-$1-$2.txt" 2>&1
+		"$wd" --json bench import --db "$tmp/import.db" --label "netio-$1-$2" \
+			"$tmp/netio-$1-$2.txt" >"$tmp/netio-$1-$2.json"
+	}
+	run_wd() { # proto round
+		ip netns exec "$nsb" "$wd" --json bench client "$host" -"$1" --port $((port + 10)) \
+			--db "$tmp/client.db" >"$tmp/wd-$1-$2.json"
+	}
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		for proto in t u; do
+			if [ $((r % 2)) = 1 ]; then run_netio $proto $r; run_wd $proto $r
+			else run_wd $proto $r; run_netio $proto $r; fi
+		done
+		r=$((r + 1))
+	done
+	python3 - "$tmp" "$rounds" "$netio" "$version" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import json, os, statistics, sys
+tmp, rounds, netio, version, load = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+MIB = 1048576.0
+def rows(name):
+    d = json.load(open(os.path.join(tmp, name + ".json")))
+    return {r["size"]: (r["tx"]["bytes_per_second"] / MIB, r["rx"]["bytes_per_second"] / MIB)
+            for r in d["results"]}
+worst = None
+print("a veth pair between two network namespaces; netio %s (%s); medians of %d alternating rounds"
+      % (version or "?", netio, rounds))
+print("MByte/s (1048576 bytes); Rx: server to client (the client receives), Tx: client to server")
+for proto, name in (("t", "TCP"), ("u", "UDP")):
+    n = [rows("netio-%s-%d" % (proto, k)) for k in range(1, rounds + 1)]
+    w = [rows("wd-%s-%d" % (proto, k)) for k in range(1, rounds + 1)]
+    print("  %s  %4s  %9s %9s  %9s %9s  %8s %8s" % (name, "size", "netio Rx", "wd Rx", "netio Tx",
+          "wd Tx", "Rx ratio", "Tx ratio"))
+    for size in n[0]:
+        med = lambda runs, i: statistics.median(x[size][i] for x in runs if size in x)
+        nrx, wrx, ntx, wtx = med(n, 1), med(w, 1), med(n, 0), med(w, 0)
+        a, b = wrx / nrx, wtx / ntx
+        worst = min(worst if worst is not None else a, a, b)
+        print("  %s  %4s  %9.2f %9.2f  %9.2f %9.2f  %8.2f %8.2f" % (name, size, nrx, wrx, ntx,
+              wtx, a, b))
+print("lowest ratio warpdrv/netio of a receiving side: %.2f (aim: 1 or more)" % worst)
+print("load average at the end: %s" % load)
+PY
+	exit 0
+fi
 secs=${1:-6}
 top=$(cd "$(dirname "$0")/.." && pwd)
 wd=${WARPDRV:-$top/build/warpdrv}

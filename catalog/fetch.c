@@ -110,6 +110,11 @@ void fetch_validators_read(const struct fs_root *fs, const char *path, struct fe
 		if (next)
 			*next++ = '\0';
 		char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (line[0] == '=' && t1) { /* a note: =KEY\tTEXT */
+			*t1 = '\0';
+			fetch_validators_set_note(vs, line + 1, t1 + 1);
+			continue;
+		}
 		if (!t2)
 			continue;
 		*t1 = *t2 = '\0';
@@ -126,6 +131,8 @@ int fetch_validators_write(const struct fs_root *fs, const char *path,
 	for (size_t i = 0; i < vs->n; i++)
 		wd_buf_addf(&b, "%s\t%s\t%s\n", vs->v[i].url, vs->v[i].etag ? vs->v[i].etag : "-",
 			    vs->v[i].last_modified ? vs->v[i].last_modified : "-");
+	for (size_t i = 0; i < vs->nnotes; i++)
+		wd_buf_addf(&b, "=%s\t%s\n", vs->note_key[i], vs->note_text[i]);
 	int r = fs_write_atomic(fs, path, b.p ? b.p : "", b.len, 0644, err);
 	wd_buf_free(&b);
 	return r;
@@ -170,7 +177,48 @@ void fetch_validators_free(struct fetch_validators *vs)
 		free(vs->v[i].last_modified);
 	}
 	free(vs->v);
+	for (size_t i = 0; i < vs->nnotes; i++) {
+		free(vs->note_key[i]);
+		free(vs->note_text[i]);
+	}
+	free(vs->note_key);
+	free(vs->note_text);
 	memset(vs, 0, sizeof *vs);
+}
+
+const char *fetch_validators_note(const struct fetch_validators *vs, const char *key)
+{
+	for (size_t i = 0; i < vs->nnotes; i++)
+		if (!strcmp(vs->note_key[i], key))
+			return vs->note_text[i];
+	return NULL;
+}
+
+void fetch_validators_set_note(struct fetch_validators *vs, const char *key, const char *text)
+{
+	if (strpbrk(key, "\t\n") || (text && strpbrk(text, "\t\n")))
+		return;
+	size_t i = 0;
+	while (i < vs->nnotes && strcmp(vs->note_key[i], key))
+		i++;
+	if (i < vs->nnotes) {
+		free(vs->note_text[i]);
+		if (text) {
+			vs->note_text[i] = wd_xstrdup(text);
+			return;
+		}
+		free(vs->note_key[i]);
+		vs->nnotes--;
+		vs->note_key[i] = vs->note_key[vs->nnotes];
+		vs->note_text[i] = vs->note_text[vs->nnotes];
+		return;
+	}
+	if (!text)
+		return;
+	vs->note_key = wd_xrealloc(vs->note_key, (vs->nnotes + 1) * sizeof *vs->note_key);
+	vs->note_text = wd_xrealloc(vs->note_text, (vs->nnotes + 1) * sizeof *vs->note_text);
+	vs->note_key[vs->nnotes] = wd_xstrdup(key);
+	vs->note_text[vs->nnotes++] = wd_xstrdup(text);
 }
 
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,

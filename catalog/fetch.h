@@ -83,6 +83,10 @@ struct fetch_validator {
 struct fetch_validators {
 	struct fetch_validator *v;
 	size_t n;
+	/* Notes the caller keeps beside them ("=KEY\tTEXT" lines), by key: what
+	 * an unchanged update needs of the stored index (catalog/fetch_stored.h). */
+	char **note_key, **note_text;
+	size_t nnotes;
 };
 /* A missing file is an empty list; so is a damaged one (it is only a
  * cache: the next download is then a full one). */
@@ -96,6 +100,10 @@ const struct fetch_validator *fetch_validators_find(const struct fetch_validator
 void fetch_validators_set(struct fetch_validators *vs, const char *url, const char *etag,
 			  const char *last_modified);
 void fetch_validators_free(struct fetch_validators *vs);
+/* The note kept under key, or NULL; set replaces it (text NULL removes it).
+ * Neither key nor text may hold a tab or a newline (refused: not set). */
+const char *fetch_validators_note(const struct fetch_validators *vs, const char *key);
+void fetch_validators_set_note(struct fetch_validators *vs, const char *key, const char *text);
 
 /* Brings the open file fd (path, for messages: a partial download the
  * caller opened with fs_open_inplace) up to size bytes from url: whatever it

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,18 @@
 
 #include "common/file.h"
 #include "common/hooks.h"
+
+/* A batch's kept folder handles (fs.h, fs_batch_begin). */
+struct fs_batch {
+	pthread_mutex_t lock;
+	int depth;
+	size_t n;
+	struct {
+		char *rel;
+		int fd;
+		dev_t dev;
+	} dir[FS_BATCH_DIRS];
+};
 
 /* The root's path made absolute (a relative --root is taken from the
  * working folder), without "." parts, doubled or trailing slashes: every
@@ -65,13 +78,29 @@ int fs_root_open(struct fs_root *r, const char *path, struct wd_err *err)
 	}
 	r->fd = fd;
 	r->dev = st.st_dev;
+	r->batch = wd_xcalloc(1, sizeof *r->batch);
+	pthread_mutex_init(&r->batch->lock, NULL);
 	return 0;
+}
+
+static void batch_close(struct fs_batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		close(b->dir[i].fd);
+		free(b->dir[i].rel);
+	}
+	b->n = 0;
 }
 
 void fs_root_close(struct fs_root *r)
 {
 	if (r->fd >= 0)
 		close(r->fd);
+	if (r->batch) {
+		batch_close(r->batch);
+		pthread_mutex_destroy(&r->batch->lock);
+		free(r->batch);
+	}
 	free(r->path);
 	memset(r, 0, sizeof *r);
 	r->fd = -1;
@@ -237,8 +266,103 @@ static int open_fail(const struct fs_root *r, const char *rel, int e, struct wd_
 	return rc;
 }
 
-/* The folder of p opened beneath the root, and the last component: 0, or -1
- * with errno. *leaf points into the malloc'd *buf. */
+/* The kept handle of the folder rel in a batch, or -1. */
+static int batch_find(const struct fs_root *r, const char *rel)
+{
+	struct fs_batch *b = r->batch;
+	int fd = -1;
+	if (!b)
+		return -1;
+	pthread_mutex_lock(&b->lock);
+	for (size_t i = 0; b->depth && i < b->n; i++)
+		if (!strcmp(b->dir[i].rel, rel))
+			fd = b->dir[i].fd;
+	pthread_mutex_unlock(&b->lock);
+	return fd;
+}
+
+/* Keeps fd, just opened beneath the root for the folder rel, while a batch
+ * runs and has room (else put_dir closes it after its operation). */
+static void batch_keep(const struct fs_root *r, const char *rel, int fd)
+{
+	struct fs_batch *b = r->batch;
+	struct stat st;
+	if (!b || fstat(fd, &st) < 0)
+		return;
+	pthread_mutex_lock(&b->lock);
+	if (b->depth && b->n < FS_BATCH_DIRS) {
+		b->dir[b->n].rel = wd_xstrdup(rel);
+		b->dir[b->n].fd = fd;
+		b->dir[b->n++].dev = st.st_dev;
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
+static bool batch_has(const struct fs_root *r, int fd)
+{
+	struct fs_batch *b = r->batch;
+	bool has = false;
+	if (!b)
+		return false;
+	pthread_mutex_lock(&b->lock);
+	for (size_t i = 0; i < b->n; i++)
+		has |= b->dir[i].fd == fd;
+	pthread_mutex_unlock(&b->lock);
+	return has;
+}
+
+/* Ends an operation's use of a folder handle from parent_of: closed, unless
+ * a batch keeps it. */
+static void put_dir(const struct fs_root *r, int fd)
+{
+	if (!batch_has(r, fd))
+		close(fd);
+}
+
+void fs_batch_begin(const struct fs_root *r)
+{
+	if (r->batch)
+		r->batch->depth++;
+}
+
+void fs_batch_end(const struct fs_root *r)
+{
+	struct fs_batch *b = r->batch;
+	if (b && b->depth && !--b->depth)
+		batch_close(b);
+}
+
+int fs_on_root_dev(const struct fs_root *r, const char *p)
+{
+	struct wd_err e;
+	const char *rel = fs_rel(r, p, &e);
+	if (!rel) {
+		errno = EINVAL;
+		return -1;
+	}
+	char *d = wd_dirname(rel);
+	const char *dir = strcmp(d, ".") ? d : "";
+	struct fs_batch *b = r->batch;
+	int on = -1;
+	if (b) {
+		pthread_mutex_lock(&b->lock);
+		for (size_t i = 0; b->depth && i < b->n; i++)
+			if (!strcmp(b->dir[i].rel, dir))
+				on = b->dir[i].dev == r->dev;
+		pthread_mutex_unlock(&b->lock);
+	}
+	free(d);
+	if (on >= 0)
+		return on;
+	struct stat st;
+	if (fs_lstat(r, p, &st) < 0)
+		return -1;
+	return st.st_dev == r->dev;
+}
+
+/* The folder of p opened beneath the root (or kept by a batch: put_dir ends
+ * its use), and the last component: 0, or -1 with errno. *leaf points into
+ * the malloc'd *buf. */
 static int parent_of(const struct fs_root *r, const char *p, int *pfd, const char **leaf,
 		     char **buf, struct wd_err *err)
 {
@@ -262,7 +386,9 @@ static int parent_of(const struct fs_root *r, const char *p, int *pfd, const cha
 	}
 	if (slash)
 		*slash = '\0';
-	int fd = open_beneath(r, slash ? b : "", O_RDONLY | O_DIRECTORY, 0);
+	int fd = batch_find(r, slash ? b : "");
+	if (fd < 0 && (fd = open_beneath(r, slash ? b : "", O_RDONLY | O_DIRECTORY, 0)) >= 0)
+		batch_keep(r, slash ? b : "", fd);
 	if (fd < 0) {
 		int e = errno;
 		open_fail(r, slash ? b : "", e, err);
@@ -290,7 +416,7 @@ static int at_name(const struct fs_root *r, const char *p,
 		return -1;
 	int rc = op(pfd, leaf, arg);
 	int saved = errno;
-	close(pfd);
+	put_dir(r, pfd);
 	free(buf);
 	errno = saved;
 	return rc;
@@ -395,14 +521,20 @@ int fs_create(const struct fs_root *r, const char *p, mode_t mode, bool stale,
 	if (parent_of(r, p, &pfd, &leaf, &buf, err) < 0)
 		return -err->code;
 	int rc = 0;
-	if (stale && unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
-		rc = sys_fail(err, r, p, "remove the stale file", errno);
-	int fd = rc ? -1
-		    : openat(pfd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	const int how = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(pfd, leaf, how, mode);
+	/* a stale file there (a temporary an interrupted run left) is unlinked
+	 * by handle, then the name made afresh: never written through */
+	if (fd < 0 && errno == EEXIST && stale) {
+		if (unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
+			rc = sys_fail(err, r, p, "remove the stale file", errno);
+		else
+			fd = openat(pfd, leaf, how, mode);
+	}
 	if (!rc && fd < 0)
 		rc = errno == EEXIST ? sys_fail(err, r, p, "create (something is there already)", errno)
 				     : sys_fail(err, r, p, "create", errno);
-	close(pfd);
+	put_dir(r, pfd);
 	free(buf);
 	return rc ? rc : fd;
 }
@@ -439,7 +571,7 @@ int fs_open_inplace(const struct fs_root *r, const char *p, mode_t mode, bool *c
 		fd = openat(pfd, leaf, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	}
 	int e = errno;
-	close(pfd);
+	put_dir(r, pfd);
 	free(buf);
 	const char *rel = fs_rel(r, p, err);
 	if (fd < 0)
@@ -467,13 +599,14 @@ int fs_rename(const struct fs_root *r, const char *from, const char *to, struct 
 	if (parent_of(r, from, &a, &la, &ba, err) < 0)
 		return -err->code;
 	if (parent_of(r, to, &b, &lb, &bb, err) < 0) {
-		close(a);
+		put_dir(r, a);
 		free(ba);
 		return -err->code;
 	}
 	int rc = renameat(a, la, b, lb) < 0 ? sys_fail(err, r, to, "rename into place", errno) : 0;
-	close(a);
-	close(b);
+	put_dir(r, a);
+	if (b != a)
+		put_dir(r, b);
 	free(ba);
 	free(bb);
 	return rc;
@@ -516,7 +649,7 @@ int fs_mkdir_err(const struct fs_root *r, const char *p, mode_t mode, struct wd_
 	     !S_ISDIR(st.st_mode)))
 		rc = errno == EEXIST ? open_fail(r, fs_rel(r, p, err), ENOTDIR, err)
 				     : sys_fail(err, r, p, "create folder", errno);
-	close(pfd);
+	put_dir(r, pfd);
 	free(buf);
 	return rc;
 }

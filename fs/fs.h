@@ -40,11 +40,14 @@
 #include "common/err.h"
 #include "common/hash.h"
 
+struct fs_batch;
+
 struct fs_root {
 	int fd;       /* the top folder, opened once */
 	char *path;   /* its host path: messages, and the prefix of host paths */
 	size_t len;
 	dev_t dev;    /* the root's file system: nothing beneath may leave it */
+	struct fs_batch *batch; /* the folder handles of a batch (fs_batch_begin) */
 };
 
 /* Opens the folder at path as a root (the path is the user's: a link there is
@@ -149,6 +152,40 @@ int fs_copy_mode_owner(const struct fs_root *r, const char *old, int fd, const c
 int fs_chmod(const struct fs_root *r, const char *p, mode_t mode, struct wd_err *err);
 /* statvfs of the root's file system: free bytes for an unprivileged writer. */
 int fs_free_bytes(const struct fs_root *r, unsigned long long *free_bytes, struct wd_err *err);
+
+/* A batch: the folder handles kept from fs_batch_begin to fs_batch_end.
+ *
+ * Outside a batch, every operation on a name opens the name's folder beneath
+ * the root afresh and closes it after the one *at(2) call. Inside one, the
+ * first operation in a folder opens it the same way (beneath the root, no
+ * link, no other file system), and the later ones in that folder use that
+ * handle: 500 files of one folder cost one resolution instead of 500. At
+ * most FS_BATCH_DIRS folders are kept (a file's folder and the kept folder
+ * of a removal, say); a further folder is opened per operation as outside.
+ *
+ * Why this is safe on a hostile volume: a handle names the folder (the
+ * inode) that was resolved beneath the root, not its path. If the path is
+ * swapped for a link, or another folder is moved into its place, during the
+ * batch, the operations still act in the folder that was checked, never
+ * through the link and never in a folder that was not resolved beneath the
+ * root. The one thing a handle allows that a fresh resolution would refuse
+ * is acting in the checked folder after it was itself moved somewhere else
+ * on the same file system; but the same move made just after the batch (or
+ * between a fresh resolution and its *at call, a window every operation
+ * has) has the same effect, so nothing is reachable that was not before:
+ * new files are still created O_EXCL | O_NOFOLLOW, never through an
+ * existing name, and no name is followed. A handle is kept only for one
+ * batch of one transaction phase, within which warpdrv itself neither moves
+ * nor removes any folder; fs_batch_end closes them all. The kept handles
+ * may be used from several threads (installer/unlink_batch.h); begin and
+ * end are the caller's thread's, with no other thread using the root. */
+#define FS_BATCH_DIRS 8
+void fs_batch_begin(const struct fs_root *r);
+void fs_batch_end(const struct fs_root *r);
+/* Whether p (a file beneath the root) lies in a folder on the root's own
+ * file system, answered from a batch's folder handle where there is one
+ * (else -1 with errno, as fs_lstat): 1 yes, 0 no (a mount inside). */
+int fs_on_root_dev(const struct fs_root *r, const char *p);
 
 /* Checks an open descriptor: a plain file with one link, or an error naming
  * path. */

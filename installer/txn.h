@@ -112,6 +112,9 @@ struct txn {
 	 * and whether it changed since it was last flushed as a whole */
 	dev_t fs_dev;
 	bool fs_dev_known, fs_unsynced;
+	/* the kept folder's file system, asked once by a removal (txn_files.c) */
+	dev_t kept_dev;
+	bool kept_dev_known;
 };
 
 /* Takes the lock (waiting up to WARPDRV_LOCK_WAIT seconds, default 3; the

@@ -95,6 +95,7 @@ static int drop_undo_copies(struct txn *t, const struct txn_op *ops, size_t n, b
 
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
+	fs_batch_begin(TXN_FS(t));
 	char **tmps = wd_xcalloc(2 * n + 1, sizeof *tmps), **targets = tmps + n;
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++)
@@ -145,6 +146,7 @@ int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_e
 	for (size_t i = 0; i < 2 * n; i++)
 		free(tmps[i]);
 	free(tmps);
+	fs_batch_end(TXN_FS(t));
 	return r;
 }
 
@@ -223,12 +225,21 @@ static char *aside_of(const struct txn *t, size_t i)
 static int move_aside(struct txn *t, const struct txn_op *o, size_t i, const char *target,
 		      struct wd_err *err)
 {
-	if (!fs_exists(TXN_FS(t), target) ||
+	struct stat st;
+	if (fs_lstat(TXN_FS(t), target, &st) < 0 ||
 	    (o->kind == TXN_RESTORE && txn_file_has_sha(t, target, o->old_sha)))
 		return 0;
 	char *aside = aside_of(t, i);
-	int r = same_fs(t, target, aside) ? txn_rename(t, target, aside, err)
-				       : txn_unlink(t, target, err);
+	/* the kept folder's file system, asked once a removal */
+	if (!t->kept_dev_known) {
+		struct stat kst;
+		char *kd = wd_dirname(aside);
+		t->kept_dev_known = fs_lstat(TXN_FS(t), kd, &kst) == 0;
+		t->kept_dev = kst.st_dev;
+		free(kd);
+	}
+	int r = t->kept_dev_known && st.st_dev == t->kept_dev ? txn_rename(t, target, aside, err)
+							       : txn_unlink(t, target, err);
 	free(aside);
 	return r;
 }
@@ -238,6 +249,8 @@ static int move_aside(struct txn *t, const struct txn_op *o, size_t i, const cha
  * was moved aside is deleted after the commit (txn_remove_cleanup). */
 int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
+	fs_batch_begin(TXN_FS(t));
+	t->kept_dev_known = false;
 	char **targets = wd_xcalloc(n + 2, sizeof *targets);
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
@@ -258,12 +271,14 @@ int txn_remove_files(struct txn *t, const struct txn_op *ops, size_t n, struct w
 	for (size_t i = 0; i <= n; i++)
 		free(targets[i]);
 	free(targets);
+	fs_batch_end(TXN_FS(t));
 	return r;
 }
 
 /* Puts back what txn_remove_files did before a failure, in reverse. */
 int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
+	fs_batch_begin(TXN_FS(t));
 	char **targets = wd_xcalloc(n + 2, sizeof *targets);
 	int r = 0;
 	for (size_t k = n; !r && k-- > 0;) {
@@ -284,6 +299,7 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
 	for (size_t i = 0; i <= n; i++)
 		free(targets[i]);
 	free(targets);
+	fs_batch_end(TXN_FS(t));
 	return r;
 }
 
@@ -292,6 +308,7 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
  * crash leaves is swept by the next transaction (txn_sweep_aside). */
 void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 {
+	fs_batch_begin(TXN_FS(t));
 	for (size_t i = 0; i < n; i++) {
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
 			continue;
@@ -304,6 +321,7 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 			free(k);
 		}
 	}
+	fs_batch_end(TXN_FS(t));
 	struct wd_err e;
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	fs_fsync_dir(TXN_FS(t), d, &e);
@@ -364,6 +382,8 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 {
 	char **targets = wd_xcalloc(n + 1, sizeof *targets);
 	int r = 0;
+	/* the folder handles kept until the folders it made are removed */
+	fs_batch_begin(TXN_FS(t));
 	for (size_t k = n; !r && k-- > 0;) {
 		if (ops[k].kind == TXN_RETIRE) {
 			targets[k] = txn_abs(t, ops[k].host);
@@ -391,6 +411,7 @@ int txn_undo_install(struct txn *t, const struct txn_op *ops, size_t n, struct w
 		r = drop_kept(t, ops, n, err);
 	if (!r)
 		r = drop_undo_copies(t, ops, n, false, err);
+	fs_batch_end(TXN_FS(t));
 	for (size_t k = n; !r && k-- > 0;)
 		if (ops[k].kind == TXN_MKDIR) {
 			char *d = txn_abs(t, ops[k].host);
@@ -459,6 +480,7 @@ bool txn_can_finish(struct txn *t, const struct txn_op *ops, size_t n)
 
 int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
 {
+	fs_batch_begin(TXN_FS(t));
 	char **targets = wd_xcalloc(n + 1, sizeof *targets);
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
@@ -480,5 +502,6 @@ int txn_finish_install(struct txn *t, const struct txn_op *ops, size_t n, struct
 	for (size_t i = 0; i < n; i++)
 		free(targets[i]);
 	free(targets);
+	fs_batch_end(TXN_FS(t));
 	return r;
 }

@@ -116,7 +116,13 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 	char **missing = NULL;
 	size_t n = 0;
 	for (char *d = wd_dirname(abs);; d = wd_dirname(d)) {
-		if (strlen(d) <= rootlen || fs_is_dir(&v->fs, d)) {
+		/* a folder planned already (for the file before) has its
+		 * parents planned too: no look-up */
+		bool planned = false;
+		for (size_t i = plan->nops; !planned && strlen(d) > rootlen && i-- > 0;)
+			planned = plan->ops[i].kind == TXN_MKDIR &&
+				  !strcmp(plan->ops[i].host, d + rootlen + 1);
+		if (planned || strlen(d) <= rootlen || fs_is_dir(&v->fs, d)) {
 			free(d);
 			break;
 		}
@@ -219,8 +225,15 @@ int txn_plan_install(const struct volume *v, struct db *db, const struct package
 	plan->pkg = p;
 	plan->name = wd_xstrdup(p->m.name);
 	plan->version = wd_xstrdup(p->m.version);
+	/* one read transaction for the look-ups of every file, not one each */
+	bool reading = db->h && sqlite3_get_autocommit(db->h) && !db_begin_read(db, err);
+	/* and the folders' handles kept while nothing is changed (fs/fs.h) */
+	fs_batch_begin(&v->fs);
 	for (size_t i = 0; !r && i < p->m.nfiles; i++)
 		r = plan_put(v, db, p, i, plan, err);
+	fs_batch_end(&v->fs);
+	if (reading)
+		db_rollback(db);
 	if (r)
 		txn_plan_free(plan);
 	return r;

@@ -211,10 +211,12 @@ int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
 	int r = run_unlinks(err);
 	if (r)
 		return r;
-	struct stat st;
-	if (fs_lstat(TXN_FS(t), path, &st) < 0)
+	/* on the volume's own file system (asked of the folder a batch keeps,
+	 * without a look-up): the whole flush covers it */
+	int on = WD_HAVE_SYNC_FS ? fs_on_root_dev(TXN_FS(t), path) : 0;
+	if (on < 0)
 		return txn_sys_fail(err, path, "open");
-	if (on_whole_fs(t, &st))
+	if (on)
 		return sync_fs_step(t, err);
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "flush");

@@ -15,9 +15,31 @@ int netio_client_run(const struct netio_client_opts *o, const struct netio_event
 		     struct netio_listing *out, struct wd_err *err)
 {
 	memset(out, 0, sizeof *out);
+	out->proto = o->proto;
 	if (o->proto == NETIO_UDP)
 		return netio_udp_client(o, ev, out, err);
 	return netio_tcp_client(o, ev, out, err);
+}
+
+int netio_client_sizes(struct conn *c, const struct netio_client_opts *o,
+		       const struct netio_events *ev, netio_size_fn one, void *ctx,
+		       struct netio_listing *out, struct wd_err *err)
+{
+	const int *sizes = o->proto == NETIO_UDP ? netio_udp_sizes : netio_sizes;
+	int r = 0;
+	out->proto = o->proto;
+	for (int i = 0; i < NETIO_NSIZES; i++) {
+		int bs = o->block ? netio_proto_block(o->proto, o->block) : sizes[i];
+		if ((r = one(ctx, bs, &out->r[out->n], err)))
+			return r;
+		out->n++;
+		if (ev->result)
+			ev->result(ev->arg, &out->r[out->n - 1]);
+		if (o->block)
+			break;
+	}
+	snprintf(c->phase, sizeof c->phase, "the end of the run");
+	return conn_send_ctl(c, NETIO_QUIT, 0, err);
 }
 
 int netio_server_open(struct netio_server *s, const char *bind_addr, int port,

@@ -96,7 +96,7 @@ void conn_init(struct conn *c, int fd)
 {
 	memset(c, 0, sizeof *c);
 	c->fd = fd;
-	c->in = wd_xmalloc(NETIO_CHUNK);
+	c->in = wd_xmalloc(NETIO_INBUF);
 }
 
 void conn_free(struct conn *c)
@@ -110,9 +110,9 @@ void conn_free(struct conn *c)
 
 int conn_closed_or_foreign(struct conn *c, struct wd_err *err)
 {
-	if (c->end == NETIO_CHUNK)
+	if (c->end == NETIO_INBUF)
 		c->start = c->end = 0; /* unread leftovers matter less than the news */
-	ssize_t n = recv(c->fd, c->in + c->end, NETIO_CHUNK - c->end, MSG_DONTWAIT);
+	ssize_t n = recv(c->fd, c->in + c->end, NETIO_INBUF - c->end, MSG_DONTWAIT);
 	if (n > 0) {
 		char d[80];
 		netio_describe(c->in + c->end, (size_t)n, d, sizeof d);
@@ -138,13 +138,13 @@ int conn_fill(struct conn *c, struct wd_err *err)
 {
 	if (c->start == c->end)
 		c->start = c->end = 0;
-	if (c->end == NETIO_CHUNK) {
+	if (c->end == NETIO_INBUF) {
 		memmove(c->in, c->in + c->start, c->end - c->start);
 		c->end -= c->start;
 		c->start = 0;
 	}
 	for (;;) {
-		ssize_t n = recv(c->fd, c->in + c->end, NETIO_CHUNK - c->end, 0);
+		ssize_t n = recv(c->fd, c->in + c->end, NETIO_INBUF - c->end, 0);
 		if (n > 0) {
 			c->end += (size_t)n;
 			return 0;

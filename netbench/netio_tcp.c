@@ -119,22 +119,28 @@ static int recv_blocks(struct conn *c, int block, uint64_t *bytes, struct wd_err
 	}
 }
 
-static int client_size(struct conn *c, int bs, const struct netio_client_opts *o,
-		       const struct netio_events *ev, struct netio_result *res,
-		       struct wd_err *err)
+struct tcp_client {
+	struct conn *c;
+	const struct netio_client_opts *o;
+	const struct netio_events *ev;
+};
+
+static int client_size(void *ctx, int bs, struct netio_result *res, struct wd_err *err)
 {
+	const struct tcp_client *t = ctx;
+	struct conn *c = t->c;
 	memset(res, 0, sizeof *res);
 	res->block = bs;
 	netio_phase(c->phase, sizeof c->phase, bs, 'T', NETIO_TCP);
-	if (ev->progress)
-		ev->progress(ev->arg, bs, 'T');
+	if (t->ev->progress)
+		t->ev->progress(t->ev->arg, bs, 'T');
 	int r;
 	if ((r = conn_send_ctl(c, NETIO_C2S, (uint32_t)bs, err)) ||
-	    (r = send_blocks(c, bs, o->seconds, &res->tx, err)))
+	    (r = send_blocks(c, bs, t->o->seconds, &res->tx, err)))
 		return r;
 	netio_phase(c->phase, sizeof c->phase, bs, 'R', NETIO_TCP);
-	if (ev->progress)
-		ev->progress(ev->arg, bs, 'R');
+	if (t->ev->progress)
+		t->ev->progress(t->ev->arg, bs, 'R');
 	double t0 = netio_now();
 	uint64_t got;
 	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)) ||
@@ -156,21 +162,8 @@ int netio_tcp_client(const struct netio_client_opts *o, const struct netio_event
 	snprintf(c.who, sizeof c.who, "the server %s port %d", o->host, o->port);
 	if (ev->note)
 		ev->note(ev->arg, "TCP connection established.");
-	out->proto = NETIO_TCP;
-	for (int i = 0; i < NETIO_NSIZES; i++) {
-		int bs = o->block ? o->block : netio_sizes[i];
-		if ((r = client_size(&c, bs, o, ev, &out->r[out->n], err)))
-			break;
-		out->n++;
-		if (ev->result)
-			ev->result(ev->arg, &out->r[out->n - 1]);
-		if (o->block)
-			break;
-	}
-	if (!r) {
-		snprintf(c.phase, sizeof c.phase, "the end of the run");
-		r = conn_send_ctl(&c, NETIO_QUIT, 0, err);
-	}
+	struct tcp_client t = {&c, o, ev};
+	r = netio_client_sizes(&c, o, ev, client_size, &t, out, err);
 	conn_free(&c);
 	return r;
 }

@@ -246,10 +246,18 @@ static int client_rx(struct udp *u, int bs, double seconds, struct netio_dir *d,
 	return 0;
 }
 
-static int client_size(struct udp *u, int bs, const struct netio_client_opts *o,
-		       const struct netio_events *ev, struct netio_result *res,
-		       struct wd_err *err)
+struct udp_client {
+	struct udp *u;
+	const struct netio_client_opts *o;
+	const struct netio_events *ev;
+};
+
+static int client_size(void *ctx, int bs, struct netio_result *res, struct wd_err *err)
 {
+	const struct udp_client *x = ctx;
+	struct udp *u = x->u;
+	const struct netio_client_opts *o = x->o;
+	const struct netio_events *ev = x->ev;
 	memset(res, 0, sizeof *res);
 	res->block = bs;
 	netio_phase(u->c->phase, sizeof u->c->phase, bs, 'T', NETIO_UDP);
@@ -317,21 +325,9 @@ int netio_udp_client(const struct netio_client_opts *o, const struct netio_event
 	udp_init(&u, &c, -1, aux);
 	if (!(r = client_socket(&u, o, err)) && ev->note)
 		ev->note(ev->arg, "UDP connection established.");
-	out->proto = NETIO_UDP;
-	for (int i = 0; i < NETIO_NSIZES && !r; i++) {
-		int bs = o->block ? netio_proto_block(NETIO_UDP, o->block) : netio_udp_sizes[i];
-		if ((r = client_size(&u, bs, o, ev, &out->r[out->n], err)))
-			break;
-		out->n++;
-		if (ev->result)
-			ev->result(ev->arg, &out->r[out->n - 1]);
-		if (o->block)
-			break;
-	}
-	if (!r) {
-		snprintf(c.phase, sizeof c.phase, "the end of the run");
-		r = conn_send_ctl(&c, NETIO_QUIT, 0, err);
-	}
+	struct udp_client x = {&u, o, ev};
+	if (!r)
+		r = netio_client_sizes(&c, o, ev, client_size, &x, out, err);
 	if (u.fd >= 0)
 		close(u.fd);
 	free(u.buf);

@@ -155,6 +155,48 @@ out:
 	return r;
 }
 
+/* The device's configuration header (DIR/SLOT/config, the bytes the device
+ * itself gives, which is what the OS/2 driver reads too): vendor, device,
+ * revision and class, and for an ordinary device (header type 0) its
+ * subsystem IDs, from one file instead of six. false (nothing set) when
+ * there is no such file, it is shorter than the 48 bytes that hold them, or
+ * it names no device (vendor 0xffff or 0): the six files are read then,
+ * with their messages. Unprivileged readers get the first 64 bytes. */
+static bool sysfs_config(int dfd, const char *slot, long *v, long *dv, long *sv, long *sd, long *cl, long *rev)
+{
+	char rel[300];
+	if (snprintf(rel, sizeof rel, "%s/config", slot) >= (int)sizeof rel)
+		return false;
+	int fd = openat(dfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return false;
+	}
+	if (fd < 0)
+		return false;
+	unsigned char c[64];
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof c && (n = read(fd, c + len, sizeof c - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (len < 48)
+		return false;
+	long vendor = c[0] | c[1] << 8;
+	if (vendor == 0xffff || vendor == 0)
+		return false;
+	*v = vendor;
+	*dv = c[2] | c[3] << 8;
+	*rev = c[8];
+	*cl = (long)c[9] | (long)c[10] << 8 | (long)c[11] << 16;
+	if ((c[14] & 0x7f) == 0) {
+		*sv = c[0x2c] | c[0x2d] << 8;
+		*sd = c[0x2e] | c[0x2f] << 8;
+	}
+	return true;
+}
+
 static int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct pci_dev *)a)->slot, ((const struct pci_dev *)b)->slot);
@@ -178,7 +220,12 @@ int pci_read_sysfs(const char *dir, struct pci_list *out, struct wd_err *err)
 		dev->slot = wd_xstrdup(e->d_name);
 		long v = PCI_NONE, dv = PCI_NONE, sv = PCI_NONE, sd = PCI_NONE, cl = PCI_NONE,
 		     rev = PCI_NONE;
-		if (!(r = sysfs_id(devdir, "vendor", 4, true, &v, err)) &&
+		bool have = sysfs_config(dirfd(d), e->d_name, &v, &dv, &sv, &sd, &cl, &rev);
+		/* a bridge's subsystem IDs are not in its header: from the files */
+		if (have && sv == PCI_NONE &&
+		    !(r = sysfs_id(devdir, "subsystem_vendor", 4, false, &sv, err)))
+			r = sysfs_id(devdir, "subsystem_device", 4, false, &sd, err);
+		if (!have && !(r = sysfs_id(devdir, "vendor", 4, true, &v, err)) &&
 		    !(r = sysfs_id(devdir, "device", 4, true, &dv, err)) &&
 		    !(r = sysfs_id(devdir, "subsystem_vendor", 4, false, &sv, err)) &&
 		    !(r = sysfs_id(devdir, "subsystem_device", 4, false, &sd, err)) &&

@@ -1,7 +1,11 @@
-/* Device names from the PCI ID database (pci.ids), read in one pass that looks
- * only at the vendors present, and built-in names for VirtualBox's devices. */
+#define _GNU_SOURCE /* memmem */
+/* Device names from the PCI ID database (pci.ids): only the sections of the
+ * vendors present are read (each found by its text), the whole database in
+ * one pass only when one is not found so; and built-in names for
+ * VirtualBox's devices. */
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -103,6 +107,60 @@ static void scan(struct pci_list *l, const char *p, const char *end)
 	}
 }
 
+/* Whether the line at p (below end) is a vendor's: four hex digits at its
+ * start, then a blank. */
+static bool vendor_line(const char *p, const char *end)
+{
+	return end - p > 5 && hex4(p) >= 0 && (p[4] == ' ' || p[4] == '\t');
+}
+
+/* The vendor's line, found by its text ("\n8086 ", the database's lower-case
+ * hex) with memmem rather than line by line; NULL when not there so (the
+ * caller then scans the database whole, as for another spelling). */
+static const char *find_vendor(const char *begin, const char *end, int want)
+{
+	char pat[12];
+	snprintf(pat, sizeof pat, "\n%04x", (unsigned)want & 0xffffu);
+	for (const char *p = begin; p < end;) {
+		const char *m = memmem(p, (size_t)(end - p), pat, 5);
+		if (!m)
+			return NULL;
+		if (vendor_line(m + 1, end))
+			return m + 1;
+		p = m + 1;
+	}
+	return NULL;
+}
+
+/* Names the devices of each vendor present from that vendor's section
+ * alone (found by find_vendor; the scan stops at the next vendor's line);
+ * any vendor not found so sends the whole database to scan. */
+static void scan_by_vendor(struct pci_list *l, const char *p, const char *end)
+{
+	bool whole = false;
+	for (size_t i = 0; !whole && i < l->n; i++) {
+		int v = l->devs[i].vendor;
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= l->devs[k].vendor == v;
+		if (seen || v < 0 || l->devs[i].name)
+			continue;
+		const char *s = find_vendor(p, end, v);
+		if (!s) {
+			whole = true;
+			break;
+		}
+		const char *e = s;
+		do { /* the section: up to the next line that is no device's */
+			const char *nl = memchr(e, '\n', (size_t)(end - e));
+			e = nl ? nl + 1 : end;
+		} while (e < end && (e[0] == '\t' || e[0] == '#' || e[0] == '\n' || e[0] == '\r'));
+		scan(l, s, e);
+	}
+	if (whole)
+		scan(l, p, end);
+}
+
 #define IDS_MAX (64u << 20)
 
 /* Scans a plain file of the database in place (mapped: the 1.3 MB file is
@@ -121,7 +179,7 @@ static bool scan_mapped(struct pci_list *l, const char *path)
 	close(fd);
 	if (m == MAP_FAILED)
 		return false;
-	scan(l, m, (const char *)m + st.st_size);
+	scan_by_vendor(l, m, (const char *)m + st.st_size);
 	munmap(m, (size_t)st.st_size);
 	return true;
 }
@@ -141,7 +199,7 @@ int pci_name_devices(struct pci_list *l, const char *ids_path, struct wd_err *er
 			wd_buf_free(&b);
 			return ids_path ? wd_err_prefix(err, "--pci-ids") : 0;
 		}
-		scan(l, b.p, b.p + b.len);
+		scan_by_vendor(l, b.p, b.p + b.len);
 		wd_buf_free(&b);
 	}
 	for (size_t i = 0; i < l->n; i++)

@@ -39,7 +39,7 @@ static const struct gopt global_opts[] = {
 	 F(connect_timeout), 86400L},
 	{{"speed-limit", 0, "B", "with --speed-time S: abandon a download slower than B bytes/s", false},
 	 G_COUNT, F(speed_limit), 1000000000L},
-	{{"speed-time", 0, "S", "for S seconds (default 1 byte/s for 30 s)", false}, G_COUNT,
+	{{"speed-time", 0, "S", "for S seconds (default 1000 bytes/s for 30 s)", false}, G_COUNT,
 	 F(speed_time), 86400L},
 	{{"max-time", 0, "S", "give up on any one transfer after S seconds (default 600)", false}, G_COUNT,
 	 F(max_time), 86400L},

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/fetch_stored.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
 #include "common/date.h"
@@ -176,22 +177,31 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	struct outcome *o = wd_xcalloc(l->n + 1, sizeof *o);
 	if (!r)
 		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
-	if (!r) {
+	struct fetch_validators vs;
+	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
+	fetch_validators_read(&v->fs, vpath ? vpath : "", &vs);
+	/* an index noted as stored is not read again unless it is to be
+	 * rewritten (catalog/fetch_stored.h): the stored catalog is opened
+	 * only for one that is not */
+	bool *light = wd_xcalloc(l->n + 1, sizeof *light), all_light = true;
+	if (!r)
 		path = wd_path_join(dir, STORE_NAME);
+	for (size_t i = 0; !r && i < l->n; i++)
+		all_light &= light[i] = fetch_stored_light(&v->fs, path, l->v[i].name, l->v[i].url,
+							   kr, &vs, &o[i].old);
+	if (!r && !all_light)
 		r = store_open(&v->fs, path, &store, &other, err);
-	}
 	if (!r && other)
 		ui_warn(ctx, "%s: a catalog of another warpdrv version: ignored; every index is "
 			"fetched again\n", path);
 	if (!r)
 		r = activation_load(db, kr, &a, err);
 	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
-	struct fetch_validators vs;
-	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
-	fetch_validators_read(&v->fs, vpath ? vpath : "", &vs);
 	for (size_t i = 0; !r && i < l->n; i++) {
 		/* a stored index that no longer verifies is fetched afresh */
-		r = store_get(store, l->v[i].name, l->v[i].url, kr, &o[i].old, &o[i].have_old, err);
+		o[i].have_old = light[i];
+		r = light[i] ? 0 : store_get(store, l->v[i].name, l->v[i].url, kr, &o[i].old,
+					      &o[i].have_old, err);
 		if (r == -WD_ETRUST) {
 			ui_warn(ctx, "%s\n", err->msg);
 			r = 0;
@@ -200,14 +210,36 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 			break;
 		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
 	}
-	db_handle_close(store);
 	bool any = false;
 	for (size_t i = 0; i < l->n; i++)
 		any |= o[i].have_fresh && !o[i].unchanged;
+	if (!r && any && all_light)
+		r = store_open(&v->fs, path, &store, NULL, err);
+	for (size_t i = 0; !r && any && i < l->n; i++)
+		if (light[i]) { /* to be written again: read in full */
+			fetch_stored_light_free(&o[i].old);
+			light[i] = false;
+			r = store_get(store, l->v[i].name, l->v[i].url, kr, &o[i].old, &o[i].have_old, err);
+			if (r == -WD_ETRUST) { /* the note lied: as a stored index that fails */
+				ui_warn(ctx, "%s\n", err->msg);
+				r = 0;
+			}
+			if (o[i].unchanged) { /* the 304's index is the one held */
+				o[i].have_fresh = o[i].have_old;
+				o[i].fresh = o[i].old;
+			}
+		}
+	db_handle_close(store);
 	struct wd_err ignore; /* without the validators, the next update is a full one */
 	if (!r && any && !ctx->dry_run && !(r = fs_mkdirs(&v->fs, dir, err)) &&
-	    !(r = commit(db, l, o, path, err)))
+	    !(r = commit(db, l, o, path, err))) {
+		for (size_t i = 0; i < l->n; i++)
+			if (o[i].have_fresh || o[i].have_old)
+				fetch_stored_remember(&vs, &v->fs, path, l->v[i].name,
+						      l->v[i].url,
+						      o[i].have_fresh ? &o[i].fresh : &o[i].old);
 		fetch_validators_write(&v->fs, vpath, &vs, &ignore);
+	}
 	fetch_validators_free(&vs);
 	free(vpath);
 	if (!r) {
@@ -215,11 +247,15 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		r = failures(l, o, err);
 	}
 	for (size_t i = 0; i < l->n; i++) {
-		index_free(&o[i].old);
+		if (light[i])
+			fetch_stored_light_free(&o[i].old);
+		else
+			index_free(&o[i].old);
 		if (!o[i].unchanged)
 			index_free(&o[i].fresh);
 	}
 	free(o);
+	free(light);
 	activation_free(&a);
 	free(dir);
 	free(path);
