@@ -4,12 +4,19 @@
 #ifndef WD_PKGUTIL_H
 #define WD_PKGUTIL_H
 
+#include "session/session.h"
 #include "state/db.h"
 #include "catalog/repo.h"
 #include "os2/volume.h"
 #include "trust/keys.h"
 #include "ui/ui.h"
 
+/* The session of this run from ctx's options (ui_main, before the command
+ * runs): its warnings go to ui_warn, the development keys are named once
+ * (ui_warn_dev_keys) when the keys load. ui_session_close frees it. */
+void ui_session_open(struct wd_ctx *ctx, struct session *s);
+void ui_session_close(struct wd_ctx *ctx);
+/* The calls of the commands that do not ask ctx->s yet (going away). */
 /* The bundled keys, --keys DIR and the volume's var/lib/warpdrv/keys (v may be NULL). */
 int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
 		struct wd_err *err);
