@@ -21,8 +21,8 @@ enum { F_CONFIG, F_PROTOCOL, NFILES };
 struct setup {
 	const char *command;   /* "setup", "configure nic", ... */
 	const char *summary;   /* for the generation; NULL: made from the plan */
-	struct volume v;
-	struct db db;
+	struct volume *v;      /* opened, boot drive set (the caller's) */
+	struct db *db;         /* its database, read only (the caller's) */
 	bool have_db;
 	struct boot_files bf;  /* as read: CONFIG.SYS, PROTOCOL.INI, the NIFs */
 	char *host[NFILES];    /* below the root; NULL: not on the volume */
@@ -45,7 +45,8 @@ struct setup {
 	long generation;
 };
 
-/* Reads the files of s->v (opened, boot drive set). */
+/* Reads the files of s->v (opened, boot drive set); setup_free frees what
+ * setup_open and the plans made, not the volume or database. */
 int setup_open(struct setup *s, struct wd_err *err);
 void setup_free(struct setup *s);
 void setup_note(struct setup *s, char *text);

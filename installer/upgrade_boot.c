@@ -175,7 +175,7 @@ static int edit_statements(struct setup *s, const struct package *p,
 {
 	if (!p->m.nconfig_need || !in_use(s, f, nf))
 		return 0;
-	if (acpi_plan(&p->m, s->v.boot_drive, &s->cs) < 0)
+	if (acpi_plan(&p->m, s->v->boot_drive, &s->cs) < 0)
 		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
 				  "cannot be written as one line; nothing was changed", p->m.name,
 				  p->m.version);
@@ -222,7 +222,7 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 			continue;
 		struct installed_file *f = NULL;
 		size_t nf = 0;
-		if (!(r = installed_files(s->have_db ? &s->db : NULL, pkgs[i].m.name, &f, &nf, err)))
+		if (!(r = installed_files(s->have_db ? s->db : NULL, pkgs[i].m.name, &f, &nf, err)))
 			r = nic ? edit_for(s, &m, &pkgs[i], f, nf, err)
 				: edit_statements(s, &pkgs[i], f, nf, err);
 		installed_files_free(f, nf);

@@ -21,40 +21,31 @@
 struct job {
 	struct wd_ctx *ctx;
 	bool writes;           /* may write to the volume (not detect) */
-	struct keyring kr;
-	struct catalog cat;
-	bool have_cat;
+	const struct keyring *kr;
+	struct catalog *cat;
 	struct package *pkgs;  /* the NIC and PSD packages on offer */
 	size_t npkgs;
-	struct activation act;
-	bool act_loaded;
 	bool download_ok;      /* the user agreed to download what the plan needs */
 	struct setup s;        /* the files, the plans, the transaction */
 };
-
-
 
 static void job_free(struct job *j)
 {
 	for (size_t i = 0; i < j->npkgs; i++)
 		package_free(&j->pkgs[i]);
 	free(j->pkgs);
-	if (j->act_loaded)
-		activation_free(&j->act);
-	if (j->have_cat)
-		catalog_free(&j->cat);
-	keyring_free(&j->kr);
 	setup_free(&j->s);
 }
 
-/* The volume, its database (read only) and its configuration files. */
+/* The volume, its database (read only, an interrupted run finished first)
+ * and its configuration files. */
 static int job_open(struct job *j, struct wd_err *err)
 {
-	int r = pkg_state_read(j->ctx, &j->s.v, &j->s.db, &j->s.have_db, err);
+	int r = session_boot_volume(j->ctx->s, &j->s.v, err);
+	if (!r)
+		r = session_db(j->ctx->s, SESSION_DB_RECOVER, &j->s.db, &j->s.have_db, err);
 	return r ? r : setup_open(&j->s, err);
 }
-
-
 
 /* A package the plan needs that is not here yet (a remote repository's, not
  * complete in the cache) is downloaded only once the user agreed: --yes, or
@@ -88,22 +79,20 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
  * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
 {
-	int r = j->kr.n ? 0 : pkg_keyring(j->ctx, j->ctx->root ? &j->s.v : NULL, &j->kr, err);
-	if (!r)
-		r = pkg_catalog(j->ctx, &j->kr, &j->cat, err);
-	if (r)
-		return r;
-	j->have_cat = true;
+	struct session *ss = j->ctx->s;
+	int r = session_keyring(ss, &j->kr, err);
 	/* remote packages download into the volume's cache (and install from
 	 * it offline) */
-	if (j->writes && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
+	if (!r)
+		r = session_catalog(ss, j->writes, &j->cat, err);
+	if (r)
 		return r;
-	for (size_t i = 0; !r && i < j->cat.n; i++) {
-		const struct repo *rp = &j->cat.repos[i];
+	for (size_t i = 0; !r && i < j->cat->n; i++) {
+		const struct repo *rp = &j->cat->repos[i];
 		for (size_t k = 0; !r && k < rp->idx.npkgs; k++) {
 			const struct index_entry *e = &rp->idx.pkgs[k];
 			const struct repo *from;
-			if (catalog_find(&j->cat, e->name, &from) != e)
+			if (catalog_find(j->cat, e->name, &from) != e)
 				continue;
 			if (!j->writes && e->kind != PKG_KIND_NIC)
 				continue; /* detect tells only the NIC drivers */
@@ -113,43 +102,26 @@ static int job_packages(struct job *j, struct wd_err *err)
 				continue;
 			}
 			if (!(r = may_download(j, rp, e, err)) &&
-			    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
+			    !(r = catalog_fetch(rp, e, j->kr, &j->pkgs[j->npkgs], err)))
 				j->npkgs++;
 		}
 	}
 	return r;
 }
 
-/* The subscription gate (license/activation.h), loaded once. */
+/* The subscription gate (session_gate). */
 static int gate(void *arg, const struct package *p, struct wd_err *why)
 {
 	struct job *j = arg;
-	if (!p->m.entitlement)
-		return 0;
-	if (!j->act_loaded) {
-		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
-		if (r)
-			return r;
-		j->act_loaded = true;
-		for (size_t i = 0; i < j->cat.n; i++) {
-			const struct repo_index *idx = &j->cat.repos[i].idx;
-			activation_add_revoked(&j->act, (const char *const *)idx->revoked, idx->nrevoked);
-			activation_saw_date(&j->act, idx->issued);
-		}
-	}
-	return entitlement_check(&j->act.ctx, p->m.entitlement, p->m.released, why);
+	return session_gate(j->ctx->s, p, why);
 }
-
-
-
-
 
 /* The chosen driver read whole (a stub until then). */
 static int job_load(void *arg, const struct package *p, struct wd_err *err)
 {
 	struct job *j = arg;
 	int r = p->stub ? may_download(j, p->stub_from, p->stub, err) : 0;
-	return r ? r : catalog_unstub(&j->kr, (struct package *)p, err);
+	return r ? r : catalog_unstub(j->kr, (struct package *)p, err);
 }
 
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
@@ -462,12 +434,12 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 		    struct wd_err *err)
 {
 	struct job j = {.ctx = ctx};
+	struct volume none = {0}; /* no --root: the boot drive C: */
 	j.s.command = "detect";
+	j.s.v = &none;
 	int r = 0;
-	if (ctx->root)
-		r = pkg_state_read(ctx, &j.s.v, &j.s.db, &j.s.have_db, err);
-	if (!r)
-		r = pkg_keyring(ctx, ctx->root ? &j.s.v : NULL, &j.kr, err);
+	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.s.v, err)))
+		r = session_db(ctx->s, SESSION_DB_READ, &j.s.db, &j.s.have_db, err);
 	if (!r)
 		r = job_packages(&j, err);
 	const struct package **nics = wd_xcalloc(j.npkgs + 1, sizeof *nics);
@@ -475,7 +447,7 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 	for (size_t i = 0; i < j.npkgs; i++)
 		if (j.pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j.pkgs[i];
-	struct nic_plan_in in = {.v = &j.s.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
+	struct nic_plan_in in = {.v = j.s.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
 	size_t nic_no = 0;
 	for (size_t i = 0; !r && i < l->n; i++) {
 		driver[i] = why[i] = NULL;
@@ -524,7 +496,7 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 	size_t ng = 0;
 	int r = job_open(&j, &err);
 	if (!r)
-		r = generation_list(&j.s.db, &g, &ng, &err);
+		r = generation_list(j.s.db, &g, &ng, &err);
 	if (!r && !ng)
 		r = wd_err_set(&err, WD_EFAIL, "nothing to roll back: no configuration change was "
 			       "made on this volume yet");
