@@ -177,13 +177,18 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "info: name at least one package or .wdp file");
 	pkg_fold_names(argc, argv);
 	struct wd_err err = {0};
-	struct keyring kr;
-	struct catalog cat = {0};
-	int r = pkg_keyring(ctx, NULL, &kr, &err);
+	const struct keyring *kr;
+	struct catalog *cat;
+	int r = session_keyring(ctx->s, &kr, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
 	int rc = 0;
-	if ((r = pkg_catalog(ctx, &kr, &cat, &err)))
+	/* with --root, the volume's state is read: a transaction left pending
+	 * there is told */
+	struct db *db;
+	if (ctx->root && (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
+		rc = ui_fail(ctx, r, &err);
+	if (!rc && (r = session_catalog(ctx->s, false, &cat, &err)))
 		rc = ui_fail(ctx, r, &err);
 	/* One package: its object (as always); several: {"packages": [...]}.
 	 * A package that cannot be shown is said, and the others still are. */
@@ -197,7 +202,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; !rc && i < argc; i++) {
 		struct package p;
 		wd_err_clear(&err);
-		if ((r = pkg_load(ctx, &kr, &cat, argv[i], &p, &err))) {
+		if ((r = session_load(ctx->s, argv[i], &p, &err))) {
 			if (!first_r) {
 				first_r = r;
 				first = err;
@@ -227,7 +232,5 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	if (!rc && first_r)
 		rc = ctx->json || argc == 1 ? ui_fail(ctx, first_r, &first)
 					     : (first.code ? first.code : -first_r);
-	catalog_free(&cat);
-	keyring_free(&kr);
 	return rc;
 }
