@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "installer/txn.h"
+#include "session/session.h"
 #include "ui/commands.h"
 
 static void report(struct wd_ctx *ctx, bool abandon, bool found, const struct txn_abandoned *a,
@@ -54,18 +55,17 @@ int cmd_recover(struct wd_ctx *ctx, int argc, char **argv)
 	if (ctx->dry_run)
 		return ui_usage(ctx, "recover: --dry-run has nothing to show; run it without");
 	struct wd_err err = {0};
-	struct volume v;
+	struct volume *v;
 	struct txn_abandoned a = {0};
 	struct txn_pending_desc d = {0};
-	int r = volume_open(&v, ctx->root, &err);
+	int r = session_volume(ctx->s, &v, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
-	r = abandon ? txn_abandon(&v, &a, &err) : txn_recover_volume(&v, &d, &err);
+	r = abandon ? txn_abandon(v, &a, &err) : txn_recover_volume(v, &d, &err);
 	if (!r)
 		report(ctx, abandon, abandon ? a.found : d.found, &a, &d);
 	free(a.name);
 	txn_pending_desc_free(&d);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
