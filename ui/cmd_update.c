@@ -231,18 +231,17 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc)
 		return ui_usage(ctx, "update: unexpected argument '%s'", argv[0]);
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct db db = {0};
-	struct keyring kr = {0};
+	struct volume *v;
+	struct db *db;
+	const struct keyring *kr;
 	struct repo_list l = {0};
-	bool have;
-	int r = volume_open(&v, ctx->root, &err);
+	int r = session_volume(ctx->s, &v, &err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, &err);
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
 	if (!r)
-		r = pkg_keyring(ctx, &v, &kr, &err);
+		r = session_keyring(ctx->s, &kr, &err);
 	if (!r)
-		r = repolist_read(&db, &l, &err);
+		r = repolist_read(db, &l, &err);
 	if (!r && !l.n) {
 		ui_say(ctx, "No remote repositories ('warpdrv repo add NAME URL' adds one); the "
 			    "bundled repository is always read directly.\n");
@@ -254,11 +253,8 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 			json_finish(&ctx->j);
 		}
 	} else if (!r) {
-		r = update(ctx, &v, &db, &kr, &l, &err);
+		r = update(ctx, v, db, kr, &l, &err);
 	}
 	repolist_free(&l);
-	keyring_free(&kr);
-	db_close(&db);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
