@@ -124,18 +124,4 @@ int session_gate(struct session *s, const struct package *p, struct wd_err *why)
 /* A package by name (from the catalog) or a .wdp file on disk. */
 int session_load(struct session *s, const char *arg, struct package *p, struct wd_err *err);
 
-/* The calls of the commands that do not ask the handle yet: each opens what
- * it gives, and the caller frees it (going away once every command asks the
- * handle). */
-int session_old_keyring(const struct session_opts *s, const struct volume *v,
-			struct keyring *kr, struct wd_err *err);
-int session_old_catalog(const struct session_opts *s, const struct keyring *kr,
-			struct catalog *cat, struct wd_err *err);
-int session_old_use_cache(const struct session_opts *s, const struct volume *v,
-			  struct catalog *cat, struct wd_err *err);
-int session_old_load(const struct keyring *kr, const struct catalog *cat, const char *arg,
-		     struct package *p, struct wd_err *err);
-int session_old_state_read(const struct session_opts *s, struct volume *v, struct db *db,
-			   bool *have, struct wd_err *err);
-
 #endif
