@@ -1,4 +1,4 @@
-#include "installer/setup.h"
+#include "installer/setup_internal.h"
 #include "installer/medium.h"
 
 #include <stdio.h>
@@ -47,7 +47,7 @@ int setup_open(struct setup *s, struct wd_err *err)
 	return 0;
 }
 
-void setup_free(struct setup *s)
+void setup_clear(struct setup *s)
 {
 	nic_plan_free(&s->nic);
 	pci_list_free(&s->pci);
@@ -64,6 +64,62 @@ void setup_free(struct setup *s)
 		free(s->notes[i]);
 	free(s->notes);
 	free(s->install);
+	free(s->own_command);
+	free(s->own_summary);
+}
+
+int setup_new(struct setup **out, const char *command, struct volume *v, struct db *db,
+	      bool have_db, struct wd_err *err)
+{
+	struct setup *s = wd_xcalloc(1, sizeof *s);
+	*s = (struct setup){.command = command, .v = v, .db = db, .have_db = have_db};
+	int r = setup_open(s, err);
+	if (r) {
+		setup_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return r;
+}
+
+void setup_free(struct setup *s)
+{
+	if (!s)
+		return;
+	setup_clear(s);
+	free(s);
+}
+
+void setup_view(const struct setup *s, struct setup_view *out)
+{
+	*out = (struct setup_view){
+		.command = s->command,
+		.nic = s->nic_done ? &s->nic : NULL,
+		.acpi = s->acpi_done ? s->acpi : NULL,
+		.acpi_changes = setup_file_changed(s, F_CONFIG) || s->ninstall,
+		.acpi_refused = s->acpi_refused,
+		.notes = s->notes,
+		.nnotes = s->nnotes,
+		.install = s->install,
+		.ninstall = s->ninstall,
+		.anything = setup_anything(s),
+		.generation = s->generation,
+	};
+}
+
+void setup_set_frame(struct setup *s, const char *frame)
+{
+	s->frame = frame;
+}
+
+int setup_read_pci(struct setup *s, const char *source, struct wd_err *err)
+{
+	return pci_read(source, &s->pci, err);
+}
+
+void setup_refuse_acpi(struct setup *s, const struct package *p)
+{
+	s->acpi_refused = p;
 }
 
 static void want_install(struct setup *s, const struct package *p)
@@ -462,5 +518,51 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 	}
 	boot_model_free(&before);
 	free(m);
+	return r;
+}
+
+int setup_plan_rollback(struct setup *s, long gen, struct wd_err *err)
+{
+	struct generation *g = NULL;
+	size_t ng = 0;
+	int r = generation_list(s->db, &g, &ng, err);
+	if (!r && !ng)
+		r = wd_err_set(err, WD_EFAIL, "nothing to roll back: no configuration change was "
+			       "made on this volume yet");
+	if (!r && !gen)
+		gen = g[ng - 1].n;
+	bool known = false;
+	for (size_t i = 0; i < ng; i++)
+		known |= g[i].n == gen;
+	if (!r && !known)
+		r = wd_err_set(err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
+			       "lists them)", gen);
+	if (!r)
+		r = setup_copies_there(s, gen, err);
+	if (!r) {
+		free(s->own_command);
+		free(s->own_summary);
+		s->command = s->own_command = wd_xasprintf("rollback %ld", gen);
+		s->summary = s->own_summary =
+			wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
+	}
+	for (int f = 0; !r && f < NFILES; f++)
+		if (s->host[f])
+			r = setup_before_generation(s, g, ng, gen, f, &s->new_[f], err);
+	if (!r) {
+		/* setup_render renders the models: they are loaded with the old
+		 * bytes, and the rendered files are those bytes */
+		config_sys_free(&s->cs);
+		config_sys_parse(&s->cs, s->new_[F_CONFIG].p ? s->new_[F_CONFIG].p : "",
+				 s->new_[F_CONFIG].len);
+		if (s->have_pi) {
+			protocol_ini_free(&s->pi);
+			protocol_ini_parse(&s->pi, s->new_[F_PROTOCOL].p ? s->new_[F_PROTOCOL].p : "",
+					   s->new_[F_PROTOCOL].len);
+		}
+		for (int f = 0; f < NFILES; f++)
+			wd_buf_reset(&s->new_[f]);
+	}
+	generation_list_free(g, ng);
 	return r;
 }

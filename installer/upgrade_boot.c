@@ -20,6 +20,7 @@
 #include "installer/boot_critical.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
+#include "installer/setup_internal.h"
 #include "state/installed.h"
 
 /* Did the old version of p's package install a file named `file` (any case)? */

@@ -26,7 +26,9 @@ struct job {
 	struct package *pkgs;  /* the NIC and PSD packages on offer */
 	size_t npkgs;
 	bool download_ok;      /* the user agreed to download what the plan needs */
-	struct setup s;        /* the files, the plans, the transaction */
+	const char *command;   /* "setup", "configure nic", "rollback", "detect" */
+	struct volume *v;      /* the session's (detect without --root: none) */
+	struct setup *s;       /* the plan (installer/setup.h); NULL for detect */
 };
 
 static void job_free(struct job *j)
@@ -34,17 +36,19 @@ static void job_free(struct job *j)
 	for (size_t i = 0; i < j->npkgs; i++)
 		package_free(&j->pkgs[i]);
 	free(j->pkgs);
-	setup_free(&j->s);
+	setup_free(j->s);
 }
 
 /* The volume, its database (read only, an interrupted run finished first)
  * and its configuration files. */
 static int job_open(struct job *j, struct wd_err *err)
 {
-	int r = session_boot_volume(j->ctx->s, &j->s.v, err);
+	struct db *db;
+	bool have;
+	int r = session_boot_volume(j->ctx->s, &j->v, err);
 	if (!r)
-		r = session_db(j->ctx->s, SESSION_DB_RECOVER, &j->s.db, &j->s.have_db, err);
-	return r ? r : setup_open(&j->s, err);
+		r = session_db(j->ctx->s, SESSION_DB_RECOVER, &db, &have, err);
+	return r ? r : setup_new(&j->s, j->command, j->v, db, have, err);
 }
 
 /* A package the plan needs that is not here yet (a remote repository's, not
@@ -61,14 +65,14 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 	if (ctx->dry_run)
 		return wd_err_set(err, WD_EFAIL, "%s --dry-run downloads nothing, and the plan needs "
 				  "%s %s (%llu bytes from %s), which is not in the cache: run '%s' "
-				  "without --dry-run, which asks before downloading", j->s.command,
+				  "without --dry-run, which asks before downloading", j->command,
 				  e->name, e->version, (unsigned long long)e->size, where,
-				  j->s.command);
+				  j->command);
 	char question[400];
 	snprintf(question, sizeof question, "The plan needs %s %s: download %llu bytes from %s?",
 		 ui_esc(e->name), ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
 	int r = ui_confirm(ctx, question, err, "%s must download %s %s (%llu bytes from %s) to plan",
-			   j->s.command, e->name, e->version, (unsigned long long)e->size, where);
+			   j->command, e->name, e->version, (unsigned long long)e->size, where);
 	j->download_ok = !r;
 	return r;
 }
@@ -127,7 +131,7 @@ static int job_load(void *arg, const struct package *p, struct wd_err *err)
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
 		    struct wd_err *err)
 {
-	int r = pci_read(j->ctx->pci, &j->s.pci, err);
+	int r = setup_read_pci(j->s, j->ctx->pci, err);
 	if (r)
 		return r;
 	const struct package **nics = wd_xcalloc(j->npkgs + 1, sizeof *nics);
@@ -138,7 +142,7 @@ static int plan_nic(struct job *j, const char *driver, const char *slot, const c
 	struct nic_plan_in in = {.pkgs = nics, .npkgs = n, .may = gate, .may_arg = j,
 				 .driver = driver, .slot = slot, .section = section,
 				 .load = j->writes ? job_load : NULL, .load_arg = j};
-	r = setup_plan_nic(&j->s, &in, err);
+	r = setup_plan_nic(j->s, &in, err);
 	free(nics);
 	return r;
 }
@@ -153,7 +157,7 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 			p = &j->pkgs[i];
 	if (!p) {
 		if (optional) {
-			setup_note(&j->s, wd_xstrdup("no ACPI PSD package in the repositories: ACPI left as it is"));
+			setup_note(j->s, wd_xstrdup("no ACPI PSD package in the repositories: ACPI left as it is"));
 			return 0;
 		}
 		return wd_err_set(err, WD_EFAIL, "no ACPI PSD package in the repositories "
@@ -162,43 +166,46 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 	struct wd_err why = {0};
 	int r = gate(j, p, &why);
 	if (r && optional) {
-		j->s.acpi_refused = p;
+		setup_refuse_acpi(j->s, p);
 		if (j->ctx->verbose)
-			setup_note(&j->s, wd_xasprintf("%s %s: %s", p->m.name, p->m.version, why.msg));
+			setup_note(j->s, wd_xasprintf("%s %s: %s", p->m.name, p->m.version, why.msg));
 		return 0;
 	}
 	if (r) {
 		*err = why;
 		return wd_err_prefix(err, "%s %s", p->m.name, p->m.version);
 	}
-	return setup_plan_acpi(&j->s, p, err);
+	return setup_plan_acpi(j->s, p, err);
 }
 
 /* What `warpdrv activate` with the right key would add: the better drivers
  * passed over and the ACPI PSD. */
-static void would_add(const struct job *j, struct wd_buf *out)
+static void would_add(const struct setup_view *pv, struct wd_buf *out)
 {
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
-		const struct package *b = j->s.nic.items[i].better;
+	for (size_t i = 0; pv->nic && i < pv->nic->n; i++) {
+		const struct nic_item *it = &pv->nic->items[i];
+		const struct package *b = it->better;
 		if (!b)
 			continue;
 		char *name = nic_display_name(b);
 		wd_buf_addf(out, "%s%s for the %s at %s (needs '%s')", out->len ? ", " : "", name,
-			    j->s.nic.items[i].dev->vbox_model ? j->s.nic.items[i].dev->vbox_model : "NIC",
-			    j->s.nic.items[i].dev->slot, b->m.entitlement ? b->m.entitlement : "?");
+			    it->dev->vbox_model ? it->dev->vbox_model : "NIC", it->dev->slot,
+			    b->m.entitlement ? b->m.entitlement : "?");
 		free(name);
 	}
-	if (j->s.acpi_refused)
+	if (pv->acpi_refused)
 		wd_buf_addf(out, "%sthe ACPI PSD, so that shutting the guest down powers the virtual "
 			    "machine off (needs '%s')", out->len ? ", and " : "",
-			    j->s.acpi_refused->m.entitlement ? j->s.acpi_refused->m.entitlement : "?");
+			    pv->acpi_refused->m.entitlement ? pv->acpi_refused->m.entitlement : "?");
 }
 
 static void show_text(struct job *j, const struct wd_buf *diff)
 {
 	struct wd_ctx *ctx = j->ctx;
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
-		const struct nic_item *it = &j->s.nic.items[i];
+	struct setup_view pv;
+	setup_view(j->s, &pv);
+	for (size_t i = 0; pv.nic && i < pv.nic->n; i++) {
+		const struct nic_item *it = &pv.nic->items[i];
 		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", ui_esc(it->dev->slot),
 		       it->dev->vbox_model ? it->dev->vbox_model : "", ui_color(ctx, "bold"),
 		       ui_esc(it->pkg->m.name), ui_esc(it->pkg->m.version),
@@ -213,21 +220,20 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 		for (size_t k = 0; k < it->nnotes; k++)
 			ui_say(ctx, "  note: %s\n", ui_esc_text(it->notes[k], strlen(it->notes[k])));
 	}
-	if (j->s.acpi_done)
-		ui_say(ctx, "ACPI: %s %s (%s)\n", j->s.acpi->m.name, j->s.acpi->m.version,
-		       setup_file_changed(&j->s, F_CONFIG) || j->s.ninstall ? "PSD=ACPI.PSD, APM.ADD, the daemon"
-							       : "already configured");
-	for (size_t i = 0; i < j->s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(j->s.notes[i], strlen(j->s.notes[i])));
+	if (pv.acpi)
+		ui_say(ctx, "ACPI: %s %s (%s)\n", pv.acpi->m.name, pv.acpi->m.version,
+		       pv.acpi_changes ? "PSD=ACPI.PSD, APM.ADD, the daemon" : "already configured");
+	for (size_t i = 0; i < pv.nnotes; i++)
+		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
 	struct wd_buf more = {0};
-	would_add(j, &more);
+	would_add(&pv, &more);
 	if (more.len)
 		ui_say(ctx, "A subscription would add %s: 'warpdrv activate KEY'.\n", more.p);
 	wd_buf_free(&more);
-	if (j->s.ninstall) {
+	if (pv.ninstall) {
 		ui_say(ctx, "Packages to install:");
-		for (size_t i = 0; i < j->s.ninstall; i++)
-			ui_say(ctx, " %s %s", j->s.install[i]->m.name, j->s.install[i]->m.version);
+		for (size_t i = 0; i < pv.ninstall; i++)
+			ui_say(ctx, " %s %s", pv.install[i]->m.name, pv.install[i]->m.version);
 		ui_say(ctx, "\n");
 	}
 	if (diff->len && !ctx->json && !ctx->quiet) {
@@ -239,15 +245,17 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 {
 	struct json *js = &j->ctx->j;
+	struct setup_view pv;
+	setup_view(j->s, &pv);
 	json_obj_begin(js, NULL);
-	json_str(js, "command", j->s.command);
+	json_str(js, "command", pv.command);
 	json_bool(js, "dry_run", j->ctx->dry_run);
-	json_bool(js, "changed", setup_anything(&j->s));
+	json_bool(js, "changed", pv.anything);
 	json_bool(js, "applied", applied);
-	if (j->s.nic_done) {
+	if (pv.nic) {
 		json_arr_begin(js, "nics");
-		for (size_t i = 0; i < j->s.nic.n; i++) {
-			const struct nic_item *it = &j->s.nic.items[i];
+		for (size_t i = 0; i < pv.nic->n; i++) {
+			const struct nic_item *it = &pv.nic->items[i];
 			json_obj_begin(js, NULL);
 			json_str(js, "slot", it->dev->slot);
 			json_str(js, "vbox_model", it->dev->vbox_model);
@@ -267,23 +275,23 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 		}
 		json_arr_end(js);
 	}
-	if (j->s.acpi_done)
-		json_str(js, "acpi", j->s.acpi->m.name);
+	if (pv.acpi)
+		json_str(js, "acpi", pv.acpi->m.name);
 	json_arr_begin(js, "install");
-	for (size_t i = 0; i < j->s.ninstall; i++)
-		json_str(js, NULL, j->s.install[i]->m.name);
+	for (size_t i = 0; i < pv.ninstall; i++)
+		json_str(js, NULL, pv.install[i]->m.name);
 	json_arr_end(js);
 	json_arr_begin(js, "notes");
-	for (size_t i = 0; i < j->s.nnotes; i++)
-		json_str(js, NULL, j->s.notes[i]);
+	for (size_t i = 0; i < pv.nnotes; i++)
+		json_str(js, NULL, pv.notes[i]);
 	json_arr_end(js);
 	struct wd_buf more = {0};
-	would_add(j, &more);
+	would_add(&pv, &more);
 	json_str(js, "subscription_would_add", more.len ? more.p : NULL);
 	wd_buf_free(&more);
 	json_strn(js, "diff", diff->p ? diff->p : "", diff->len);
-	if (applied && j->s.generation > 0)
-		json_int(js, "generation", j->s.generation);
+	if (applied && pv.generation > 0)
+		json_int(js, "generation", pv.generation);
 	else
 		json_null(js, "generation");
 	json_obj_end(js);
@@ -295,20 +303,22 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 static int finish(struct job *j, bool ask, struct wd_err *err)
 {
 	struct wd_ctx *ctx = j->ctx;
-	setup_render(&j->s);
+	setup_render(j->s);
 	const struct package **pkgs = wd_xcalloc(j->npkgs + 1, sizeof *pkgs);
 	for (size_t i = 0; i < j->npkgs; i++)
 		pkgs[i] = &j->pkgs[i];
-	int r = setup_verify(&j->s, pkgs, j->npkgs, err);
+	int r = setup_verify(j->s, pkgs, j->npkgs, err);
 	free(pkgs);
 	if (r)
 		return r;
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.nwarnings; i++)
-		ui_warn(ctx, "%s", j->s.nic.warnings[i]);
+	struct setup_view pv;
+	setup_view(j->s, &pv);
+	for (size_t i = 0; pv.nic && i < pv.nic->nwarnings; i++)
+		ui_warn(ctx, "%s", pv.nic->warnings[i]);
 	struct wd_buf diff = {0};
-	setup_diff(&j->s, &diff);
+	setup_diff(j->s, &diff);
 	bool applied = false;
-	if (!setup_anything(&j->s)) {
+	if (!pv.anything) {
 		if (ctx->json)
 			show_json(j, &diff, false);
 		else {
@@ -323,16 +333,17 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	if (!ctx->dry_run) {
 		if (ask)
 			r = ui_confirm(ctx, "Apply these changes?", err, "%s changes the volume",
-				       j->s.command);
+				       pv.command);
 		if (!r)
-			r = setup_apply(&j->s, err);
+			r = setup_apply(j->s, err);
 		applied = !r;
 	}
+	setup_view(j->s, &pv);
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
-	else if (!r && applied && j->s.generation)
+	else if (!r && applied && pv.generation)
 		ui_say(ctx, "\nDone: generation %ld. The new configuration loads at the next boot; "
-		       "'warpdrv rollback' undoes it.\n", j->s.generation);
+		       "'warpdrv rollback' undoes it.\n", pv.generation);
 	else if (!r && applied)
 		ui_say(ctx, "\nDone: the packages are installed; CONFIG.SYS and PROTOCOL.INI "
 		       "did not change.\n");
@@ -352,10 +363,10 @@ struct run {
 static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 {
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx, .writes = true};
-	j.s.command = command;
+	struct job j = {.ctx = ctx, .writes = true, .command = command};
 	int r = job_open(&j, &err);
-	j.s.frame = w->frame;
+	if (!r)
+		setup_set_frame(j.s, w->frame);
 	if (!r)
 		r = job_packages(&j, &err);
 	if (!r && w->nic)
@@ -433,13 +444,14 @@ const struct wd_cmd cmd_configure_subs[] = {
 int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why,
 		    struct wd_err *err)
 {
-	struct job j = {.ctx = ctx};
 	struct volume none = {0}; /* no --root: the boot drive C: */
-	j.s.command = "detect";
-	j.s.v = &none;
+	struct job j = {.ctx = ctx, .command = "detect", .v = &none};
+	struct db *db;
 	int r = 0;
-	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.s.v, err)))
-		r = session_db(ctx->s, SESSION_DB_READ, &j.s.db, &j.s.have_db, err);
+	for (size_t i = 0; i < l->n; i++)
+		driver[i] = why[i] = NULL;
+	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.v, err)))
+		r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err);
 	if (!r)
 		r = job_packages(&j, err);
 	const struct package **nics = wd_xcalloc(j.npkgs + 1, sizeof *nics);
@@ -447,30 +459,9 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 	for (size_t i = 0; i < j.npkgs; i++)
 		if (j.pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j.pkgs[i];
-	struct nic_plan_in in = {.v = j.s.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
-	size_t nic_no = 0;
-	for (size_t i = 0; !r && i < l->n; i++) {
-		driver[i] = why[i] = NULL;
-		if (!pci_is_network(&l->devs[i]))
-			continue;
-		nic_no++;
-		struct nic_item it = {.dev = &l->devs[i]};
-		struct wd_err e = {0};
-		int c = nic_choose(&in, &l->devs[i], &it, &e);
-		if (c > 0)
-			driver[i] = wd_xstrdup(it.pkg->m.name);
-		if (c < 0)
-			why[i] = wd_xstrdup(e.msg);
-		else if (c == 0 && l->devs[i].vbox_model)
-			why[i] = wd_xasprintf("switch the adapter to a supported Intel model: "
-					      "VBoxManage modifyvm VM --nictype%d 82540EM",
-					      l->devs[i].adapter ? l->devs[i].adapter : (int)nic_no);
-		else if (it.nnotes)
-			why[i] = wd_xstrdup(it.notes[0]);
-		for (size_t k = 0; k < it.nnotes; k++)
-			free(it.notes[k]);
-		free(it.notes);
-	}
+	struct nic_plan_in in = {.v = j.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
+	if (!r)
+		r = nic_advise(&in, l, driver, why, err);
 	free(nics);
 	job_free(&j);
 	return r;
@@ -490,49 +481,12 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "rollback %s: expected a generation number ('warpdrv history' "
 				"lists them)", argv[0]);
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx};
-	j.s.command = "rollback";
-	struct generation *g = NULL;
-	size_t ng = 0;
+	struct job j = {.ctx = ctx, .command = "rollback"};
 	int r = job_open(&j, &err);
 	if (!r)
-		r = generation_list(j.s.db, &g, &ng, &err);
-	if (!r && !ng)
-		r = wd_err_set(&err, WD_EFAIL, "nothing to roll back: no configuration change was "
-			       "made on this volume yet");
-	if (!r && !argc)
-		gen = g[ng - 1].n;
-	bool known = false;
-	for (size_t i = 0; i < ng; i++)
-		known |= g[i].n == gen;
-	if (!r && !known)
-		r = wd_err_set(&err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
-			       "lists them)", gen);
+		r = setup_plan_rollback(j.s, argc ? gen : 0, &err);
 	if (!r)
-		r = setup_copies_there(&j.s, gen, &err);
-	char command[64], summary[160];
-	snprintf(command, sizeof command, "rollback %ld", gen);
-	snprintf(summary, sizeof summary, "CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
-	j.s.command = command;
-	j.s.summary = summary;
-	for (int f = 0; !r && f < NFILES; f++)
-		if (j.s.host[f])
-			r = setup_before_generation(&j.s, g, ng, gen, f, &j.s.new_[f], &err);
-	if (!r) {
-		/* finish() renders the models: load them with the old bytes */
-		config_sys_free(&j.s.cs);
-		config_sys_parse(&j.s.cs, j.s.new_[F_CONFIG].p ? j.s.new_[F_CONFIG].p : "",
-				 j.s.new_[F_CONFIG].len);
-		if (j.s.have_pi) {
-			protocol_ini_free(&j.s.pi);
-			protocol_ini_parse(&j.s.pi, j.s.new_[F_PROTOCOL].p ? j.s.new_[F_PROTOCOL].p : "",
-					   j.s.new_[F_PROTOCOL].len);
-		}
-		for (int f = 0; f < NFILES; f++)
-			wd_buf_reset(&j.s.new_[f]);
 		r = finish(&j, true, &err);
-	}
-	generation_list_free(g, ng);
 	job_free(&j);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -166,35 +166,41 @@ static bool any_nic(const struct upgrade_run *u)
 static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
-	struct setup s = {.command = "upgrade"};
+	struct setup *s = NULL;
+	struct volume *v;
+	struct db *db;
+	bool have;
 	*done = false;
-	int r = session_boot_volume(ctx->s, &s.v, err);
+	int r = session_boot_volume(ctx->s, &v, err);
 	if (!r)
-		r = session_db(ctx->s, SESSION_DB_RECOVER, &s.db, &s.have_db, err);
-	if (!r && !(r = setup_open(&s, err)))
-		r = upgrade_boot_plan(&s, u->pkgs, u->npkgs, err);
-	if (r || (!setup_file_changed(&s, F_CONFIG) && !setup_file_changed(&s, F_PROTOCOL))) {
-		setup_free(&s);
+		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, err);
+	if (!r && !(r = setup_new(&s, "upgrade", v, db, have, err)))
+		r = upgrade_boot_plan(s, u->pkgs, u->npkgs, err);
+	if (r || (!setup_file_changed(s, F_CONFIG) && !setup_file_changed(s, F_PROTOCOL))) {
+		setup_free(s);
 		return r;
 	}
 	*done = true;
+	struct setup_view pv;
+	setup_view(s, &pv);
 	struct wd_buf diff = {0};
-	setup_diff(&s, &diff);
+	setup_diff(s, &diff);
 	if (!ctx->json)
 		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
 	wd_buf_free(&diff);
-	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));
+	for (size_t i = 0; !ctx->json && i < pv.nnotes; i++)
+		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
 	/* the diff is news even after the downloads were agreed to: asked again */
 	u->confirmed = false;
-	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(&s, err))) {
+	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(s, err))) {
+		setup_view(s, &pv);
 		for (size_t i = 0; i < u->npkgs; i++)
 			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
 				 u->pkgs[i].m.nfiles);
 		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
-		       "rollback' puts them back).\n", s.generation);
+		       "rollback' puts them back).\n", pv.generation);
 	}
-	setup_free(&s);
+	setup_free(s);
 	return r;
 }
 

@@ -16,7 +16,7 @@
 #include "common/file.h"
 #include "installer/acpi_plan.h"
 #include "installer/nic_plan.h"
-#include "installer/setup.h"
+#include "installer/setup_internal.h"
 #include "os2/boot_drive.h"
 #include "tests/unit/testutil.h"
 
@@ -363,7 +363,7 @@ static void run_case(const char *dir, const struct case_pkgs *base, struct wd_bu
 		wd_buf_free(&diff);
 	}
 	wd_buf_free(&lspci);
-	setup_free(&s);
+	setup_clear(&s);
 	volume_close(&vol);
 	free(root);
 	free(pcif);
