@@ -172,7 +172,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	char *dir = NULL, *path = NULL;
 	bool found, other = false;
 	sqlite3 *store = NULL;
-	struct activation a = {0};
+	const struct activation *a = NULL;
 	struct outcome *o = wd_xcalloc(l->n + 1, sizeof *o);
 	if (!r)
 		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
@@ -184,8 +184,8 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		ui_warn(ctx, "%s: a catalog of another warpdrv version: ignored; every index is "
 			"fetched again\n", path);
 	if (!r)
-		r = activation_load(db, kr, &a, err);
-	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
+		r = session_activation(ctx->s, &a, err);
+	struct fetch_auth auth = {a && a->have ? a->sub.id : NULL, a ? a->text : NULL};
 	struct fetch_validators vs;
 	char *vpath = dir ? wd_path_join(dir, VALIDATORS_NAME) : NULL;
 	fetch_validators_read(&v->fs, vpath ? vpath : "", &vs);
@@ -198,7 +198,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		}
 		if (r)
 			break;
-		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
+		fetch_one(ctx, db, kr, today, &l->v[i], a && a->have ? &auth : NULL, &vs, &o[i]);
 	}
 	db_handle_close(store);
 	bool any = false;
@@ -220,7 +220,6 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 			index_free(&o[i].fresh);
 	}
 	free(o);
-	activation_free(&a);
 	free(dir);
 	free(path);
 	return r;
