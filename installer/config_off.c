@@ -1,10 +1,14 @@
 #include "installer/config_off.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "installer/setup_internal.h"
 #include "state/generations.h"
+#include "state/installed.h"
+#include "state/lifecycle.h"
 
 static const char *base_name(const char *v)
 {
@@ -66,7 +70,7 @@ int config_off_before(struct setup *s, const struct pkg_manifest *m, struct wd_b
 	size_t ng = 0;
 	*gen = 0;
 	wd_buf_reset(before);
-	int r = s->have_db ? generation_list(&s->db, &g, &ng, err) : 0;
+	int r = s->have_db ? generation_list(s->db, &g, &ng, err) : 0;
 	for (size_t i = ng; !r && i-- > 0;) {
 		struct wd_buf b = {0};
 		if (!(r = setup_before_generation(s, g, ng, g[i].n, F_CONFIG, &b, err)) &&
@@ -228,7 +232,7 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 				  s->host[F_CONFIG] ? s->host[F_CONFIG] : "CONFIG.SYS");
 	struct generation *g = NULL;
 	size_t ng = 0;
-	int r = s->have_db ? generation_list(&s->db, &g, &ng, err) : 0;
+	int r = s->have_db ? generation_list(s->db, &g, &ng, err) : 0;
 	for (size_t i = ng; !r && i-- > 0;) {
 		struct wd_buf b = {0};
 		if ((r = setup_before_generation(s, g, ng, g[i].n, F_CONFIG, &b, err)))
@@ -256,4 +260,89 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 			       "--driver NAME' configures another)", (*cur)->m.driver,
 			       (*cur)->m.name);
 	return r;
+}
+
+/* The manifest of the installed package of kind psd. */
+static int installed_psd(struct setup *s, struct pkg_manifest *m, bool *found,
+			 struct wd_err *err)
+{
+	struct installed_pkg *ip = NULL;
+	size_t n = 0;
+	*found = false;
+	int r = s->have_db ? installed_packages(s->db, &ip, &n, err) : 0;
+	const char *name = NULL;
+	for (size_t i = 0; !r && !name && i < n; i++)
+		if (!strcmp(ip[i].kind, "psd"))
+			name = ip[i].name;
+	char *text = NULL;
+	size_t len = 0;
+	if (!r && name && !(r = installed_manifest(s->db, name, &text, &len, err)) && text) {
+		/* the body, without the signature line that ends it */
+		size_t body = len;
+		char *sig = strstr(text, "\nsignature ");
+		if (sig)
+			body = (size_t)(sig - text) + 1;
+		char where[200];
+		snprintf(where, sizeof where, "the installed manifest of %s", name);
+		if (!(r = manifest_parse(text, body, false, where, m, err)))
+			*found = true;
+	}
+	free(text);
+	installed_packages_free(ip, n);
+	return r;
+}
+
+int setup_plan_acpi_off(struct setup *s, struct acpi_off *out, struct wd_err *err)
+{
+	memset(out, 0, sizeof *out);
+	out->config = s->host[F_CONFIG] ? s->host[F_CONFIG] : "CONFIG.SYS";
+	struct pkg_manifest m = {0};
+	bool found = false;
+	int r = installed_psd(s, &m, &found, err);
+	if (!r && !found)
+		r = wd_err_set(err, WD_EFAIL, "configure acpi --off: no ACPI PSD package is "
+			       "installed ('warpdrv list --installed' shows what is): nothing to "
+			       "turn off");
+	if (!r && !config_off_has_needs(&m, &s->cs))
+		r = wd_err_set(err, WD_EFAIL, "configure acpi --off: %s has none of the statements "
+			       "of %s %s (%s=%s ...): nothing to turn off ('warpdrv remove %s' "
+			       "removes the package)", out->config, m.name, m.version,
+			       m.nconfig_need ? m.config_need[0].keyword : "",
+			       m.nconfig_need ? m.config_need[0].value : "", m.name);
+	struct wd_buf before = {0};
+	if (!r)
+		r = config_off_before(s, &m, &before, &out->from_gen, err);
+	if (!r) {
+		struct config_sys b;
+		config_sys_parse(&b, before.p ? before.p : "", before.len);
+		if (config_off_plan(&m, out->from_gen ? &b : NULL, &s->cs, &out->restored) < 0)
+			r = wd_err_set(err, WD_EFAIL, "configure acpi --off: a line of %s could not "
+				       "be edited; nothing was written", out->config);
+		config_sys_free(&b);
+	}
+	wd_buf_free(&before);
+	if (!r) {
+		char summary[200];
+		snprintf(summary, sizeof summary, "ACPI PSD off (%s statements out, %zu displaced "
+			 "line%s back)", m.name, out->restored, out->restored == 1 ? "" : "s");
+		free(s->own_summary);
+		s->summary = s->own_summary = wd_xstrdup(summary);
+		setup_render(s);
+		r = setup_verify(s, NULL, 0, err);
+	}
+	if (found) {
+		out->name = wd_xstrdup(m.name);
+		out->version = wd_xstrdup(m.version);
+		manifest_free(&m);
+	}
+	if (r)
+		acpi_off_free(out);
+	return r;
+}
+
+void acpi_off_free(struct acpi_off *o)
+{
+	free(o->name);
+	free(o->version);
+	o->name = o->version = NULL;
 }

@@ -42,6 +42,21 @@ int config_off_plan(const struct pkg_manifest *m, const struct config_sys *befor
  * loads no package's NIC driver, or one needing no entitlement where no
  * driver needing none was before it (off never turns a subscription's
  * driver on). */
+/* configure acpi --off, planned on s (setup_new's): the installed ACPI PSD
+ * package's statements out of CONFIG.SYS and what they displaced back
+ * (config_off_before, config_off_plan), rendered and checked
+ * (setup_verify); the caller shows setup_diff, asks and calls setup_apply.
+ * An error (WD_EFAIL) when no PSD package is installed or CONFIG.SYS holds
+ * none of its statements: nothing to turn off. */
+struct acpi_off {
+	char *name, *version;  /* the package */
+	const char *config;    /* CONFIG.SYS below the root */
+	size_t restored;       /* displaced lines put back */
+	long from_gen;         /* the generation they were read from; 0: none */
+};
+int setup_plan_acpi_off(struct setup *s, struct acpi_off *out, struct wd_err *err);
+void acpi_off_free(struct acpi_off *o);
+
 int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 		   const struct package **cur, const struct package **prev, long *gen,
 		   struct wd_err *err);

@@ -80,6 +80,14 @@ void nic_plan_free(struct nic_plan *p);
  * package was chosen, 0 when none drives the device, or a negative code. */
 int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
 	       struct wd_err *err);
+/* detect's advice (installer/nic_advice.c), for each device of l: the driver
+ * package it would get (driver[i], malloc'd; NULL for none, or not a NIC) and
+ * why not a better one or none (why[i]): the gate's reason, for a VirtualBox
+ * model no package drives the VBoxManage line that switches it to the
+ * 82540EM, or the plan's first note. in: the packages, the gate, the volume
+ * (its boot drive); not the files. */
+int nic_advise(const struct nic_plan_in *in, const struct pci_list *l, char **driver,
+	       char **why, struct wd_err *err);
 /* The one PCI matcher: does package p drive device d (and at what rank)? */
 bool nic_drives(const struct package *p, const struct pci_dev *d, int *rank);
 const struct package *nic_package_of_driver(const struct nic_plan_in *in, const char *file);

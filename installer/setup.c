@@ -1,4 +1,4 @@
-#include "installer/setup.h"
+#include "installer/setup_internal.h"
 #include "installer/medium.h"
 
 #include <stdio.h>
@@ -31,14 +31,14 @@ static char *rel(const struct volume *v, const char *abs)
 
 int setup_open(struct setup *s, struct wd_err *err)
 {
-	int r = boot_files_read(&s->v, &s->bf, err);
+	int r = boot_files_read(s->v, &s->bf, err);
 	if (r)
 		return r;
-	s->host[F_CONFIG] = rel(&s->v, s->v.config_sys);
+	s->host[F_CONFIG] = rel(s->v, s->v->config_sys);
 	wd_buf_add(&s->old[F_CONFIG], s->bf.config_bytes.p, s->bf.config_bytes.len);
 	config_sys_parse(&s->cs, s->old[F_CONFIG].p ? s->old[F_CONFIG].p : "", s->old[F_CONFIG].len);
 	if (s->bf.have_pi) {
-		s->host[F_PROTOCOL] = rel(&s->v, s->bf.pi_host);
+		s->host[F_PROTOCOL] = rel(s->v, s->bf.pi_host);
 		wd_buf_add(&s->old[F_PROTOCOL], s->bf.pi_bytes.p, s->bf.pi_bytes.len);
 		protocol_ini_parse(&s->pi, s->old[F_PROTOCOL].p ? s->old[F_PROTOCOL].p : "",
 				   s->old[F_PROTOCOL].len);
@@ -47,7 +47,7 @@ int setup_open(struct setup *s, struct wd_err *err)
 	return 0;
 }
 
-void setup_free(struct setup *s)
+void setup_clear(struct setup *s)
 {
 	nic_plan_free(&s->nic);
 	pci_list_free(&s->pci);
@@ -64,8 +64,62 @@ void setup_free(struct setup *s)
 		free(s->notes[i]);
 	free(s->notes);
 	free(s->install);
-	db_close(&s->db);
-	volume_close(&s->v);
+	free(s->own_command);
+	free(s->own_summary);
+}
+
+int setup_new(struct setup **out, const char *command, struct volume *v, struct db *db,
+	      bool have_db, struct wd_err *err)
+{
+	struct setup *s = wd_xcalloc(1, sizeof *s);
+	*s = (struct setup){.command = command, .v = v, .db = db, .have_db = have_db};
+	int r = setup_open(s, err);
+	if (r) {
+		setup_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return r;
+}
+
+void setup_free(struct setup *s)
+{
+	if (!s)
+		return;
+	setup_clear(s);
+	free(s);
+}
+
+void setup_view(const struct setup *s, struct setup_view *out)
+{
+	*out = (struct setup_view){
+		.command = s->command,
+		.nic = s->nic_done ? &s->nic : NULL,
+		.acpi = s->acpi_done ? s->acpi : NULL,
+		.acpi_changes = setup_file_changed(s, F_CONFIG) || s->ninstall,
+		.acpi_refused = s->acpi_refused,
+		.notes = s->notes,
+		.nnotes = s->nnotes,
+		.install = s->install,
+		.ninstall = s->ninstall,
+		.anything = setup_anything(s),
+		.generation = s->generation,
+	};
+}
+
+void setup_set_frame(struct setup *s, const char *frame)
+{
+	s->frame = frame;
+}
+
+int setup_read_pci(struct setup *s, const char *source, struct wd_err *err)
+{
+	return pci_read(source, &s->pci, err);
+}
+
+void setup_refuse_acpi(struct setup *s, const struct package *p)
+{
+	s->acpi_refused = p;
 }
 
 static void want_install(struct setup *s, const struct package *p)
@@ -76,7 +130,7 @@ static void want_install(struct setup *s, const struct package *p)
 	/* Already installed at this version: nothing to install. */
 	char *have = NULL;
 	struct wd_err e;
-	txn_installed_version(s->have_db ? &s->db : NULL, p->m.name, &have, &e);
+	txn_installed_version(s->have_db ? s->db : NULL, p->m.name, &have, &e);
 	bool nothing = have && !strcmp(have, p->m.version);
 	free(have);
 	if (nothing)
@@ -88,7 +142,7 @@ static void want_install(struct setup *s, const struct package *p)
 static bool files_on_volume(struct setup *s, const struct package *p)
 {
 	for (size_t i = 0; i < p->m.nfiles; i++)
-		if (!volume_has(&s->v, p->m.files[i].dest))
+		if (!volume_has(s->v, p->m.files[i].dest))
 			return false;
 	return true;
 }
@@ -96,7 +150,7 @@ static bool files_on_volume(struct setup *s, const struct package *p)
 static bool driver_on_volume(struct setup *s, const struct package *p)
 {
 	char *path = wd_xasprintf("\\IBMCOM\\MACS\\%s", p->m.driver);
-	bool found = volume_has(&s->v, path);
+	bool found = volume_has(s->v, path);
 	free(path);
 	return found;
 }
@@ -159,7 +213,7 @@ static void summary_of(const struct setup *s, struct wd_buf *out)
 int setup_apply(struct setup *s, struct wd_err *err)
 {
 	struct txn t;
-	int r = txn_begin(&t, &s->v, s->command, err);
+	int r = txn_begin(&t, s->v, s->command, err);
 	if (r)
 		return r;
 	struct txn_plan plan;
@@ -167,7 +221,7 @@ int setup_apply(struct setup *s, struct wd_err *err)
 	for (size_t i = 0; !r && i < s->ninstall; i++) {
 		struct txn_plan p;
 		bool nothing;
-		r = txn_plan_install(&s->v, &t.db, s->install[i], &p, &nothing, err);
+		r = txn_plan_install(s->v, &t.db, s->install[i], &p, &nothing, err);
 		if (!r && !nothing)
 			txn_plan_merge(&plan, &p);
 	}
@@ -179,8 +233,8 @@ int setup_apply(struct setup *s, struct wd_err *err)
 	/* A folder of that number left from a database that is gone holds
 	 * copies nothing else has: the new ones go to a fresh number. */
 	while (!r) {
-		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v.root, d);
-		bool taken = fs_exists(&s->v.fs, abs);
+		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v->root, d);
+		bool taken = fs_exists(&s->v->fs, abs);
 		free(abs);
 		free(d);
 		if (!taken)
@@ -197,8 +251,8 @@ int setup_apply(struct setup *s, struct wd_err *err)
 			new_[nf++] = s->new_[f];
 		}
 	if (!r)
-		r = generation_plan(&s->v, &plan, &gn, files, old, new_, nf, err);
-	if (!r && plan.nops && !(r = txn_plan_space(&s->v, &plan, err)))
+		r = generation_plan(s->v, &plan, &gn, files, old, new_, nf, err);
+	if (!r && plan.nops && !(r = txn_plan_space(s->v, &plan, err)))
 		r = txn_apply(&t, &plan, err);
 	if (!r && plan.done_extra)
 		s->generation = gn.n;
@@ -223,10 +277,10 @@ int setup_before_generation(struct setup *s, const struct generation *g, size_t 
 		if (g[i].n < gen)
 			continue;
 		char *dir = generation_dir(g[i].n);
-		char *path = wd_xasprintf("%s/%s/%s", s->v.root, dir, base);
+		char *path = wd_xasprintf("%s/%s/%s", s->v->root, dir, base);
 		free(dir);
-		bool have = fs_exists(&s->v.fs, path);
-		int r = have ? volume_read_file(&s->v, path, WD_CONFIG_FILE_MAX, out, err) : 0;
+		bool have = fs_exists(&s->v->fs, path);
+		int r = have ? volume_read_file(s->v, path, WD_CONFIG_FILE_MAX, out, err) : 0;
 		free(path);
 		if (have || r)
 			return r;
@@ -242,14 +296,14 @@ int setup_before_generation(struct setup *s, const struct generation *g, size_t 
 int setup_copies_there(struct setup *s, long gen, struct wd_err *err)
 {
 	char *dir = generation_dir(gen);
-	char *abs = wd_path_join(s->v.root, dir);
+	char *abs = wd_path_join(s->v->root, dir);
 	bool any = false;
 	for (int f = 0; f < NFILES; f++) {
 		if (!s->host[f])
 			continue;
 		const char *base = strrchr(s->host[f], '/');
 		char *path = wd_path_join(abs, base ? base + 1 : s->host[f]);
-		any |= fs_exists(&s->v.fs, path);
+		any |= fs_exists(&s->v->fs, path);
 		free(path);
 	}
 	int r = any ? 0 : wd_err_set(err, WD_EFAIL, "rollback %ld: %s holds no copy of CONFIG.SYS "
@@ -263,7 +317,7 @@ int setup_copies_there(struct setup *s, long gen, struct wd_err *err)
 
 int setup_plan_nic(struct setup *s, struct nic_plan_in *in, struct wd_err *err)
 {
-	in->v = &s->v;
+	in->v = s->v;
 	in->pci = &s->pci;
 	in->loc = &s->bf.loc;
 	in->nifs = s->bf.nifs;
@@ -297,7 +351,7 @@ int setup_plan_acpi(struct setup *s, const struct package *p, struct wd_err *err
 	int r = boot_critical_manifest(&p->m, &s->bf.cs, err);
 	if (r)
 		return r;
-	int changed = acpi_plan(&p->m, s->v.boot_drive, &s->cs);
+	int changed = acpi_plan(&p->m, s->v->boot_drive, &s->cs);
 	if (changed < 0)
 		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
 				  "cannot be written as one line; nothing was changed", p->m.name,
@@ -422,7 +476,7 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 		if (pkgs[i]->m.kind == PKG_KIND_NIC)
 			m[nm++] = &pkgs[i]->m;
 	const struct boot_files *f = &s->bf;
-	int nb_old = check_netbind_file(&s->v, &f->loc);
+	int nb_old = check_netbind_file(s->v, &f->loc);
 	struct boot_input bi_old = {
 		.cs = &f->cs,
 		.pi = &f->pi,
@@ -446,7 +500,7 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 				   s->new_[F_PROTOCOL].len);
 		break_for_test(&pi, &s->nic);
 		struct pi_location loc;
-		pi_locate(&cs, s->v.boot_drive, &loc);
+		pi_locate(&cs, s->v->boot_drive, &loc);
 		struct boot_input bi_new = {
 			.cs = &cs,
 			.pi = &pi,
@@ -456,7 +510,7 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 			.nnifs = f->nnifs,
 			.pkgs = m,
 			.npkgs = nm,
-			.netbind_file = check_netbind_file(&s->v, &loc),
+			.netbind_file = check_netbind_file(s->v, &loc),
 		};
 		boot_model_build(&after, &bi_new);
 		bool again = false;
@@ -482,5 +536,51 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
 	}
 	boot_model_free(&before);
 	free(m);
+	return r;
+}
+
+int setup_plan_rollback(struct setup *s, long gen, struct wd_err *err)
+{
+	struct generation *g = NULL;
+	size_t ng = 0;
+	int r = generation_list(s->db, &g, &ng, err);
+	if (!r && !ng)
+		r = wd_err_set(err, WD_EFAIL, "nothing to roll back: no configuration change was "
+			       "made on this volume yet");
+	if (!r && !gen)
+		gen = g[ng - 1].n;
+	bool known = false;
+	for (size_t i = 0; i < ng; i++)
+		known |= g[i].n == gen;
+	if (!r && !known)
+		r = wd_err_set(err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
+			       "lists them)", gen);
+	if (!r)
+		r = setup_copies_there(s, gen, err);
+	if (!r) {
+		free(s->own_command);
+		free(s->own_summary);
+		s->command = s->own_command = wd_xasprintf("rollback %ld", gen);
+		s->summary = s->own_summary =
+			wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
+	}
+	for (int f = 0; !r && f < NFILES; f++)
+		if (s->host[f])
+			r = setup_before_generation(s, g, ng, gen, f, &s->new_[f], err);
+	if (!r) {
+		/* setup_render renders the models: they are loaded with the old
+		 * bytes, and the rendered files are those bytes */
+		config_sys_free(&s->cs);
+		config_sys_parse(&s->cs, s->new_[F_CONFIG].p ? s->new_[F_CONFIG].p : "",
+				 s->new_[F_CONFIG].len);
+		if (s->have_pi) {
+			protocol_ini_free(&s->pi);
+			protocol_ini_parse(&s->pi, s->new_[F_PROTOCOL].p ? s->new_[F_PROTOCOL].p : "",
+					   s->new_[F_PROTOCOL].len);
+		}
+		for (int f = 0; f < NFILES; f++)
+			wd_buf_reset(&s->new_[f]);
+	}
+	generation_list_free(g, ng);
 	return r;
 }

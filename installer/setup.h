@@ -18,36 +18,43 @@
 
 enum { F_CONFIG, F_PROTOCOL, NFILES };
 
-struct setup {
-	const char *command;   /* "setup", "configure nic", ... */
-	const char *summary;   /* for the generation; NULL: made from the plan */
-	struct volume v;
-	struct db db;
-	bool have_db;
-	struct boot_files bf;  /* as read: CONFIG.SYS, PROTOCOL.INI, the NIFs */
-	char *host[NFILES];    /* below the root; NULL: not on the volume */
-	struct wd_buf old[NFILES], new_[NFILES];
-	struct config_sys cs;  /* the models the planners edit */
-	struct protocol_ini pi;
-	bool have_pi;
-	struct pci_list pci;   /* the devices the NIC plan points into */
-	struct nic_plan nic;
-	bool nic_done;
-	const struct package *acpi;
-	bool acpi_done;
-	const struct package *acpi_refused; /* the gate said no (setup goes on) */
-	const char *frame;     /* --frame: the Ethernet frame a protocol of another
-				* medium is switched to ("802.3"), or NULL */
-	char **notes;
-	size_t nnotes;
-	const struct package **install;
-	size_t ninstall;
-	long generation;
-};
+/* The plan and its files: private to installer/ (installer/setup_internal.h).
+ * The front end makes one with setup_new, plans with the functions below,
+ * renders what setup_view gives, and frees it with setup_free. */
+struct setup;
 
-/* Reads the files of s->v (opened, boot drive set). */
-int setup_open(struct setup *s, struct wd_err *err);
+/* What the front end renders of a plan: read only, valid until the next
+ * planning call or setup_free. */
+struct setup_view {
+	const char *command;              /* "setup", "configure nic", "rollback 3" */
+	const struct nic_plan *nic;       /* the NIC plan, or NULL when none was made */
+	const struct package *acpi;       /* the ACPI PSD planned, or NULL */
+	bool acpi_changes;                /* its CONFIG.SYS lines change, or packages install */
+	const struct package *acpi_refused; /* the gate said no (setup went on) */
+	char *const *notes;               /* what the user should read */
+	size_t nnotes;
+	const struct package *const *install; /* the packages to install */
+	size_t ninstall;
+	bool anything;                    /* setup_anything */
+	long generation;                  /* after setup_apply: the generation (0: none) */
+};
+void setup_view(const struct setup *s, struct setup_view *out);
+
+/* A plan of command ("setup", "upgrade") for volume v (opened, its boot
+ * drive set) and its database db (read only; have_db false when there is
+ * none): its configuration files read. v and db stay the caller's. */
+int setup_new(struct setup **out, const char *command, struct volume *v, struct db *db,
+	      bool have_db, struct wd_err *err);
 void setup_free(struct setup *s);
+/* --frame FRAME: the Ethernet frame a protocol of another medium is
+ * switched to ("802.3"), or NULL. */
+void setup_set_frame(struct setup *s, const char *frame);
+/* The PCI devices the NIC plan is made for (pci/pci.h's sources). */
+int setup_read_pci(struct setup *s, const char *source, struct wd_err *err);
+/* The ACPI PSD p that the subscription gate refused: setup goes on without
+ * it, and the view names it for what a subscription would add. */
+void setup_refuse_acpi(struct setup *s, const struct package *p);
+
 void setup_note(struct setup *s, char *text);
 
 /* The NIC plan (in: all but the files' fields, which this fills). */
@@ -73,10 +80,12 @@ int setup_verify(struct setup *s, const struct package *const *pkgs, size_t npkg
  * folder first) and the generation row. */
 int setup_apply(struct setup *s, struct wd_err *err);
 
-/* Rollback: the bytes of file f as they were before generation gen. */
-int setup_before_generation(struct setup *s, const struct generation *g, size_t ng, long gen,
-			    int f, struct wd_buf *out, struct wd_err *err);
-/* 0 when the generation's folder holds a copy of either file. */
-int setup_copies_there(struct setup *s, long gen, struct wd_err *err);
+/* rollback [GEN] (gen 0: the last generation): CONFIG.SYS and PROTOCOL.INI as
+ * they were before generation gen, planned as the new files (the models
+ * loaded with those bytes, so that setup_render gives them back); the
+ * command and summary of the generation it records say so. An unknown
+ * generation, a volume with none, or a generation folder holding no copy
+ * is an error naming what to do. */
+int setup_plan_rollback(struct setup *s, long gen, struct wd_err *err);
 
 #endif

@@ -108,6 +108,7 @@ struct txn {
 	/* the text log's description of the change under way, and the line its
 	 * commit stores (installer/textlog.h) */
 	char *log_desc, *log_line;
+	const char *recovered_as;  /* "finished" or "undone" */
 	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,
 	 * and whether it changed since it was last flushed as a whole */
 	dev_t fs_dev;
@@ -143,11 +144,28 @@ int txn_write_lock(const struct volume *v, const char *what, int *fd, struct wd_
  * command asks this before it takes the lock, so it refuses having touched
  * nothing. */
 int txn_pending(struct db *db, bool *pending, struct wd_err *err);
+/* What the interrupted transaction is, for the user: its name (a command,
+ * "setup", or a package, "mmlem"), install or removal, and the packages it
+ * installs. found false when none is pending. Writes nothing; the rows are
+ * checked as txn_pending checks them. */
+struct txn_pending_desc {
+	bool found, install;
+	char *name;
+	char **pkgs;
+	size_t npkgs;
+	const char *outcome;   /* after txn_recover_volume: "finished" or "undone" */
+};
+int txn_pending_describe(struct db *db, struct txn_pending_desc *d, struct wd_err *err);
+void txn_pending_desc_free(struct txn_pending_desc *d);
+/* For the user: "install of mmlem", "removal of mmlem", or a command with
+ * its packages, "'setup' (mmlem, acpi-psd)", into buf. */
+void txn_pending_text(const struct txn_pending_desc *d, char *buf, size_t n);
 
 /* warpdrv recover: takes the lock and finishes or undoes an interrupted
- * transaction; *recovered says whether there was one. A recovery that cannot
+ * transaction; d says which (d->found false: there was none) and
+ * whether it was finished or undone (d->outcome). A recovery that cannot
  * finish names the file that is wrong and offers --abandon. */
-int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err);
+int txn_recover_volume(const struct volume *v, struct txn_pending_desc *d, struct wd_err *err);
 /* warpdrv recover --abandon: forgets the interrupted transaction without
  * finishing or undoing it. Every file stays as it is, except that a
  * package's file a removal had moved aside goes back to its place where that

@@ -107,6 +107,7 @@ int txn_recover(struct txn *t, struct wd_err *err)
 		became = "finished";
 	}
 	t->recovered = !r;
+	t->recovered_as = became;
 	txn_free_ops(ops, p.nops);
 out:
 	sig = wd_defer_end();
@@ -176,18 +177,69 @@ static int any_pending(const struct volume *v, bool *pending, struct wd_err *err
 	return r;
 }
 
-int txn_recover_volume(const struct volume *v, bool *recovered, struct wd_err *err)
+int txn_pending_describe(struct db *db, struct txn_pending_desc *d, struct wd_err *err)
 {
-	bool pending;
-	*recovered = false;
-	int r = any_pending(v, &pending, err);
-	if (r || !pending)
+	memset(d, 0, sizeof *d);
+	bool any;
+	int r = txnlog_any(db, &any, err);
+	if (r || !any)
+		return r;
+	struct txnlog_pending p;
+	if ((r = txnlog_load(db, &p, &d->found, err)) || !d->found)
+		return r;
+	d->install = p.install;
+	d->name = p.name;
+	p.name = NULL;
+	if (p.install)
+		r = txnlog_packages(db, p.id, &d->pkgs, &d->npkgs, err);
+	txnlog_pending_free(&p);
+	if (r)
+		txn_pending_desc_free(d);
+	return r;
+}
+
+void txn_pending_desc_free(struct txn_pending_desc *d)
+{
+	for (size_t i = 0; i < d->npkgs; i++)
+		free(d->pkgs[i]);
+	free(d->pkgs);
+	free(d->name);
+	memset(d, 0, sizeof *d);
+}
+
+void txn_pending_text(const struct txn_pending_desc *d, char *buf, size_t n)
+{
+	bool own = d->npkgs == 1 && !strcmp(d->pkgs[0], d->name ? d->name : "");
+	if (!d->npkgs || own) {
+		snprintf(buf, n, "%s of %s", d->install ? "install" : "removal", d->name);
+		return;
+	}
+	size_t len = (size_t)snprintf(buf, n, "'%s' (", d->name);
+	for (size_t i = 0; i < d->npkgs && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", d->pkgs[i]);
+	if (len < n)
+		snprintf(buf + len, n - len, ")");
+}
+
+int txn_recover_volume(const struct volume *v, struct txn_pending_desc *d, struct wd_err *err)
+{
+	struct db db;
+	bool have;
+	memset(d, 0, sizeof *d);
+	int r = db_open(&db, v, false, &have, err);
+	if (!r && have)
+		r = txn_pending_describe(&db, d, err);
+	db_close(&db);
+	if (r || !d->found)
 		return r;
 	struct txn t;
 	r = txn_begin(&t, v, "recover", err);
 	if (r)
 		return r;
-	*recovered = t.recovered;
+	if (t.recovered) /* else another run recovered it in between */
+		d->outcome = t.recovered_as ? t.recovered_as : "finished";
+	else
+		txn_pending_desc_free(d);
 	txn_end(&t);
 	return 0;
 }

@@ -7,9 +7,11 @@
 #include "common/file.h"
 #include "fs/fs.h"
 #include "installer/generation.h"
+#include "installer/setup_internal.h"
 #include "installer/txn.h"
 #include "os2/config_sys.h"
 #include "state/installed.h"
+#include "state/generations.h"
 #include "state/lifecycle.h"
 
 int undo_packages(struct db *db, long from, char ***names, char ***versions, size_t *n,
@@ -70,9 +72,9 @@ static int retire_package(struct setup *s, struct db *db, const char *name,
 		o->kept = f[i].kept ? wd_xstrdup(f[i].kept) : NULL;
 		memcpy(o->old_sha, f[i].kept_sha, WD_SHA256_HEX);
 		memcpy(o->new_sha, f[i].sha, WD_SHA256_HEX);
-		char *abs = wd_path_join(s->v.root, f[i].host);
-		if (fs_exists(&s->v.fs, abs))
-			r = fs_sha256(&s->v.fs, abs, o->new_sha, err);
+		char *abs = wd_path_join(s->v->root, f[i].host);
+		if (fs_exists(&s->v->fs, abs))
+			r = fs_sha256(&s->v->fs, abs, o->new_sha, err);
 		free(abs);
 	}
 	if (!r) {
@@ -126,8 +128,8 @@ int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
 	if (!r)
 		r = generation_next(db, &gn.n, err);
 	while (!r) { /* a folder of that number left from a database that is gone */
-		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v.root, d);
-		bool taken = fs_exists(&s->v.fs, abs);
+		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v->root, d);
+		bool taken = fs_exists(&s->v->fs, abs);
 		free(abs);
 		free(d);
 		if (!taken)
@@ -144,13 +146,13 @@ int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
 			new_[nf++] = s->new_[f];
 		}
 	if (!r)
-		r = generation_plan(&s->v, plan, &gn, files, old, new_, nf, err);
+		r = generation_plan(s->v, plan, &gn, files, old, new_, nf, err);
 	if (!r)
 		r = check_loaded(s, plan, err);
 	if (!r)
-		r = txn_check_kept(&s->v, plan, err);
+		r = txn_check_kept(s->v, plan, err);
 	if (!r && plan->nops)
-		r = txn_plan_space(&s->v, plan, err);
+		r = txn_plan_space(s->v, plan, err);
 	if (r)
 		txn_plan_free(plan);
 	return r;
@@ -159,7 +161,7 @@ int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
 int undo_apply(struct setup *s, char *const *names, size_t n, struct wd_err *err)
 {
 	struct txn t;
-	int r = txn_begin(&t, &s->v, s->command, err);
+	int r = txn_begin(&t, s->v, s->command, err);
 	if (r)
 		return r;
 	struct txn_plan plan;
@@ -171,4 +173,33 @@ int undo_apply(struct setup *s, char *const *names, size_t n, struct wd_err *err
 	}
 	txn_end(&t);
 	return r;
+}
+
+int undo_prepare(struct setup *s, long *gen, char ***names, char ***versions, size_t *n,
+		 bool *files, struct wd_err *err)
+{
+	*names = *versions = NULL;
+	*n = 0;
+	*files = false;
+	int r = 0;
+	if (!*gen) { /* the newest generation (setup_plan_rollback says when there is none) */
+		struct generation *g = NULL;
+		size_t ng = 0;
+		if (!(r = generation_list(s->db, &g, &ng, err)) && ng)
+			*gen = g[ng - 1].n;
+		generation_list_free(g, ng);
+	}
+	if (!r)
+		r = setup_plan_rollback(s, *gen, err);
+	if (r)
+		return r;
+	setup_render(s);
+	free(s->own_command);
+	free(s->own_summary);
+	s->command = s->own_command = wd_xasprintf("rollback --packages %ld", *gen);
+	s->summary = s->own_summary = wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before "
+						   "generation %ld, and its packages removed",
+						   *gen);
+	*files = setup_file_changed(s, F_CONFIG) || setup_file_changed(s, F_PROTOCOL);
+	return undo_packages(s->db, *gen, names, versions, n, err);
 }

@@ -8,6 +8,7 @@
 #ifndef WD_UNDO_H
 #define WD_UNDO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/err.h"
@@ -17,6 +18,13 @@
  * (malloc'd names and versions). */
 int undo_packages(struct db *db, long from, char ***names, char ***versions, size_t *n,
 		  struct wd_err *err);
+/* rollback --packages GEN (*gen 0: the newest generation, set to the one
+ * taken): s's files as before it (setup_plan_rollback, rendered), its
+ * command and summary, the packages to remove (undo_packages) and whether
+ * either file changes (*files). */
+int undo_prepare(struct setup *s, long *gen, char ***names, char ***versions, size_t *n,
+		 bool *files, struct wd_err *err);
+
 /* The plan against the volume as it is (s opened, s->new_ holding the
  * files' bytes as before the generation; s->old as they are now): RETIRE
  * of every file of each package, the rewrite of the files that differ and

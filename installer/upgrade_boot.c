@@ -20,6 +20,7 @@
 #include "installer/boot_critical.h"
 #include "installer/boot_model.h"
 #include "installer/nic_plan.h"
+#include "installer/setup_internal.h"
 #include "state/installed.h"
 
 /* Did the old version of p's package install a file named `file` (any case)? */
@@ -175,7 +176,7 @@ static int edit_statements(struct setup *s, const struct package *p,
 {
 	if (!p->m.nconfig_need || !in_use(s, f, nf))
 		return 0;
-	if (acpi_plan(&p->m, s->v.boot_drive, &s->cs) < 0)
+	if (acpi_plan(&p->m, s->v->boot_drive, &s->cs) < 0)
 		return wd_err_set(err, WD_EFAIL, "%s %s: a CONFIG.SYS statement of its manifest "
 				  "cannot be written as one line; nothing was changed", p->m.name,
 				  p->m.version);
@@ -230,7 +231,7 @@ int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 			continue;
 		struct installed_file *f = NULL;
 		size_t nf = 0;
-		if (!(r = installed_files(s->have_db ? &s->db : NULL, pkgs[i].m.name, &f, &nf, err)))
+		if (!(r = installed_files(s->have_db ? s->db : NULL, pkgs[i].m.name, &f, &nf, err)))
 			r = nic ? edit_for(s, &m, &pkgs[i], f, nf, err)
 				: edit_statements(s, &pkgs[i], f, nf, err);
 		installed_files_free(f, nf);

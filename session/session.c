@@ -1,3 +1,5 @@
+/* The session handle (session/session.h): each piece opened when first asked
+ * for, everything freed by session_close. */
 #include "session/session.h"
 
 #include <stdarg.h>
@@ -9,66 +11,206 @@
 #include "catalog/store.h"
 #include "common/date.h"
 #include "common/file.h"
-#include "installer/txn.h"
-#include "license/activation.h"
 #include "os2/boot_drive.h"
-
-static void warn(const struct session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-int session_keyring(const struct session *s, const struct volume *v, struct keyring *kr,
-		    struct wd_err *err)
-{
-	memset(kr, 0, sizeof *kr);
-	int r = s->bundled_keys ? keyring_add_dir(kr, s->bundled_keys, err) : 0;
-	if (!r && s->keys_dir) {
-		if (!wd_is_dir(s->keys_dir)) /* host: --keys names a folder of the user's */
-			r = wd_err_set(err, WD_EUSAGE, "--keys %s: no such folder", s->keys_dir);
-		else
-			r = keyring_add_dir(kr, s->keys_dir, err);
-	}
-	/* Keys on the volume are the volume's data, and the volume is anyone's:
-	 * they are never trusted, only named, so that the user knows why a
-	 * package or key signed by them is refused. */
-	if (!r && v) {
-		char *dir = NULL;
-		bool found;
-		struct wd_err e;
-		if (!volume_resolve(v, WD_STATE_DIR "/keys", &dir, &found, &e) && found)
-			warn(s, "%s: keys found on the volume are ignored; warpdrv trusts only its "
-			     "own keys and those given with --keys DIR", dir);
-		free(dir);
-	}
-	if (r)
-		keyring_free(kr);
-	return r;
-}
-
-/* The credentials of subscription repositories: the activated key. With no
- * key (or one that no longer checks out) none are set, and a download from
- * such a repository says to activate one. */
-static void stored_auth(struct db *db, const struct keyring *kr, struct catalog *cat)
-{
-	struct activation a;
-	struct wd_err ignore;
-	if (!activation_load(db, kr, &a, &ignore) && a.have)
-		catalog_set_auth(cat, a.sub.id, a.text);
-	activation_free(&a);
-}
+#include "os2/volfiles.h"
 
 static void warn(const struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void warn(const struct session *s, const char *fmt, ...)
 {
-	if (!s->cb.warn)
+	if (!s->o.cb.warn)
 		return;
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	s->cb.warn(s->cb.ud, msg);
+	s->o.cb.warn(s->o.cb.ud, msg);
 }
+
+int session_open(struct session *s, const struct session_opts *o, struct wd_err *err)
+{
+	(void)err;
+	memset(s, 0, sizeof *s);
+	s->o = *o;
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	if (s->act_open)
+		activation_free(&s->act);
+	if (s->cat_open)
+		catalog_free(&s->cat);
+	if (s->kr_open)
+		keyring_free(&s->kr);
+	txn_pending_desc_free(&s->pending);
+	db_close(&s->db);
+	if (s->vol_open)
+		volume_close(&s->v);
+	free((char *)s->o.bundled_keys);
+	free((char *)s->o.bundled_repo);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ the volume */
+
+int session_volume(struct session *s, struct volume **v, struct wd_err *err)
+{
+	if (!s->vol_open) {
+		int r = volume_open(&s->v, s->o.root, err);
+		if (r)
+			return r;
+		s->vol_open = true;
+	}
+	*v = &s->v;
+	return 0;
+}
+
+int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err)
+{
+	if (!s->vol_open) {
+		struct config_sys cs;
+		int r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
+		if (r)
+			return r;
+		config_sys_free(&cs);
+		s->vol_open = s->vol_boot = true;
+	} else if (!s->vol_boot) {
+		/* opened plain before: CONFIG.SYS read now for the drive */
+		struct wd_buf b = {0};
+		int r = volfile_config_sys(&s->v, &b, err);
+		if (r) {
+			wd_buf_free(&b);
+			return r;
+		}
+		struct config_sys cs;
+		config_sys_parse(&cs, b.p ? b.p : "", b.len);
+		wd_buf_free(&b);
+		boot_drive_set(&s->v, s->o.boot_drive, &cs);
+		config_sys_free(&cs);
+		s->vol_boot = true;
+	}
+	*v = &s->v;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the database */
+
+static int db_reopen(struct session *s, bool create, struct wd_err *err)
+{
+	db_close(&s->db);
+	s->db_tried = false;
+	int r = db_open(&s->db, &s->v, create, &s->db_have, err);
+	if (!r) {
+		s->db_tried = true;
+		s->db_created |= create;
+	}
+	return r;
+}
+
+/* tell: a read-only command asked (the pending transaction is warned of);
+ * boot: the volume's boot drive resolved first, as the commands that read
+ * the state always did. */
+static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool boot,
+		  struct wd_err *err)
+{
+	struct volume *v;
+	int r = boot ? session_boot_volume(s, &v, err) : session_volume(s, &v, err);
+	if (!r && !s->db_tried)
+		r = db_reopen(s, false, err);
+	if (!r && mode == SESSION_DB_CREATE && !s->db_have)
+		r = db_reopen(s, true, err);
+	if (r || !s->db_have || mode == SESSION_DB_CREATE || (!tell && mode != SESSION_DB_RECOVER))
+		return r;
+	if (mode == SESSION_DB_RECOVER && s->o.dry_run)
+		mode = SESSION_DB_READ; /* --dry-run writes nothing, not even recovery */
+	if (!s->pending_known) {
+		if ((r = txn_pending_describe(&s->db, &s->pending, err)))
+			return r;
+		s->pending_known = true;
+	}
+	if (!s->pending.found)
+		return 0;
+	if (mode == SESSION_DB_RECOVER) {
+		db_close(&s->db);
+		struct txn t;
+		if ((r = txn_begin(&t, &s->v, "recovery", err)))
+			return r;
+		txn_end(&t);
+		txn_pending_desc_free(&s->pending);
+		s->db_recovered = true;
+		return db_reopen(s, false, err);
+	}
+	if (!s->pending_told) {
+		char what[512];
+		txn_pending_text(&s->pending, what, sizeof what);
+		warn(s, "the interrupted %s is pending on this volume: what is shown is the state "
+		     "before it, and nothing was changed; 'warpdrv recover' finishes or undoes it",
+		     what);
+		s->pending_told = true;
+	}
+	return 0;
+}
+
+int session_db(struct session *s, enum session_db_mode mode, struct db **db, bool *have,
+	       struct wd_err *err)
+{
+	int r = mode == SESSION_DB_PLAIN ? db_get(s, SESSION_DB_READ, false, false, err)
+					 : db_get(s, mode, true, true, err);
+	if (r)
+		return r;
+	*db = &s->db;
+	if (have)
+		*have = s->db_have;
+	return 0;
+}
+
+const struct txn_pending_desc *session_pending(struct session *s)
+{
+	return s->pending.found ? &s->pending : NULL;
+}
+
+/* ------------------------------------------------------------ the keys */
+
+int session_keyring(struct session *s, const struct keyring **kr, struct wd_err *err)
+{
+	if (s->kr_open) {
+		*kr = &s->kr;
+		return 0;
+	}
+	memset(&s->kr, 0, sizeof s->kr);
+	int r = s->o.bundled_keys ? keyring_add_dir(&s->kr, s->o.bundled_keys, err) : 0;
+	if (!r && s->o.keys_dir) {
+		if (!wd_is_dir(s->o.keys_dir)) /* host: --keys names a folder of the user's */
+			r = wd_err_set(err, WD_EUSAGE, "--keys %s: no such folder", s->o.keys_dir);
+		else
+			r = keyring_add_dir(&s->kr, s->o.keys_dir, err);
+	}
+	/* Keys on the volume are the volume's data, and the volume is anyone's:
+	 * they are never trusted, only named, so that the user knows why a
+	 * package or key signed by them is refused. */
+	if (!r && s->vol_open) {
+		char *dir = NULL;
+		bool found;
+		struct wd_err e;
+		if (!volume_resolve(&s->v, WD_STATE_DIR "/keys", &dir, &found, &e) && found)
+			warn(s, "%s: keys found on the volume are ignored; warpdrv trusts only its "
+			     "own keys and those given with --keys DIR", dir);
+		free(dir);
+	}
+	if (r) {
+		keyring_free(&s->kr);
+		return r;
+	}
+	s->kr_open = true;
+	if (s->o.cb.keys_loaded)
+		s->o.cb.keys_loaded(s->o.cb.ud);
+	*kr = &s->kr;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the catalog */
 
 static void add_stored(const struct session *s, sqlite3 *store, const struct keyring *kr,
 		       const struct repo_conf *rc, int today, bool other, struct catalog *cat,
@@ -94,122 +236,160 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct key
 			  &idx);
 }
 
+/* The credentials of subscription repositories: the activated key. With no
+ * key (or one that no longer checks out) none are set, and a download from
+ * such a repository says to activate one. */
+static void stored_auth(struct session *s, struct catalog *cat)
+{
+	const struct activation *a;
+	struct wd_err ignore;
+	if (!session_activation(s, &a, &ignore) && a->have)
+		catalog_set_auth(cat, a->sub.id, a->text);
+}
+
 /* The remote repositories of the volume, from the catalog `update` stored
  * (no network), each index verified again with kr: one that does not verify
  * is an error (-WD_ETRUST, docs/repository.md), one of another version of
  * the stored catalog is a note. Writes nothing. */
-static int add_stored_all(const struct session *s, const struct keyring *kr, int today,
+static int add_stored_all(struct session *s, const struct keyring *kr, int today,
 			  struct catalog *cat, struct wd_err *err)
 {
-	struct volume v = {0};
-	struct db db = {0};
 	struct repo_list l = {0};
 	sqlite3 *store = NULL;
 	char *path = NULL;
-	bool have, found, other = false;
-	int r = volume_open(&v, s->root, err);
+	bool found, other = false;
+	int r = db_get(s, SESSION_DB_READ, false, false, err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, err);
-	if (!r)
-		r = repolist_read(&db, &l, err);
+		r = repolist_read(&s->db, &l, err);
 	if (!r && l.n)
-		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, err);
+		r = volume_resolve(&s->v, STORE_DIR "/" STORE_NAME, &path, &found, err);
 	if (!r && l.n)
-		r = store_open(&v.fs, path, &store, &other, err);
+		r = store_open(&s->v.fs, path, &store, &other, err);
 	if (!r && other)
 		warn(s, "%s: a catalog of another warpdrv version: ignored; run 'warpdrv update'",
 		     path);
 	for (size_t i = 0; !r && i < l.n; i++) {
 		add_stored(s, store, kr, &l.v[i], today, other, cat, err, &r);
-		if (l.v[i].subscription && !cat->auth.user && db.h)
-			stored_auth(&db, kr, cat);
+		if (l.v[i].subscription && !cat->auth.user && s->db.h)
+			stored_auth(s, cat);
 	}
 	db_handle_close(store);
 	free(path);
 	repolist_free(&l);
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 
-int session_catalog(const struct session *s, const struct keyring *kr, struct catalog *cat,
-		    struct wd_err *err)
+static int use_cache(struct session *s, struct wd_err *err)
 {
-	catalog_init(cat, s->net);
-	int today;
-	int r = wd_today(&today, err);
-	for (int i = 0; !r && i < s->nrepos; i++) {
-		char *u = repo_url(s->repos[i]);
-		r = catalog_add_url(cat, u, kr, today, err);
-		free(u);
-	}
-	if (!r && s->root)
-		r = add_stored_all(s, kr, today, cat, err);
-	if (!r && s->bundled_repo)
-		r = catalog_add_bundled(cat, s->bundled_repo, kr, err);
-	if (r)
-		catalog_free(cat);
-	return r;
-}
-
-int session_use_cache(const struct session *s, const struct volume *v, struct catalog *cat,
-		      struct wd_err *err)
-{
+	struct volume *v;
 	bool found;
-	free(cat->cache_dir);
-	cat->cache_dir = NULL;
-	cat->cache_fs = &v->fs;
+	int r = session_volume(s, &v, err);
+	if (r)
+		return r;
+	free(s->cat.cache_dir);
+	s->cat.cache_dir = NULL;
+	s->cat.cache_fs = &v->fs;
 	/* under --dry-run the cache is read, never written: nothing downloads */
-	cat->no_download = s->dry_run;
-	return volume_resolve(v, STORE_DIR "/packages", &cat->cache_dir, &found, err);
+	s->cat.no_download = s->o.dry_run;
+	return volume_resolve(v, STORE_DIR "/packages", &s->cat.cache_dir, &found, err);
 }
 
-int session_load(const struct keyring *kr, const struct catalog *cat, const char *arg,
-		 struct package *p, struct wd_err *err)
+int session_catalog(struct session *s, bool install, struct catalog **cat, struct wd_err *err)
 {
+	const struct keyring *kr;
+	int r = session_keyring(s, &kr, err);
+	if (r)
+		return r;
+	if (!s->cat_open) {
+		catalog_init(&s->cat, s->o.net);
+		int today;
+		r = wd_today(&today, err);
+		for (int i = 0; !r && i < s->o.nrepos; i++) {
+			char *u = repo_url(s->o.repos[i]);
+			r = catalog_add_url(&s->cat, u, kr, today, err);
+			free(u);
+		}
+		if (!r && s->o.root)
+			r = add_stored_all(s, kr, today, &s->cat, err);
+		if (!r && s->o.bundled_repo)
+			r = catalog_add_bundled(&s->cat, s->o.bundled_repo, kr, err);
+		if (r) {
+			catalog_free(&s->cat);
+			return r;
+		}
+		s->cat_open = true;
+	}
+	if (install && !s->cat_cache) {
+		if ((r = use_cache(s, err)))
+			return r;
+		s->cat_cache = true;
+	}
+	*cat = &s->cat;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the subscription */
+
+int session_activation(struct session *s, const struct activation **a, struct wd_err *err)
+{
+	const struct keyring *kr;
+	int r = session_keyring(s, &kr, err);
+	if (r)
+		return r;
+	if (!s->act_open) {
+		/* no volume, or one without a database: no key */
+		if (s->o.root && (r = db_get(s, SESSION_DB_READ, false, false, err)))
+			return r;
+		if ((r = activation_load(&s->db, kr, &s->act, err))) {
+			activation_free(&s->act);
+			return r;
+		}
+		s->act_open = true;
+	}
+	if (s->cat_open && !s->act_merged) {
+		for (size_t i = 0; i < s->cat.n; i++) {
+			const struct repo_index *idx = &s->cat.repos[i].idx;
+			activation_add_revoked(&s->act, (const char *const *)idx->revoked,
+					       idx->nrevoked);
+			activation_saw_date(&s->act, idx->issued);
+		}
+		s->act_merged = true;
+	}
+	*a = &s->act;
+	return 0;
+}
+
+int session_gate(struct session *s, const struct package *p, struct wd_err *why)
+{
+	if (!p->m.entitlement)
+		return 0;
+	const struct activation *a;
+	int r = session_activation(s, &a, why);
+	return r ? r : entitlement_check(&a->ctx, p->m.entitlement, p->m.released, why);
+}
+
+int session_load(struct session *s, const char *arg, struct package *p, struct wd_err *err)
+{
+	const struct keyring *kr;
+	struct catalog *cat;
+	int r = session_keyring(s, &kr, err);
+	if (r)
+		return r;
 	size_t n = strlen(arg);
 	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp"))) {
 		struct wd_buf b = {0};
-		int r = wd_read_file(arg, PACKAGE_MAX_BYTES, &b, err); /* host: a package file named on the command line */
+		r = wd_read_file(arg, PACKAGE_MAX_BYTES, &b, err); /* host: a package file named on the command line */
 		if (!r)
 			r = package_read(b.p, b.len, kr, arg, p, err);
 		wd_buf_free(&b);
 		return r;
 	}
+	if ((r = session_catalog(s, false, &cat, err)))
+		return r;
 	const struct repo *from;
 	const struct index_entry *e = catalog_find(cat, arg, &from);
 	if (!e)
 		return wd_err_set(err, WD_EFAIL, "no package named '%s' in the repositories "
 				  "('warpdrv list' shows them)", arg);
 	return catalog_fetch(from, e, kr, p, err);
-}
-
-int session_state_read(const struct session *s, struct volume *v, struct db *db, bool *have,
-		       struct wd_err *err)
-{
-	memset(db, 0, sizeof *db);
-	struct config_sys cs;
-	int r = boot_volume_open(v, &cs, s->root, s->boot_drive, err);
-	if (r)
-		return r;
-	config_sys_free(&cs);
-	if ((r = db_open(db, v, false, have, err)))
-		goto fail;
-	bool pending = false;
-	if (*have && !s->dry_run && (r = txn_pending(db, &pending, err)))
-		goto fail;
-	if (pending) {
-		db_close(db);
-		struct txn t;
-		if ((r = txn_begin(&t, v, "recovery", err)))
-			goto fail;
-		txn_end(&t);
-		if ((r = db_open(db, v, false, have, err)))
-			goto fail;
-	}
-	return 0;
-fail:
-	db_close(db);
-	volume_close(v);
-	return r;
 }

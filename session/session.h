@@ -1,9 +1,24 @@
-/* A session: what one run of a command works with, as libalpm's handle is.
- * The front end fills it once from its options and the environment; the
- * session then gives the commands the trusted keys, the catalog of every
- * repository, a package by name or file, and the volume's state read without
- * writing (an interrupted transaction finished first). It never prints: what
- * the user should hear goes through the callbacks. */
+/* A session: one run of a command, as libalpm's alpm_handle_t is. The front
+ * end opens it once from its options (session_open) and closes it once
+ * (session_close); in between a command asks it for what it needs, and each
+ * piece is opened the first time it is asked for and kept for the rest of
+ * the run:
+ *
+ *   session_volume        the volume (--root), CONFIG.SYS at its top
+ *   session_boot_volume   the same with its boot drive resolved (CONFIG.SYS
+ *                         read, or --boot-drive)
+ *   session_db            the volume's database: read (never written, an
+ *                         interrupted transaction only told), read after
+ *                         recovery (for a command that writes), or created
+ *   session_keyring       the trusted keys (bundled, --keys DIR)
+ *   session_catalog       every repository's index (--repo URLs, the stored
+ *                         catalog, the bundled repository); with the
+ *                         volume's package cache for a command that installs
+ *   session_activation    the activated subscription key, with the
+ *                         revocations and dates of the catalog when it is open
+ *   session_gate          the subscription gate: may package p be installed
+ *
+ * It never prints: what the user should hear goes through the callbacks. */
 #ifndef WD_SESSION_H
 #define WD_SESSION_H
 
@@ -11,6 +26,8 @@
 
 #include "catalog/fetch.h"
 #include "catalog/repo.h"
+#include "installer/txn.h"
+#include "license/activation.h"
 #include "os2/volume.h"
 #include "state/db.h"
 #include "trust/keys.h"
@@ -18,10 +35,12 @@
 struct session_cb {
 	/* A note the user should see (a stale catalog, say); msg has no newline. */
 	void (*warn)(void *ud, const char *msg);
+	/* The trusted keys were loaded (the front end may name development keys). */
+	void (*keys_loaded)(void *ud);
 	void *ud;
 };
 
-struct session {
+struct session_opts {
 	const char *root;               /* the volume (--root); NULL: none */
 	char boot_drive;                /* 0: from CONFIG.SYS */
 	const char *keys_dir;           /* --keys DIR, or NULL */
@@ -34,28 +53,75 @@ struct session {
 	struct session_cb cb;
 };
 
-/* The bundled keys and --keys DIR. Keys on the volume (var/lib/warpdrv/keys;
- * v may be NULL) are never trusted: a warning names them. */
-int session_keyring(const struct session *s, const struct volume *v, struct keyring *kr,
-		    struct wd_err *err);
+enum session_db_mode {
+	/* Read only: nothing is written, not even a recovery. An interrupted
+	 * transaction is told (a warning naming 'warpdrv recover', and
+	 * session_pending) and left as it is. */
+	SESSION_DB_READ,
+	/* For a command that writes: an interrupted transaction is finished or
+	 * undone first (under --dry-run: as SESSION_DB_READ). */
+	SESSION_DB_RECOVER,
+	/* The state folder and database are made if there are none. */
+	SESSION_DB_CREATE,
+	/* As it is, for a command whose own transaction comes later and
+	 * recovers first (installer/txn.h): an interrupted transaction is
+	 * neither told nor recovered here, and the boot drive not resolved. */
+	SESSION_DB_PLAIN,
+};
+
+struct session {
+	struct session_opts o;          /* bundled_keys and bundled_repo owned */
+	struct volume v;
+	bool vol_open, vol_boot;
+	struct db db;
+	bool db_tried, db_have, db_created, db_recovered;
+	struct txn_pending_desc pending;
+	bool pending_known, pending_told;
+	struct keyring kr;
+	bool kr_open, kr_volume_told;
+	struct catalog cat;
+	bool cat_open, cat_cache;
+	struct activation act;
+	bool act_open, act_merged;
+};
+
+/* Takes the options (copied; bundled_keys and bundled_repo become the
+ * session's, freed by session_close). Opens nothing yet. */
+int session_open(struct session *s, const struct session_opts *o, struct wd_err *err);
+/* Frees everything the session opened, in one place; s may be closed twice. */
+void session_close(struct session *s);
+
+/* The volume at --root (a folder without CONFIG.SYS is refused; no --root
+ * is a usage error). */
+int session_volume(struct session *s, struct volume **v, struct wd_err *err);
+/* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
+int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);
+/* The volume's database as mode says; *have (may be NULL) false when the
+ * volume has none yet (then (*db)->h is NULL: the state readers take that
+ * as empty). The volume opens first, its boot drive resolved (but for
+ * SESSION_DB_PLAIN). */
+int session_db(struct session *s, enum session_db_mode mode, struct db **db, bool *have,
+	       struct wd_err *err);
+/* The interrupted transaction the database records, after any session_db:
+ * NULL when there is none (or it was recovered). */
+const struct txn_pending_desc *session_pending(struct session *s);
+
+/* The bundled keys and --keys DIR. Keys on the volume (var/lib/warpdrv/keys)
+ * are never trusted: when the volume is open at the first call, a warning
+ * names them. */
+int session_keyring(struct session *s, const struct keyring **kr, struct wd_err *err);
 /* --repo URLs first (fetched now), then the volume's remote repositories
  * from the catalog `warpdrv update` stored (no network), then the bundled
- * repository. */
-int session_catalog(const struct session *s, const struct keyring *kr, struct catalog *cat,
-		    struct wd_err *err);
-/* For a command that installs: remote packages are downloaded into the
- * volume's var/cache/warpdrv/packages (under --dry-run only read: nothing
- * downloads). */
-int session_use_cache(const struct session *s, const struct volume *v, struct catalog *cat,
-		      struct wd_err *err);
+ * repository. install: remote packages are downloaded into the volume's
+ * var/cache/warpdrv/packages (under --dry-run only read: nothing downloads). */
+int session_catalog(struct session *s, bool install, struct catalog **cat, struct wd_err *err);
+/* The activated key (none without a database), with the revoked ids and
+ * the newest index date of the catalog once it is open. */
+int session_activation(struct session *s, const struct activation **a, struct wd_err *err);
+/* 0 when package p may be installed under the volume's subscription; else
+ * why not (why filled; -WD_ELICENSE and the like). */
+int session_gate(struct session *s, const struct package *p, struct wd_err *why);
 /* A package by name (from the catalog) or a .wdp file on disk. */
-int session_load(const struct keyring *kr, const struct catalog *cat, const char *arg,
-		 struct package *p, struct wd_err *err);
-/* Opens the volume (the boot drive from CONFIG.SYS or s->boot_drive) and,
- * if it has one, its database without writing; an interrupted transaction is
- * finished first (unless dry_run). *have is false when the volume has no
- * database yet. */
-int session_state_read(const struct session *s, struct volume *v, struct db *db, bool *have,
-		       struct wd_err *err);
+int session_load(struct session *s, const char *arg, struct package *p, struct wd_err *err);
 
 #endif

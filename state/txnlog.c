@@ -518,3 +518,24 @@ void txnlog_pending_free(struct txnlog_pending *p)
 	free(p->name);
 	memset(p, 0, sizeof *p);
 }
+
+int txnlog_packages(struct db *db, long long id, char ***names, size_t *n, struct wd_err *err)
+{
+	*names = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int r = db_prepare(db, "SELECT name FROM txn_package WHERE txn = ?1 ORDER BY seq", &st, err);
+	if (r)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+		*names = wd_xrealloc(*names, (*n + 1) * sizeof **names);
+		(*names)[(*n)++] = wd_xstrdup(t ? (const char *)t : "");
+	}
+	if (s != SQLITE_DONE)
+		r = db_fail(db, err, "cannot read the packages of the interrupted transaction");
+	sqlite3_finalize(st);
+	return r;
+}

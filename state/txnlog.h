@@ -102,6 +102,9 @@ int txnlog_any(struct db *db, bool *any, struct wd_err *err);
  * *found false when there is none. */
 int txnlog_load(struct db *db, struct txnlog_pending *p, bool *found, struct wd_err *err);
 void txnlog_pending_free(struct txnlog_pending *p);
+/* The names of the packages transaction id installs (txn_package, in order;
+ * none for a removal): *names and each name malloc'd. */
+int txnlog_packages(struct db *db, long long id, char ***names, size_t *n, struct wd_err *err);
 
 /* Before the schema is upgraded from version (PRAGMA user_version): refuses
  * a database of schema 3 to 6 with a pending transaction, naming it and

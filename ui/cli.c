@@ -11,7 +11,9 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/hooks.h"
+#include "session/session.h"
 #include "ui/commands.h"
+#include "ui/pkgutil.h"
 
 /* The options both programs take, before or after the command. Each says
  * where its value goes (kind and field), so the table is the whole rule. */
@@ -555,7 +557,10 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		rc = ui_usage(&ctx, "%s: name a subcommand:%s", ctx.cmd_path, sub_names(cmd));
 		goto out;
 	}
+	struct session s;
+	ui_session_open(&ctx, &s);
 	rc = cmd->run(&ctx, nrest, rest);
+	ui_session_close(&ctx);
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);

@@ -109,21 +109,21 @@ static int state_of(struct db *db, const struct subscription *s, int today,
 
 static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err *err)
 {
-	struct volume v;
-	struct keyring kr = {0};
-	struct db db = {0};
+	struct volume *v;
+	const struct keyring *kr;
+	struct db *db = NULL;
 	struct subscription s;
 	enum sub_state st = SUB_NONE;
 	char old_id[SUB_ID_HEX] = "";
 	int today;
-	int r = volume_open(&v, ctx->root, err);
+	int r = session_volume(ctx->s, &v, err);
 	if (r)
 		return r;
-	if (!(r = pkg_keyring(ctx, &v, &kr, err)) &&
-	    !(r = sub_parse(text->p, text->len, &kr, &s, err)) && !(r = wd_today(&today, err)) &&
-	    !(r = db_open(&db, &v, false, NULL, err)) &&
-	    !(r = state_of(&db, &s, today, &st, err)))
-		r = activation_current_id(&db, old_id, err);
+	if (!(r = session_keyring(ctx->s, &kr, err)) &&
+	    !(r = sub_parse(text->p, text->len, kr, &s, err)) && !(r = wd_today(&today, err)) &&
+	    !(r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, err)) &&
+	    !(r = state_of(db, &s, today, &st, err)))
+		r = activation_current_id(db, old_id, err);
 	bool same = !r && !strcmp(old_id, s.id);
 	if (!r && st == SUB_EXPIRED)
 		warn_expired(ctx, &s);
@@ -136,17 +136,12 @@ static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err
 			       "activate replaces the activated key %s", old_id);
 	}
 	/* The state folder and database appear only once the key is accepted. */
-	if (!r && !ctx->dry_run && !same && !db.h) {
-		db_close(&db);
-		r = db_open(&db, &v, true, NULL, err);
-	}
+	if (!r && !ctx->dry_run && !same && !db->h)
+		r = session_db(ctx->s, SESSION_DB_CREATE, &db, NULL, err);
 	if (!r && !ctx->dry_run && !same)
-		r = activation_store(&db, &s, today, err);
+		r = activation_store(db, &s, today, err);
 	if (!r)
 		report(ctx, &s, st, today, old_id, !ctx->dry_run && !same);
-	db_close(&db);
-	keyring_free(&kr);
-	volume_close(&v);
 	return r;
 }
 

@@ -17,7 +17,6 @@
  * their manifests make an instance's DriverName certain. Without them check
  * still runs, with more of its facts guessed. */
 struct known {
-	struct keyring kr;
 	struct catalog cat;
 	struct package *pkgs;
 	const struct pkg_manifest **m;
@@ -31,18 +30,20 @@ static void known_load(struct wd_ctx *ctx, const struct volume *v, struct known 
 	struct wd_err e;
 	int today;
 	char *bundled = ui_data_dir(ctx, "repo");
-	if (!bundled || wd_today(&today, &e) || pkg_keyring(ctx, v, &k->kr, &e)) {
+	const struct keyring *kr;
+	(void)v;
+	if (!bundled || wd_today(&today, &e) || session_keyring(ctx->s, &kr, &e)) {
 		free(bundled);
 		return;
 	}
-	int r = catalog_add_bundled(&k->cat, bundled, &k->kr, &e);
+	int r = catalog_add_bundled(&k->cat, bundled, kr, &e);
 	free(bundled);
 	for (size_t i = 0; !r && i < k->cat.n; i++) {
 		const struct repo *rp = &k->cat.repos[i];
 		k->pkgs = wd_xrealloc(k->pkgs, (k->n + rp->idx.npkgs + 1) * sizeof *k->pkgs);
 		k->m = wd_xrealloc(k->m, (k->n + rp->idx.npkgs + 1) * sizeof *k->m);
 		for (size_t j = 0; j < rp->idx.npkgs; j++)
-			if (!catalog_fetch(rp, &rp->idx.pkgs[j], &k->kr, &k->pkgs[k->n], &e)) {
+			if (!catalog_fetch(rp, &rp->idx.pkgs[j], kr, &k->pkgs[k->n], &e)) {
 				if (k->pkgs[k->n].m.kind != PKG_KIND_NIC) {
 					package_free(&k->pkgs[k->n]);
 					continue;
@@ -60,7 +61,6 @@ static void known_free(struct known *k)
 	free(k->pkgs);
 	free(k->m);
 	catalog_free(&k->cat);
-	keyring_free(&k->kr);
 }
 
 static void print_json(struct wd_ctx *ctx, const struct check_report *rep)
@@ -109,27 +109,37 @@ int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 0)
 		return ui_usage(ctx, "check takes no arguments ('%s')", argv[0]);
-	struct volume v;
-	struct config_sys cs;
+	struct volume *v;
+	struct db *db;
 	struct wd_err err = {0};
-	int r = boot_volume_open(&v, &cs, ctx->root, ctx->boot_drive, &err);
+	int r = session_boot_volume(ctx->s, &v, &err);
 	if (r)
 		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
-	config_sys_free(&cs);
-	int lock;
-	if ((r = txn_read_lock(&v, &lock, &err))) {
-		volume_close(&v);
+	/* the database only to know whether a transaction was left half done */
+	if ((r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
 		return ui_fail(ctx, r, &err);
-	}
+	int lock;
+	if ((r = txn_read_lock(v, &lock, &err)))
+		return ui_fail(ctx, r, &err);
 	struct known k;
-	known_load(ctx, &v, &k);
+	known_load(ctx, v, &k);
 	struct check_report rep;
-	r = check_volume(&v, k.m, k.n, &rep, &err);
+	r = check_volume(v, k.m, k.n, &rep, &err);
 	txn_read_unlock(lock);
 	known_free(&k);
-	volume_close(&v);
 	if (r)
 		return ui_fail(ctx, r, &err);
+	const struct txn_pending_desc *pend = session_pending(ctx->s);
+	if (pend) {
+		/* what a reboot now would load may be half of a change: an error
+		 * (exit 1) until 'warpdrv recover' finishes or undoes it */
+		char what[512];
+		txn_pending_text(pend, what, sizeof what);
+		report_add(&rep, WD_STATE_DIR "/" WD_DB_NAME, 0, CHECK_ERROR, "txn-pending", "txn",
+			   "the interrupted %s was neither finished nor undone: CONFIG.SYS and "
+			   "PROTOCOL.INI may hold half of it; run 'warpdrv recover'", what);
+		check_sort(&rep);
+	}
 	if (ctx->json)
 		print_json(ctx, &rep);
 	else if (!ctx->quiet || rep.errors)

@@ -3,6 +3,7 @@
 #include "state/db.h"
 #include "common/date.h"
 #include "license/activation.h"
+#include "session/session.h"
 #include "ui/commands.h"
 
 static void report(struct wd_ctx *ctx, const char *id, bool done)
@@ -25,23 +26,21 @@ static void report(struct wd_ctx *ctx, const char *id, bool done)
 
 static int deactivate(struct wd_ctx *ctx, struct wd_err *err)
 {
-	struct volume v;
-	struct db db = {0};
+	struct volume *v;
+	struct db *db;
 	char id[SUB_ID_HEX] = "";
 	int today;
-	int r = volume_open(&v, ctx->root, err);
+	int r = session_volume(ctx->s, &v, err);
 	if (r)
 		return r;
-	if (!(r = wd_today(&today, err)) && !(r = db_open(&db, &v, false, NULL, err))) {
+	if (!(r = wd_today(&today, err)) && !(r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, err))) {
 		if (ctx->dry_run)
-			r = activation_current_id(&db, id, err);
+			r = activation_current_id(db, id, err);
 		else
-			r = activation_end(&db, today, id, err);
+			r = activation_end(db, today, id, err);
 	}
 	if (!r)
 		report(ctx, id, id[0] && !ctx->dry_run);
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 

@@ -44,19 +44,18 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc)
 		return ui_usage(ctx, "history takes no arguments");
 	struct wd_err err = {0};
-	struct volume v;
-	struct db db;
+	struct db *db;
 	bool have;
-	int r = pkg_state_read(ctx, &v, &db, &have, &err);
+	int r = session_db(ctx->s, SESSION_DB_READ, &db, &have, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
 	struct history_row *h = NULL;
 	size_t nh = 0;
-	r = history_list(have ? &db : NULL, &h, &nh, &err);
+	r = history_list(have ? db : NULL, &h, &nh, &err);
 	if (ctx->json)
 		json_obj_begin(&ctx->j, NULL);
 	if (!r && have)
-		r = show_generations(ctx, &db, &err);
+		r = show_generations(ctx, db, &err);
 	else if (ctx->json) {
 		/* no database: the same keys, empty */
 		json_arr_begin(&ctx->j, "generations");
@@ -88,7 +87,5 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	} else if (!r && !n) {
 		ui_say(ctx, "No history on this volume yet.\n");
 	}
-	db_close(&db);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -9,27 +9,27 @@
 
 static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct wd_err *err)
 {
-	struct volume v = {0};
-	struct db db = {0};
+	struct volume *v;
+	struct db *db;
 	bool have;
-	int r = volume_open(&v, ctx->root, err);
+	int r = session_volume(ctx->s, &v, err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, err);
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, err);
 	if (!r && !have)
 		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
-			       names[0], v.root);
+			       names[0], v->root);
 	for (int i = 0; !r && i < n; i++) {
 		char *ver = NULL;
-		if (!(r = installed_version(&db, names[i], &ver, err)) && !ver)
+		if (!(r = installed_version(db, names[i], &ver, err)) && !ver)
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed ('warpdrv list --installed' "
 				       "shows what is)", names[i]);
 		free(ver);
 	}
-	if (!r && !ctx->dry_run && !(r = db_begin(&db, err))) {
+	if (!r && !ctx->dry_run && !(r = db_begin(db, err))) {
 		for (int i = 0; !r && i < n; i++)
-			r = hold_set(&db, names[i], held, err);
-		if (r || (r = db_commit(&db, err)))
-			db_rollback(&db);
+			r = hold_set(db, names[i], held, err);
+		if (r || (r = db_commit(db, err)))
+			db_rollback(db);
 	}
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
@@ -48,8 +48,6 @@ static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct 
 		else
 			ui_say(ctx, held ? "%s is held: upgrade leaves it as it is.\n"
 					 : "%s is no longer held.\n", names[i]);
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 

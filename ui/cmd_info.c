@@ -238,7 +238,7 @@ static int info_load(struct wd_ctx *ctx, const struct keyring *kr, const struct 
 	size_t n = strlen(arg);
 	const char *eq = strchr(arg, '=');
 	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
-		return pkg_load(ctx, kr, jd->cat, arg, p, err);
+		return session_load(ctx->s, arg, p, err);
 	const struct repo *from = NULL;
 	const struct index_entry *e;
 	if (eq) {
@@ -251,7 +251,7 @@ static int info_load(struct wd_ctx *ctx, const struct keyring *kr, const struct 
 		if (r)
 			return r;
 	} else if (!(e = catalog_pick(jd->cat, arg, jd->ec, &from, NULL, NULL))) {
-		return pkg_load(ctx, kr, jd->cat, arg, p, err); /* it says there is none */
+		return session_load(ctx->s, arg, p, err); /* it says there is none */
 	}
 	return catalog_fetch(from, e, kr, p, err);
 }
@@ -262,13 +262,18 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "info: name at least one package or .wdp file");
 	pkg_fold_names(argc, argv);
 	struct wd_err err = {0};
-	struct keyring kr;
-	struct catalog cat = {0};
-	int r = pkg_keyring(ctx, NULL, &kr, &err);
+	const struct keyring *kr;
+	struct catalog *cat;
+	int r = session_keyring(ctx->s, &kr, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
 	int rc = 0;
-	if ((r = pkg_catalog(ctx, &kr, &cat, &err)))
+	/* with --root, the volume's state is read: a transaction left pending
+	 * there is told */
+	struct db *db;
+	if (ctx->root && (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
+		rc = ui_fail(ctx, r, &err);
+	if (!rc && (r = session_catalog(ctx->s, false, &cat, &err)))
 		rc = ui_fail(ctx, r, &err);
 	/* One package: its object (as always); several: {"packages": [...]}.
 	 * A package that cannot be shown is said, and the others still are. */
@@ -277,31 +282,22 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
 	}
-	/* with --root, the volume's subscription judges the versions (read only) */
-	struct volume v = {0};
-	struct db db = {0};
-	struct activation act = {0};
-	bool have = false, have_act = false, have_v = false;
-	struct judge jd = {.cat = &cat};
-	if (!rc && ctx->root && !(have_v = !volume_open(&v, ctx->root, &err)))
-		ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
-	if (have_v && db_open(&db, &v, false, &have, &err))
-		ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
-	else if (have_v) {
-		jd.db = &db;
-		if (!(have_act = !activation_load(&db, &kr, &act, &err)))
+	/* with --root, the volume's subscription judges the versions (read
+	 * only; the session merges the catalog's revocations and dates) */
+	const struct activation *act = NULL;
+	struct judge jd = {.cat = cat, .db = ctx->root && !rc ? db : NULL};
+	if (!rc && ctx->root) {
+		if (session_activation(ctx->s, &act, &err))
 			ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
-		else {
-			catalog_gate(&cat, &act);
-			jd.ec = &act.ctx;
-		}
+		else
+			jd.ec = &act->ctx;
 	}
 	struct wd_err first = {0};
 	int first_r = 0;
 	for (int i = 0; !rc && i < argc; i++) {
 		struct package p;
 		wd_err_clear(&err);
-		if ((r = info_load(ctx, &kr, &jd, argv[i], &p, &err))) {
+		if ((r = info_load(ctx, kr, &jd, argv[i], &p, &err))) {
 			if (!first_r) {
 				first_r = r;
 				first = err;
@@ -332,11 +328,5 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	if (!rc && first_r)
 		rc = ctx->json || argc == 1 ? ui_fail(ctx, first_r, &first)
 					     : (first.code ? first.code : -first_r);
-	activation_free(&act);
-	db_close(&db);
-	if (have_v)
-		volume_close(&v);
-	catalog_free(&cat);
-	keyring_free(&kr);
 	return rc;
 }

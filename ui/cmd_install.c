@@ -173,7 +173,7 @@ static int load_arg(struct wd_ctx *ctx, struct db *db, const struct keyring *kr,
 	wd_err_clear(err);
 	const struct index_entry *e = arg_entry(db, kr, cat, arg, &from, err);
 	if (!e && !err->code)
-		return pkg_load(ctx, kr, cat, arg, p, err);
+		return session_load(ctx->s, arg, p, err);
 	/* the subscription's refusal before anything is downloaded */
 	int r = e ? catalog_gate_entry(db, kr, cat, e, err) : -err->code;
 	if (!r)
@@ -224,44 +224,39 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc < 1)
 		return ui_usage(ctx, "install: name at least one package or .wdp file");
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct keyring kr = {0};
-	struct catalog cat = {0};
+	struct volume *v;
+	const struct keyring *kr;
+	struct catalog *cat;
+	struct db *db;
 	struct package *pkgs = wd_xcalloc((size_t)argc, sizeof *pkgs);
 	int loaded = 0, n = 0;
 	struct render rd;
 	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
-	int r = volume_open(&v, ctx->root, &err);
+	int r = session_volume(ctx->s, &v, &err);
 	if (r) {
 		free(pkgs);
 		return ui_fail(ctx, r, &err);
 	}
-	if (!(r = pkg_keyring(ctx, &v, &kr, &err)) && !(r = pkg_catalog(ctx, &kr, &cat, &err)))
-		r = pkg_use_cache(ctx, &v, &cat, &err);
-	struct db db = {0};
-	bool have;
+	if (!(r = session_keyring(ctx->s, &kr, &err)))
+		r = session_catalog(ctx->s, true, &cat, &err);
 	if (!r) /* read only, for the subscription's choice and its gate */
-		r = db_open(&db, &v, false, &have, &err);
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
 	for (; !r && loaded < argc; loaded++)
-		if (!dry_download(ctx, &rd, &db, &kr, &cat, argv[loaded]) &&
-		    !(r = load_arg(ctx, &db, &kr, &cat, argv[loaded], &pkgs[n], &err)))
+		if (!dry_download(ctx, &rd, db, kr, cat, argv[loaded]) &&
+		    !(r = load_arg(ctx, db, kr, cat, argv[loaded], &pkgs[n], &err)))
 			n++;
 	if (!r)
-		r = install_check_entitlements(&db, &kr, &cat, pkgs, (size_t)n, &err);
-	db_close(&db);
+		r = install_check_entitlements(db, kr, cat, pkgs, (size_t)n, &err);
 	if (!r)
-		r = install_preplan(&v, pkgs, (size_t)n, &cb, &err);
+		r = install_preplan(v, pkgs, (size_t)n, &cb, &err);
 	if (!r)
-		r = install_check_plans(&v, pkgs, (size_t)n, &err);
+		r = install_check_plans(v, pkgs, (size_t)n, &err);
 	if (!r && !ctx->dry_run)
-		r = install_packages(&v, &cat, pkgs, (size_t)n, &cb, &err);
+		r = install_packages(v, cat, pkgs, (size_t)n, &cb, &err);
 	if (!r)
 		pkg_render_close(&rd);
 	for (int i = 0; i < n; i++)
 		package_free(&pkgs[i]);
 	free(pkgs);
-	catalog_free(&cat);
-	keyring_free(&kr);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

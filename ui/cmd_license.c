@@ -30,27 +30,21 @@ static void report(struct wd_ctx *ctx, const struct activation *a, enum sub_stat
 
 static int license(struct wd_ctx *ctx, struct wd_err *err)
 {
-	struct volume v;
-	struct keyring kr = {0};
-	struct db db = {0};
-	struct activation a = {0};
-	int r = volume_open(&v, ctx->root, err);
+	struct volume *v;
+	const struct keyring *kr;
+	const struct activation *a;
+	int r = session_volume(ctx->s, &v, err);
 	if (r)
 		return r;
-	if (!(r = pkg_keyring(ctx, &v, &kr, err)) &&
-	    !(r = db_open(&db, &v, false, NULL, err)))
-		r = activation_load(&db, &kr, &a, err);
+	if (!(r = session_keyring(ctx->s, &kr, err)))
+		r = session_activation(ctx->s, &a, err);
 	if (!r) {
-		enum sub_state st = entitlement_state(&a.ctx);
+		enum sub_state st = entitlement_state(&a->ctx);
 		struct wd_err why = {0};
-		entitlement_usable(&a.ctx, &why);
-		report(ctx, &a, st, why.msg[0] ? why.msg : NULL);
+		entitlement_usable(&a->ctx, &why);
+		report(ctx, a, st, why.msg[0] ? why.msg : NULL);
 		r = st == SUB_ACTIVE ? 0 : -WD_ELICENSE;
 	}
-	activation_free(&a);
-	db_close(&db);
-	keyring_free(&kr);
-	volume_close(&v);
 	return r;
 }
 

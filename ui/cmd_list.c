@@ -63,15 +63,17 @@ static bool is_held(struct db *db, const char *name)
 
 static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *err)
 {
-	struct volume v;
-	struct db db;
+	struct volume *v;
+	struct db *db;
 	bool have;
-	int r = pkg_state_read(ctx, &v, &db, &have, err);
+	int r = session_boot_volume(ctx->s, &v, err);
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_READ, &db, &have, err);
 	if (r)
 		return r;
 	struct installed_pkg *p = NULL;
 	size_t n = 0;
-	r = installed_packages(have ? &db : NULL, &p, &n, err);
+	r = installed_packages(have ? db : NULL, &p, &n, err);
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "installed");
@@ -88,12 +90,12 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 			json_str(&ctx->j, "entitlement", p[i].entitlement);
 			json_str(&ctx->j, "summary", p[i].summary);
 			json_str(&ctx->j, "installed", p[i].installed);
-			json_bool(&ctx->j, "held", is_held(&db, p[i].name));
+			json_bool(&ctx->j, "held", is_held(db, p[i].name));
 			json_obj_end(&ctx->j);
 		} else {
 			ui_say(ctx, "%-10s %-9s %s%s\n", ui_esc(p[i].name), ui_esc(p[i].version),
 			       ui_esc(p[i].summary),
-			       is_held(&db, p[i].name) ? " [held]" : "");
+			       is_held(db, p[i].name) ? " [held]" : "");
 		}
 	}
 	installed_packages_free(p, n);
@@ -106,10 +108,8 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 			json_finish(&ctx->j);
 		}
 	} else if (!r && !n) {
-		ui_say(ctx, "No packages installed on %s.\n", ui_esc(v.root));
+		ui_say(ctx, "No packages installed on %s.\n", ui_esc(v->root));
 	}
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 
@@ -197,37 +197,29 @@ static void show_cache(struct wd_ctx *ctx, const struct volume *v)
 static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filter *f,
 			  struct wd_err *err)
 {
-	struct volume v = {0};
-	struct db db = {0};
-	bool have = false;
+	struct volume *v;
+	struct db none = {0}, *db = &none; /* no volume: nothing installed */
+	struct catalog *cat;
 	int r = 0;
-	if (ctx->root && (r = pkg_state_read(ctx, &v, &db, &have, err)))
+	if (ctx->root && ((r = session_boot_volume(ctx->s, &v, err)) ||
+			  (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err))))
 		return r;
-	struct keyring kr;
-	struct catalog cat = {0};
-	if (!(r = pkg_keyring(ctx, ctx->root ? &v : NULL, &kr, err))) {
-		r = pkg_catalog(ctx, &kr, &cat, err);
-		keyring_free(&kr);
-	}
+	r = session_catalog(ctx->s, false, &cat, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
 	}
 	if (!r) {
-		list_entries(ctx, &cat, &db, only_upgradable, f);
+		list_entries(ctx, cat, db, only_upgradable, f);
 		/* --upgradable finding none is no error: nothing to upgrade */
 		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
 	}
 	if (!r && ctx->root)
-		show_cache(ctx, &v);
+		show_cache(ctx, v);
 	if (ctx->json && json_reopen_top(&ctx->j) && !r) {
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}
-	catalog_free(&cat);
-	db_close(&db);
-	if (ctx->root)
-		volume_close(&v);
 	return r;
 }
 

@@ -30,19 +30,21 @@ static char *os2_path_of(const struct volume *v, const char *arg)
 
 static int owns(struct wd_ctx *ctx, const char *arg, struct wd_err *err)
 {
-	struct volume v;
-	struct db db;
+	struct volume *v;
+	struct db *db;
 	bool have;
-	int r = pkg_state_read(ctx, &v, &db, &have, err);
+	int r = session_boot_volume(ctx->s, &v, err);
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_READ, &db, &have, err);
 	if (r)
 		return r;
-	char *os2 = os2_path_of(&v, arg), *owner = NULL, *ver = NULL;
+	char *os2 = os2_path_of(v, arg), *owner = NULL, *ver = NULL;
 	if (!os2)
-		r = wd_err_set(err, WD_EUSAGE, "%s is not below the volume's root %s", arg, v.root);
+		r = wd_err_set(err, WD_EUSAGE, "%s is not below the volume's root %s", arg, v->root);
 	if (!r)
-		r = installed_owner(have ? &db : NULL, os2, &owner, err);
+		r = installed_owner(have ? db : NULL, os2, &owner, err);
 	if (!r && owner)
-		r = installed_version(&db, owner, &ver, err);
+		r = installed_version(db, owner, &ver, err);
 	else if (!r)
 		r = wd_err_set(err, WD_EFAIL, "%s: no installed package put this file on the volume",
 			       os2);
@@ -59,8 +61,6 @@ static int owns(struct wd_ctx *ctx, const char *arg, struct wd_err *err)
 	free(os2);
 	free(owner);
 	free(ver);
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 

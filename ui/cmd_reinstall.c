@@ -9,13 +9,14 @@
 #include "installer/repair.h"
 #include "state/installed.h"
 #include "ui/commands.h"
+#include "session/session.h"
 #include "ui/pkgutil.h"
 
 struct reinstall_run {
 	struct wd_ctx *ctx;
-	struct volume v;
-	struct keyring kr;
-	struct catalog cat;
+	struct volume *v;       /* the session's */
+	const struct keyring *kr;
+	struct catalog *cat;
 	struct package *pkgs;
 	size_t npkgs;
 };
@@ -52,16 +53,16 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 static int load_installed(struct reinstall_run *u, char *const *names, size_t n,
 			  struct wd_err *err)
 {
-	struct db db = {0};
+	struct db *db;
 	bool have;
-	int r = db_open(&db, &u->v, false, &have, err);
+	int r = session_db(u->ctx->s, SESSION_DB_PLAIN, &db, &have, err);
 	u->pkgs = wd_xcalloc(n + 1, sizeof *u->pkgs);
 	for (size_t i = 0; !r && i < n; i++) {
 		char *ver = NULL;
 		const struct repo *from;
-		if (have && (r = installed_version(&db, names[i], &ver, err)))
+		if (have && (r = installed_version(db, names[i], &ver, err)))
 			break;
-		if (!ver && !catalog_find(&u->cat, names[i], &from))
+		if (!ver && !catalog_find(u->cat, names[i], &from))
 			r = wd_err_set(err, WD_EFAIL, "no package named %s ('warpdrv list' shows what "
 				       "is on offer, 'warpdrv list --installed' what is installed)",
 				       names[i]);
@@ -69,7 +70,7 @@ static int load_installed(struct reinstall_run *u, char *const *names, size_t n,
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed, so there is nothing to "
 				       "reinstall ('warpdrv install %s' installs it)", names[i],
 				       names[i]);
-		const struct index_entry *e = r ? NULL : catalog_find_version(&u->cat, names[i], ver,
+		const struct index_entry *e = r ? NULL : catalog_find_version(u->cat, names[i], ver,
 									       &from);
 		if (!r && !e)
 			r = wd_err_set(err, WD_EFAIL, "%s %s is installed, and no repository offers "
@@ -81,14 +82,13 @@ static int load_installed(struct reinstall_run *u, char *const *names, size_t n,
 			r = wd_err_set(err, WD_EFAIL, "reinstall --dry-run downloads nothing, and %s "
 				       "%s (%llu bytes) is not in the cache: run it without "
 				       "--dry-run", e->name, e->version, (unsigned long long)e->size);
-		if (!r && !(r = catalog_fetch(from, e, &u->kr, &u->pkgs[u->npkgs], err)))
+		if (!r && !(r = catalog_fetch(from, e, u->kr, &u->pkgs[u->npkgs], err)))
 			u->npkgs++;
 		free(ver);
 	}
 	if (!r)
-		r = install_check_entitlements(have ? &db : NULL, &u->kr, &u->cat, u->pkgs,
+		r = install_check_entitlements(have ? db : NULL, u->kr, u->cat, u->pkgs,
 					       u->npkgs, err);
-	db_close(&db);
 	return r;
 }
 
@@ -97,9 +97,6 @@ static void run_free(struct reinstall_run *u)
 	for (size_t i = 0; i < u->npkgs; i++)
 		package_free(&u->pkgs[i]);
 	free(u->pkgs);
-	catalog_free(&u->cat);
-	keyring_free(&u->kr);
-	volume_close(&u->v);
 }
 
 static void json_done(struct wd_ctx *ctx, const struct reinstall_run *u, size_t damaged)
@@ -124,10 +121,11 @@ static void json_done(struct wd_ctx *ctx, const struct reinstall_run *u, size_t 
 /* Opens the volume, the keys and the catalog (downloads go to the cache). */
 static int run_open(struct reinstall_run *u, struct wd_err *err)
 {
-	int r = volume_open(&u->v, u->ctx->root, err);
-	if (!r && !(r = pkg_keyring(u->ctx, &u->v, &u->kr, err)) &&
-	    !(r = pkg_catalog(u->ctx, &u->kr, &u->cat, err)))
-		r = pkg_use_cache(u->ctx, &u->v, &u->cat, err);
+	int r = session_volume(u->ctx->s, &u->v, err);
+	if (!r)
+		r = session_keyring(u->ctx->s, &u->kr, err);
+	if (!r)
+		r = session_catalog(u->ctx->s, true, &u->cat, err);
 	return r;
 }
 
@@ -136,9 +134,9 @@ static int reinstall(struct reinstall_run *u, char *const *names, size_t n, stru
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = u->ctx};
 	int r = load_installed(u, names, n, err);
 	if (!r)
-		r = reinstall_preplan(&u->v, u->pkgs, u->npkgs, u->ctx->dry_run ? &cb : NULL, err);
+		r = reinstall_preplan(u->v, u->pkgs, u->npkgs, u->ctx->dry_run ? &cb : NULL, err);
 	if (!r && !u->ctx->dry_run)
-		r = reinstall_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
+		r = reinstall_packages(u->v, u->cat, u->pkgs, u->npkgs, &cb, err);
 	if (!r && u->ctx->dry_run && !u->ctx->json)
 		ui_say(u->ctx, "Dry run: nothing was written.\n");
 	return r;
@@ -171,24 +169,23 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 {
 	struct wd_err err = {0};
 	struct reinstall_run u = {.ctx = ctx};
-	struct db db = {0};
+	struct db *db;
 	bool have = false;
 	char **names = NULL;
 	size_t n = 0, nfiles = 0;
-	int r = pkg_state_read(ctx, &u.v, &db, &have, &err);
+	int r = session_boot_volume(ctx->s, &u.v, &err);
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, &err);
 	if (!r && have)
-		r = installed_db_intact(&db, &err);
+		r = installed_db_intact(db, &err);
 	if (!r && pkg) {
 		char *ver = NULL;
-		if (!have || (!(r = installed_version(&db, pkg, &ver, &err)) && !ver))
+		if (!have || (!(r = installed_version(db, pkg, &ver, &err)) && !ver))
 			r = wd_err_set(&err, WD_EFAIL, "%s is not installed", pkg);
 		free(ver);
 	}
 	if (!r && have)
-		r = repair_damaged(&u.v, &db, pkg, &names, &n, &nfiles, &err);
-	db_close(&db);
-	volume_close(&u.v);
-	u.v = (struct volume){0};
+		r = repair_damaged(u.v, db, pkg, &names, &n, &nfiles, &err);
 	if (!r && !n) {
 		if (ctx->json)
 			json_done(ctx, &u, 0);
@@ -209,12 +206,7 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 		/* what was put back is checked as verify checks it */
 		char **still = NULL;
 		size_t ns = 0, nf2 = 0;
-		struct volume v2;
-		if (!(r = pkg_state_read(ctx, &v2, &db, &have, &err))) {
-			r = repair_damaged(&v2, &db, pkg, &still, &ns, &nf2, &err);
-			db_close(&db);
-			volume_close(&v2);
-		}
+		r = repair_damaged(u.v, db, pkg, &still, &ns, &nf2, &err);
 		if (!r && ns)
 			r = wd_err_set(&err, WD_ETRUST, "%zu installed files still differ after the "
 				       "reinstall ('warpdrv verify' names them)", nf2);

@@ -90,12 +90,12 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 		return r;
 	}
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct db db = {0};
+	struct volume *v;
+	struct db *db;
 	int today;
-	if (!(r = wd_today(&today, &err)) && !(r = volume_open(&v, ctx->root, &err)) &&
-	    !ctx->dry_run && !(r = db_open(&db, &v, true, NULL, &err)))
-		r = repolist_add(&db, &a.c, today, &err);
+	if (!(r = wd_today(&today, &err)) && !(r = session_volume(ctx->s, &v, &err)) &&
+	    !ctx->dry_run && !(r = session_db(ctx->s, SESSION_DB_CREATE, &db, NULL, &err)))
+		r = repolist_add(db, &a.c, today, &err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "added", a.c.name);
@@ -112,8 +112,6 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 		       a.c.subscription ? ", subscription" : "");
 		ui_say(ctx, "Run 'warpdrv update' to fetch its catalog.\n");
 	}
-	db_close(&db);
-	volume_close(&v);
 	add_args_free(&a);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
@@ -123,20 +121,17 @@ static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc != 1)
 		return ui_usage(ctx, "repo remove: usage: repo remove NAME");
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct db db = {0};
+	struct db *db;
 	struct repo_list l = {0};
-	bool have, found = false;
-	int r = volume_open(&v, ctx->root, &err);
+	bool found = false;
+	int r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, &err);
-	if (!r)
-		r = repolist_read(&db, &l, &err);
+		r = repolist_read(db, &l, &err);
 	if (!r && !repolist_find(&l, argv[0]))
 		r = wd_err_set(&err, WD_EFAIL, "no repository named '%s' ('warpdrv repo list' "
 			       "shows them)", argv[0]);
 	if (!r && !ctx->dry_run)
-		r = repolist_remove(&db, argv[0], &found, &err);
+		r = repolist_remove(db, argv[0], &found, &err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "removed", argv[0]);
@@ -148,8 +143,6 @@ static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 		       ui_esc(argv[0]));
 	}
 	repolist_free(&l);
-	db_close(&db);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
@@ -211,24 +204,24 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc)
 		return ui_usage(ctx, "repo list: no arguments");
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct db db = {0};
+	struct volume *v;
+	struct db *db;
 	struct repo_list l = {0};
-	struct keyring kr = {0};
+	const struct keyring *kr;
 	sqlite3 *store = NULL;
 	char *path = NULL;
-	bool have, found;
-	int r = volume_open(&v, ctx->root, &err);
+	bool found;
+	int r = session_volume(ctx->s, &v, &err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, &err);
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
 	if (!r)
-		r = repolist_read(&db, &l, &err);
+		r = repolist_read(db, &l, &err);
 	if (!r)
-		r = volume_resolve(&v, STORE_DIR "/" STORE_NAME, &path, &found, &err);
+		r = volume_resolve(v, STORE_DIR "/" STORE_NAME, &path, &found, &err);
 	if (!r)
-		r = store_open(&v.fs, path, &store, NULL, &err);
+		r = store_open(&v->fs, path, &store, NULL, &err);
 	if (!r)
-		r = pkg_keyring(ctx, &v, &kr, &err);
+		r = session_keyring(ctx->s, &kr, &err);
 	char *bundled = ui_data_dir(ctx, "repo");
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
@@ -239,7 +232,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 		       bundled ? ui_esc(bundled) : "(none found)");
 	}
 	for (size_t i = 0; !r && i < l.n; i++)
-		show_one(ctx, &l.v[i], store, &kr);
+		show_one(ctx, &l.v[i], store, kr);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);
@@ -248,10 +241,7 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	free(bundled);
 	free(path);
 	db_handle_close(store);
-	keyring_free(&kr);
 	repolist_free(&l);
-	db_close(&db);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 

@@ -23,41 +23,36 @@
 struct job {
 	struct wd_ctx *ctx;
 	bool writes;           /* may write to the volume (not detect) */
-	struct keyring kr;
-	struct catalog cat;
-	bool have_cat;
+	const struct keyring *kr;
+	struct catalog *cat;
 	struct package *pkgs;  /* the NIC and PSD packages on offer */
 	size_t npkgs;
-	struct activation act;
-	bool act_loaded;
 	bool download_ok;      /* the user agreed to download what the plan needs */
 	bool free_only;        /* configure nic --off to the free default */
-	struct setup s;        /* the files, the plans, the transaction */
+	const char *command;   /* "setup", "configure nic", "rollback", "detect" */
+	struct volume *v;      /* the session's (detect without --root: none) */
+	struct setup *s;       /* the plan (installer/setup.h); NULL for detect */
 };
-
-
 
 static void job_free(struct job *j)
 {
 	for (size_t i = 0; i < j->npkgs; i++)
 		package_free(&j->pkgs[i]);
 	free(j->pkgs);
-	if (j->act_loaded)
-		activation_free(&j->act);
-	if (j->have_cat)
-		catalog_free(&j->cat);
-	keyring_free(&j->kr);
-	setup_free(&j->s);
+	setup_free(j->s);
 }
 
-/* The volume, its database (read only) and its configuration files. */
+/* The volume, its database (read only, an interrupted run finished first)
+ * and its configuration files. */
 static int job_open(struct job *j, struct wd_err *err)
 {
-	int r = pkg_state_read(j->ctx, &j->s.v, &j->s.db, &j->s.have_db, err);
-	return r ? r : setup_open(&j->s, err);
+	struct db *db;
+	bool have;
+	int r = session_boot_volume(j->ctx->s, &j->v, err);
+	if (!r)
+		r = session_db(j->ctx->s, SESSION_DB_RECOVER, &db, &have, err);
+	return r ? r : setup_new(&j->s, j->command, j->v, db, have, err);
 }
-
-
 
 /* A package the plan needs that is not here yet (a remote repository's, not
  * complete in the cache) is downloaded only once the user agreed: --yes, or
@@ -73,30 +68,16 @@ static int may_download(struct job *j, const struct repo *from, const struct ind
 	if (ctx->dry_run)
 		return wd_err_set(err, WD_EFAIL, "%s --dry-run downloads nothing, and the plan needs "
 				  "%s %s (%llu bytes from %s), which is not in the cache: run '%s' "
-				  "without --dry-run, which asks before downloading", j->s.command,
+				  "without --dry-run, which asks before downloading", j->command,
 				  e->name, e->version, (unsigned long long)e->size, where,
-				  j->s.command);
+				  j->command);
 	char question[400];
 	snprintf(question, sizeof question, "The plan needs %s %s: download %llu bytes from %s?",
 		 ui_esc(e->name), ui_esc(e->version), (unsigned long long)e->size, ui_esc(where));
 	int r = ui_confirm(ctx, question, err, "%s must download %s %s (%llu bytes from %s) to plan",
-			   j->s.command, e->name, e->version, (unsigned long long)e->size, where);
+			   j->command, e->name, e->version, (unsigned long long)e->size, where);
 	j->download_ok = !r;
 	return r;
-}
-
-/* The volume's activation, loaded once as the gate loads it, with what the
- * catalog's indexes add (catalog_gate). */
-static int job_act(struct job *j, struct wd_err *why)
-{
-	if (!j->act_loaded) {
-		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
-		if (r)
-			return r;
-		j->act_loaded = true;
-		catalog_gate(&j->cat, &j->act);
-	}
-	return 0;
 }
 
 /* Every NIC and PSD package of the repositories, each name at the newest
@@ -106,20 +87,19 @@ static int job_act(struct job *j, struct wd_err *why)
  * chosen (job_load), so that only the packages installed are downloaded. */
 static int job_packages(struct job *j, struct wd_err *err)
 {
-	int r = j->kr.n ? 0 : pkg_keyring(j->ctx, j->ctx->root ? &j->s.v : NULL, &j->kr, err);
-	if (!r)
-		r = pkg_catalog(j->ctx, &j->kr, &j->cat, err);
-	if (r)
-		return r;
-	j->have_cat = true;
+	struct session *ss = j->ctx->s;
+	int r = session_keyring(ss, &j->kr, err);
 	/* remote packages download into the volume's cache (and install from
 	 * it offline) */
-	if (j->writes && (r = pkg_use_cache(j->ctx, &j->s.v, &j->cat, err)))
+	if (!r)
+		r = session_catalog(ss, j->writes, &j->cat, err);
+	if (r)
 		return r;
 	struct wd_err ignore; /* a key that does not load: the gate says so when asked */
-	const struct entitlement_ctx *ec = job_act(j, &ignore) ? NULL : &j->act.ctx;
+	const struct activation *act;
+	const struct entitlement_ctx *ec = session_activation(ss, &act, &ignore) ? NULL : &act->ctx;
 	size_t n;
-	struct catalog_version *picks = catalog_pick_each(&j->cat, ec, &n);
+	struct catalog_version *picks = catalog_pick_each(j->cat, ec, &n);
 	for (size_t i = 0; !r && i < n; i++) {
 		const struct index_entry *e = picks[i].e;
 		const struct repo *rp = picks[i].from;
@@ -131,52 +111,35 @@ static int job_packages(struct job *j, struct wd_err *err)
 			continue;
 		}
 		if (!(r = may_download(j, rp, e, err)) &&
-		    !(r = catalog_fetch(rp, e, &j->kr, &j->pkgs[j->npkgs], err)))
+		    !(r = catalog_fetch(rp, e, j->kr, &j->pkgs[j->npkgs], err)))
 			j->npkgs++;
 	}
 	free(picks);
 	return r;
 }
 
-/* The subscription gate (license/activation.h), loaded once. */
+/* The subscription gate (session_gate). */
 static int gate(void *arg, const struct package *p, struct wd_err *why)
 {
 	struct job *j = arg;
-	if (!p->m.entitlement)
-		return 0;
-	if (j->free_only)
+	if (p->m.entitlement && j->free_only)
 		return wd_err_set(why, WD_ELICENSE, "configure nic --off goes back to a driver that "
 				  "needs no subscription");
-	if (!j->act_loaded) {
-		int r = activation_load(&j->s.db, &j->kr, &j->act, why);
-		if (r)
-			return r;
-		j->act_loaded = true;
-		for (size_t i = 0; i < j->cat.n; i++) {
-			const struct repo_index *idx = &j->cat.repos[i].idx;
-			activation_add_revoked(&j->act, (const char *const *)idx->revoked, idx->nrevoked);
-			activation_saw_date(&j->act, idx->issued);
-		}
-	}
-	return entitlement_check(&j->act.ctx, p->m.entitlement, p->m.released, why);
+	return session_gate(j->ctx->s, p, why);
 }
-
-
-
-
 
 /* The chosen driver read whole (a stub until then). */
 static int job_load(void *arg, const struct package *p, struct wd_err *err)
 {
 	struct job *j = arg;
 	int r = p->stub ? may_download(j, p->stub_from, p->stub, err) : 0;
-	return r ? r : catalog_unstub(&j->kr, (struct package *)p, err);
+	return r ? r : catalog_unstub(j->kr, (struct package *)p, err);
 }
 
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
 		    struct wd_err *err)
 {
-	int r = pci_read(j->ctx->pci, &j->s.pci, err);
+	int r = setup_read_pci(j->s, j->ctx->pci, err);
 	if (r)
 		return r;
 	const struct package **nics = wd_xcalloc(j->npkgs + 1, sizeof *nics);
@@ -187,7 +150,7 @@ static int plan_nic(struct job *j, const char *driver, const char *slot, const c
 	struct nic_plan_in in = {.pkgs = nics, .npkgs = n, .may = gate, .may_arg = j,
 				 .driver = driver, .slot = slot, .section = section,
 				 .load = j->writes ? job_load : NULL, .load_arg = j};
-	r = setup_plan_nic(&j->s, &in, err);
+	r = setup_plan_nic(j->s, &in, err);
 	free(nics);
 	return r;
 }
@@ -202,7 +165,7 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 			p = &j->pkgs[i];
 	if (!p) {
 		if (optional) {
-			setup_note(&j->s, wd_xstrdup("no ACPI PSD package in the repositories: ACPI left as it is"));
+			setup_note(j->s, wd_xstrdup("no ACPI PSD package in the repositories: ACPI left as it is"));
 			return 0;
 		}
 		return wd_err_set(err, WD_EFAIL, "no ACPI PSD package in the repositories "
@@ -211,43 +174,46 @@ static int plan_acpi(struct job *j, bool optional, struct wd_err *err)
 	struct wd_err why = {0};
 	int r = gate(j, p, &why);
 	if (r && optional) {
-		j->s.acpi_refused = p;
+		setup_refuse_acpi(j->s, p);
 		if (j->ctx->verbose)
-			setup_note(&j->s, wd_xasprintf("%s %s: %s", p->m.name, p->m.version, why.msg));
+			setup_note(j->s, wd_xasprintf("%s %s: %s", p->m.name, p->m.version, why.msg));
 		return 0;
 	}
 	if (r) {
 		*err = why;
 		return wd_err_prefix(err, "%s %s", p->m.name, p->m.version);
 	}
-	return setup_plan_acpi(&j->s, p, err);
+	return setup_plan_acpi(j->s, p, err);
 }
 
 /* What `warpdrv activate` with the right key would add: the better drivers
  * passed over and the ACPI PSD. */
-static void would_add(const struct job *j, struct wd_buf *out)
+static void would_add(const struct setup_view *pv, struct wd_buf *out)
 {
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
-		const struct package *b = j->s.nic.items[i].better;
+	for (size_t i = 0; pv->nic && i < pv->nic->n; i++) {
+		const struct nic_item *it = &pv->nic->items[i];
+		const struct package *b = it->better;
 		if (!b)
 			continue;
 		char *name = nic_display_name(b);
 		wd_buf_addf(out, "%s%s for the %s at %s (needs '%s')", out->len ? ", " : "", name,
-			    j->s.nic.items[i].dev->vbox_model ? j->s.nic.items[i].dev->vbox_model : "NIC",
-			    j->s.nic.items[i].dev->slot, b->m.entitlement ? b->m.entitlement : "?");
+			    it->dev->vbox_model ? it->dev->vbox_model : "NIC", it->dev->slot,
+			    b->m.entitlement ? b->m.entitlement : "?");
 		free(name);
 	}
-	if (j->s.acpi_refused)
+	if (pv->acpi_refused)
 		wd_buf_addf(out, "%sthe ACPI PSD, so that shutting the guest down powers the virtual "
 			    "machine off (needs '%s')", out->len ? ", and " : "",
-			    j->s.acpi_refused->m.entitlement ? j->s.acpi_refused->m.entitlement : "?");
+			    pv->acpi_refused->m.entitlement ? pv->acpi_refused->m.entitlement : "?");
 }
 
 static void show_text(struct job *j, const struct wd_buf *diff)
 {
 	struct wd_ctx *ctx = j->ctx;
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.n; i++) {
-		const struct nic_item *it = &j->s.nic.items[i];
+	struct setup_view pv;
+	setup_view(j->s, &pv);
+	for (size_t i = 0; pv.nic && i < pv.nic->n; i++) {
+		const struct nic_item *it = &pv.nic->items[i];
 		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", ui_esc(it->dev->slot),
 		       it->dev->vbox_model ? it->dev->vbox_model : "", ui_color(ctx, "bold"),
 		       ui_esc(it->pkg->m.name), ui_esc(it->pkg->m.version),
@@ -262,21 +228,20 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 		for (size_t k = 0; k < it->nnotes; k++)
 			ui_say(ctx, "  note: %s\n", ui_esc_text(it->notes[k], strlen(it->notes[k])));
 	}
-	if (j->s.acpi_done)
-		ui_say(ctx, "ACPI: %s %s (%s)\n", j->s.acpi->m.name, j->s.acpi->m.version,
-		       setup_file_changed(&j->s, F_CONFIG) || j->s.ninstall ? "PSD=ACPI.PSD, APM.ADD, the daemon"
-							       : "already configured");
-	for (size_t i = 0; i < j->s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(j->s.notes[i], strlen(j->s.notes[i])));
+	if (pv.acpi)
+		ui_say(ctx, "ACPI: %s %s (%s)\n", pv.acpi->m.name, pv.acpi->m.version,
+		       pv.acpi_changes ? "PSD=ACPI.PSD, APM.ADD, the daemon" : "already configured");
+	for (size_t i = 0; i < pv.nnotes; i++)
+		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
 	struct wd_buf more = {0};
-	would_add(j, &more);
+	would_add(&pv, &more);
 	if (more.len)
 		ui_say(ctx, "A subscription would add %s: 'warpdrv activate KEY'.\n", more.p);
 	wd_buf_free(&more);
-	if (j->s.ninstall) {
+	if (pv.ninstall) {
 		ui_say(ctx, "Packages to install:");
-		for (size_t i = 0; i < j->s.ninstall; i++)
-			ui_say(ctx, " %s %s", j->s.install[i]->m.name, j->s.install[i]->m.version);
+		for (size_t i = 0; i < pv.ninstall; i++)
+			ui_say(ctx, " %s %s", pv.install[i]->m.name, pv.install[i]->m.version);
 		ui_say(ctx, "\n");
 	}
 	if (diff->len && !ctx->json && !ctx->quiet) {
@@ -288,15 +253,17 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 {
 	struct json *js = &j->ctx->j;
+	struct setup_view pv;
+	setup_view(j->s, &pv);
 	json_obj_begin(js, NULL);
-	json_str(js, "command", j->s.command);
+	json_str(js, "command", pv.command);
 	json_bool(js, "dry_run", j->ctx->dry_run);
-	json_bool(js, "changed", setup_anything(&j->s));
+	json_bool(js, "changed", pv.anything);
 	json_bool(js, "applied", applied);
-	if (j->s.nic_done) {
+	if (pv.nic) {
 		json_arr_begin(js, "nics");
-		for (size_t i = 0; i < j->s.nic.n; i++) {
-			const struct nic_item *it = &j->s.nic.items[i];
+		for (size_t i = 0; i < pv.nic->n; i++) {
+			const struct nic_item *it = &pv.nic->items[i];
 			json_obj_begin(js, NULL);
 			json_str(js, "slot", it->dev->slot);
 			json_str(js, "vbox_model", it->dev->vbox_model);
@@ -316,23 +283,23 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 		}
 		json_arr_end(js);
 	}
-	if (j->s.acpi_done)
-		json_str(js, "acpi", j->s.acpi->m.name);
+	if (pv.acpi)
+		json_str(js, "acpi", pv.acpi->m.name);
 	json_arr_begin(js, "install");
-	for (size_t i = 0; i < j->s.ninstall; i++)
-		json_str(js, NULL, j->s.install[i]->m.name);
+	for (size_t i = 0; i < pv.ninstall; i++)
+		json_str(js, NULL, pv.install[i]->m.name);
 	json_arr_end(js);
 	json_arr_begin(js, "notes");
-	for (size_t i = 0; i < j->s.nnotes; i++)
-		json_str(js, NULL, j->s.notes[i]);
+	for (size_t i = 0; i < pv.nnotes; i++)
+		json_str(js, NULL, pv.notes[i]);
 	json_arr_end(js);
 	struct wd_buf more = {0};
-	would_add(j, &more);
+	would_add(&pv, &more);
 	json_str(js, "subscription_would_add", more.len ? more.p : NULL);
 	wd_buf_free(&more);
 	json_strn(js, "diff", diff->p ? diff->p : "", diff->len);
-	if (applied && j->s.generation > 0)
-		json_int(js, "generation", j->s.generation);
+	if (applied && pv.generation > 0)
+		json_int(js, "generation", pv.generation);
 	else
 		json_null(js, "generation");
 	json_obj_end(js);
@@ -344,20 +311,22 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 static int finish(struct job *j, bool ask, struct wd_err *err)
 {
 	struct wd_ctx *ctx = j->ctx;
-	setup_render(&j->s);
+	setup_render(j->s);
 	const struct package **pkgs = wd_xcalloc(j->npkgs + 1, sizeof *pkgs);
 	for (size_t i = 0; i < j->npkgs; i++)
 		pkgs[i] = &j->pkgs[i];
-	int r = setup_verify(&j->s, pkgs, j->npkgs, err);
+	int r = setup_verify(j->s, pkgs, j->npkgs, err);
 	free(pkgs);
 	if (r)
 		return r;
-	for (size_t i = 0; j->s.nic_done && i < j->s.nic.nwarnings; i++)
-		ui_warn(ctx, "%s", j->s.nic.warnings[i]);
+	struct setup_view pv;
+	setup_view(j->s, &pv);
+	for (size_t i = 0; pv.nic && i < pv.nic->nwarnings; i++)
+		ui_warn(ctx, "%s", pv.nic->warnings[i]);
 	struct wd_buf diff = {0};
-	setup_diff(&j->s, &diff);
+	setup_diff(j->s, &diff);
 	bool applied = false;
-	if (!setup_anything(&j->s)) {
+	if (!pv.anything) {
 		if (ctx->json)
 			show_json(j, &diff, false);
 		else {
@@ -372,16 +341,17 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	if (!ctx->dry_run) {
 		if (ask)
 			r = ui_confirm(ctx, "Apply these changes?", err, "%s changes the volume",
-				       j->s.command);
+				       pv.command);
 		if (!r)
-			r = setup_apply(&j->s, err);
+			r = setup_apply(j->s, err);
 		applied = !r;
 	}
+	setup_view(j->s, &pv);
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
-	else if (!r && applied && j->s.generation)
+	else if (!r && applied && pv.generation)
 		ui_say(ctx, "\nDone: generation %ld. The new configuration loads at the next boot; "
-		       "'warpdrv rollback' undoes it.\n", j->s.generation);
+		       "'warpdrv rollback' undoes it.\n", pv.generation);
 	else if (!r && applied)
 		ui_say(ctx, "\nDone: the packages are installed; CONFIG.SYS and PROTOCOL.INI "
 		       "did not change.\n");
@@ -401,17 +371,17 @@ struct run {
 static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 {
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx, .writes = true};
-	j.s.command = command;
+	struct job j = {.ctx = ctx, .writes = true, .command = command};
 	int r = job_open(&j, &err);
-	j.s.frame = w->frame;
+	if (!r)
+		setup_set_frame(j.s, w->frame);
 	if (!r)
 		r = job_packages(&j, &err);
 	const char *driver = w->driver;
 	if (!r && w->off) { /* back to the driver before (installer/config_off.h) */
 		const struct package *cur, *prev;
 		long gen;
-		if (!(r = config_off_nic(&j.s, j.pkgs, j.npkgs, &cur, &prev, &gen, &err)))
+		if (!(r = config_off_nic(j.s, j.pkgs, j.npkgs, &cur, &prev, &gen, &err)))
 			driver = prev ? prev->m.name : NULL;
 		j.free_only = !r && !prev;
 	}
@@ -506,13 +476,14 @@ const struct wd_cmd cmd_configure_subs[] = {
 int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why,
 		    struct wd_err *err)
 {
-	struct job j = {.ctx = ctx};
-	j.s.command = "detect";
+	struct volume none = {0}; /* no --root: the boot drive C: */
+	struct job j = {.ctx = ctx, .command = "detect", .v = &none};
+	struct db *db;
 	int r = 0;
-	if (ctx->root)
-		r = pkg_state_read(ctx, &j.s.v, &j.s.db, &j.s.have_db, err);
-	if (!r)
-		r = pkg_keyring(ctx, ctx->root ? &j.s.v : NULL, &j.kr, err);
+	for (size_t i = 0; i < l->n; i++)
+		driver[i] = why[i] = NULL;
+	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.v, err)))
+		r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err);
 	if (!r)
 		r = job_packages(&j, err);
 	const struct package **nics = wd_xcalloc(j.npkgs + 1, sizeof *nics);
@@ -520,30 +491,9 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 	for (size_t i = 0; i < j.npkgs; i++)
 		if (j.pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j.pkgs[i];
-	struct nic_plan_in in = {.v = &j.s.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
-	size_t nic_no = 0;
-	for (size_t i = 0; !r && i < l->n; i++) {
-		driver[i] = why[i] = NULL;
-		if (!pci_is_network(&l->devs[i]))
-			continue;
-		nic_no++;
-		struct nic_item it = {.dev = &l->devs[i]};
-		struct wd_err e = {0};
-		int c = nic_choose(&in, &l->devs[i], &it, &e);
-		if (c > 0)
-			driver[i] = wd_xstrdup(it.pkg->m.name);
-		if (c < 0)
-			why[i] = wd_xstrdup(e.msg);
-		else if (c == 0 && l->devs[i].vbox_model)
-			why[i] = wd_xasprintf("switch the adapter to a supported Intel model: "
-					      "VBoxManage modifyvm VM --nictype%d 82540EM",
-					      l->devs[i].adapter ? l->devs[i].adapter : (int)nic_no);
-		else if (it.nnotes)
-			why[i] = wd_xstrdup(it.notes[0]);
-		for (size_t k = 0; k < it.nnotes; k++)
-			free(it.notes[k]);
-		free(it.notes);
-	}
+	struct nic_plan_in in = {.v = j.v, .pkgs = nics, .npkgs = n, .may = gate, .may_arg = &j};
+	if (!r)
+		r = nic_advise(&in, l, driver, why, err);
 	free(nics);
 	job_free(&j);
 	return r;
@@ -571,49 +521,12 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "rollback %s: expected a generation number ('warpdrv history' "
 				"lists them)", argv[0]);
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx};
-	j.s.command = "rollback";
-	struct generation *g = NULL;
-	size_t ng = 0;
+	struct job j = {.ctx = ctx, .command = "rollback"};
 	int r = job_open(&j, &err);
 	if (!r)
-		r = generation_list(&j.s.db, &g, &ng, &err);
-	if (!r && !ng)
-		r = wd_err_set(&err, WD_EFAIL, "nothing to roll back: no configuration change was "
-			       "made on this volume yet");
-	if (!r && !argc)
-		gen = g[ng - 1].n;
-	bool known = false;
-	for (size_t i = 0; i < ng; i++)
-		known |= g[i].n == gen;
-	if (!r && !known)
-		r = wd_err_set(&err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
-			       "lists them)", gen);
+		r = setup_plan_rollback(j.s, argc ? gen : 0, &err);
 	if (!r)
-		r = setup_copies_there(&j.s, gen, &err);
-	char command[64], summary[160];
-	snprintf(command, sizeof command, "rollback %ld", gen);
-	snprintf(summary, sizeof summary, "CONFIG.SYS and PROTOCOL.INI as before generation %ld", gen);
-	j.s.command = command;
-	j.s.summary = summary;
-	for (int f = 0; !r && f < NFILES; f++)
-		if (j.s.host[f])
-			r = setup_before_generation(&j.s, g, ng, gen, f, &j.s.new_[f], &err);
-	if (!r) {
-		/* finish() renders the models: load them with the old bytes */
-		config_sys_free(&j.s.cs);
-		config_sys_parse(&j.s.cs, j.s.new_[F_CONFIG].p ? j.s.new_[F_CONFIG].p : "",
-				 j.s.new_[F_CONFIG].len);
-		if (j.s.have_pi) {
-			protocol_ini_free(&j.s.pi);
-			protocol_ini_parse(&j.s.pi, j.s.new_[F_PROTOCOL].p ? j.s.new_[F_PROTOCOL].p : "",
-					   j.s.new_[F_PROTOCOL].len);
-		}
-		for (int f = 0; f < NFILES; f++)
-			wd_buf_reset(&j.s.new_[f]);
 		r = finish(&j, true, &err);
-	}
-	generation_list_free(g, ng);
 	job_free(&j);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -11,41 +11,17 @@
 #include "installer/txn.h"
 #include "state/generations.h"
 #include "ui/commands.h"
+#include "session/session.h"
 #include "ui/pkgutil.h"
 
 struct undo_run {
 	struct wd_ctx *ctx;
-	struct setup s;
+	struct setup *s;
+	struct db *db;          /* the session's */
 	long gen;
 	char **names, **versions;
 	size_t n;
-	char command[64], summary[200];
 };
-
-static int pick_generation(struct undo_run *u, const char *arg, struct wd_err *err)
-{
-	struct generation *g = NULL;
-	size_t ng = 0;
-	int r = generation_list(&u->s.db, &g, &ng, err);
-	if (!r && !ng)
-		r = wd_err_set(err, WD_EFAIL, "nothing to roll back: no configuration change was "
-			       "made on this volume yet");
-	if (!r && !arg)
-		u->gen = g[ng - 1].n;
-	bool known = false;
-	for (size_t i = 0; !r && i < ng; i++)
-		known |= g[i].n == u->gen;
-	if (!r && !known)
-		r = wd_err_set(err, WD_EFAIL, "rollback %ld: no such generation ('warpdrv history' "
-			       "lists them)", u->gen);
-	if (!r)
-		r = setup_copies_there(&u->s, u->gen, err);
-	for (int f = 0; !r && f < NFILES; f++)
-		if (u->s.host[f])
-			r = setup_before_generation(&u->s, g, ng, u->gen, f, &u->s.new_[f], err);
-	generation_list_free(g, ng);
-	return r;
-}
 
 static void show_plan(struct undo_run *u, const struct txn_plan *plan)
 {
@@ -63,7 +39,7 @@ static void show_plan(struct undo_run *u, const struct txn_plan *plan)
 							    : "delete", ui_esc(o->os2 ? o->os2 : o->host));
 	}
 	struct wd_buf diff = {0};
-	setup_diff(&u->s, &diff);
+	setup_diff(u->s, &diff);
 	if (diff.len && !ctx->quiet) {
 		ui_say(ctx, "\n");
 		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
@@ -75,9 +51,11 @@ static void show_json(struct undo_run *u, bool applied)
 {
 	struct json *js = &u->ctx->j;
 	struct wd_buf diff = {0};
-	setup_diff(&u->s, &diff);
+	setup_diff(u->s, &diff);
+	struct setup_view sv;
+	setup_view(u->s, &sv);
 	json_obj_begin(js, NULL);
-	json_str(js, "command", u->command);
+	json_str(js, "command", sv.command);
 	json_bool(js, "dry_run", u->ctx->dry_run);
 	json_bool(js, "applied", applied);
 	json_arr_begin(js, "remove");
@@ -89,8 +67,8 @@ static void show_json(struct undo_run *u, bool applied)
 	}
 	json_arr_end(js);
 	json_strn(js, "diff", diff.p ? diff.p : "", diff.len);
-	if (applied && u->s.generation > 0)
-		json_int(js, "generation", u->s.generation);
+	if (applied && sv.generation > 0)
+		json_int(js, "generation", sv.generation);
 	else
 		json_null(js, "generation");
 	json_obj_end(js);
@@ -98,22 +76,18 @@ static void show_json(struct undo_run *u, bool applied)
 	wd_buf_free(&diff);
 }
 
-static int undo(struct undo_run *u, const char *arg, struct wd_err *err)
+static int undo(struct undo_run *u, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
-	int r = pkg_state_read(ctx, &u->s.v, &u->s.db, &u->s.have_db, err);
+	struct volume *v;
+	bool have, files = false;
+	int r = session_boot_volume(ctx->s, &v, err);
 	if (!r)
-		r = setup_open(&u->s, err);
+		r = session_db(ctx->s, SESSION_DB_RECOVER, &u->db, &have, err);
 	if (!r)
-		r = pick_generation(u, arg, err);
-	snprintf(u->command, sizeof u->command, "rollback --packages %ld", u->gen);
-	snprintf(u->summary, sizeof u->summary, "CONFIG.SYS and PROTOCOL.INI as before generation "
-		 "%ld, and its packages removed", u->gen);
-	u->s.command = u->command;
-	u->s.summary = u->summary;
+		r = setup_new(&u->s, "rollback --packages", v, u->db, have, err);
 	if (!r)
-		r = undo_packages(&u->s.db, u->gen, &u->names, &u->versions, &u->n, err);
-	bool files = setup_file_changed(&u->s, F_CONFIG) || setup_file_changed(&u->s, F_PROTOCOL);
+		r = undo_prepare(u->s, &u->gen, &u->names, &u->versions, &u->n, &files, err);
 	if (!r && !files && !u->n) {
 		if (ctx->json)
 			show_json(u, false);
@@ -123,7 +97,7 @@ static int undo(struct undo_run *u, const char *arg, struct wd_err *err)
 		return 0;
 	}
 	struct txn_plan plan;
-	if (!r && !(r = undo_plan(&u->s, &u->s.db, u->names, u->n, &plan, err))) {
+	if (!r && !(r = undo_plan(u->s, u->db, u->names, u->n, &plan, err))) {
 		if (!ctx->json)
 			show_plan(u, &plan);
 		txn_plan_free(&plan);
@@ -132,7 +106,7 @@ static int undo(struct undo_run *u, const char *arg, struct wd_err *err)
 	if (!r && !ctx->dry_run) {
 		r = ui_confirm(ctx, "Apply these changes?", err, "rollback --packages changes the "
 			       "volume");
-		if (!r && !(r = undo_apply(&u->s, u->names, u->n, err)))
+		if (!r && !(r = undo_apply(u->s, u->names, u->n, err)))
 			applied = true;
 	}
 	if (!r && ctx->json) {
@@ -141,9 +115,11 @@ static int undo(struct undo_run *u, const char *arg, struct wd_err *err)
 		ui_say(ctx, "\n");
 		for (size_t i = 0; i < u->n; i++)
 			ui_say(ctx, "Removed %s %s.\n", ui_esc(u->names[i]), ui_esc(u->versions[i]));
-		if (u->s.generation)
+		struct setup_view sv;
+		setup_view(u->s, &sv);
+		if (sv.generation)
 			ui_say(ctx, "Done: generation %ld; CONFIG.SYS and PROTOCOL.INI are as before "
-			       "generation %ld.\n", u->s.generation, u->gen);
+			       "generation %ld.\n", sv.generation, u->gen);
 		else
 			ui_say(ctx, "Done: CONFIG.SYS and PROTOCOL.INI did not change.\n");
 	} else if (!r) {
@@ -163,13 +139,13 @@ int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv)
 				"lists them)", argv[0]);
 	struct wd_err err = {0};
 	struct undo_run u = {.ctx = ctx, .gen = gen};
-	int r = undo(&u, argc ? argv[0] : NULL, &err);
+	int r = undo(&u, &err);
 	for (size_t i = 0; i < u.n; i++) {
 		free(u.names[i]);
 		free(u.versions[i]);
 	}
 	free(u.names);
 	free(u.versions);
-	setup_free(&u.s);
+	setup_free(u.s);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -173,7 +173,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	char *dir = NULL, *path = NULL;
 	bool found, other = false;
 	sqlite3 *store = NULL;
-	struct activation a = {0};
+	const struct activation *a = NULL;
 	struct outcome *o = wd_xcalloc(l->n + 1, sizeof *o);
 	if (!r)
 		r = volume_resolve(v, STORE_DIR, &dir, &found, err);
@@ -195,8 +195,8 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		ui_warn(ctx, "%s: a catalog of another warpdrv version: ignored; every index is "
 			"fetched again\n", path);
 	if (!r)
-		r = activation_load(db, kr, &a, err);
-	struct fetch_auth auth = {a.have ? a.sub.id : NULL, a.text};
+		r = session_activation(ctx->s, &a, err);
+	struct fetch_auth auth = {a && a->have ? a->sub.id : NULL, a ? a->text : NULL};
 	for (size_t i = 0; !r && i < l->n; i++) {
 		/* a stored index that no longer verifies is fetched afresh */
 		o[i].have_old = light[i];
@@ -208,7 +208,7 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		}
 		if (r)
 			break;
-		fetch_one(ctx, db, kr, today, &l->v[i], a.have ? &auth : NULL, &vs, &o[i]);
+		fetch_one(ctx, db, kr, today, &l->v[i], a && a->have ? &auth : NULL, &vs, &o[i]);
 	}
 	bool any = false;
 	for (size_t i = 0; i < l->n; i++)
@@ -256,7 +256,6 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 	}
 	free(o);
 	free(light);
-	activation_free(&a);
 	free(dir);
 	free(path);
 	return r;
@@ -267,18 +266,17 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc)
 		return ui_usage(ctx, "update: unexpected argument '%s'", argv[0]);
 	struct wd_err err = {0};
-	struct volume v = {0};
-	struct db db = {0};
-	struct keyring kr = {0};
+	struct volume *v;
+	struct db *db;
+	const struct keyring *kr;
 	struct repo_list l = {0};
-	bool have;
-	int r = volume_open(&v, ctx->root, &err);
+	int r = session_volume(ctx->s, &v, &err);
 	if (!r)
-		r = db_open(&db, &v, false, &have, &err);
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
 	if (!r)
-		r = pkg_keyring(ctx, &v, &kr, &err);
+		r = session_keyring(ctx->s, &kr, &err);
 	if (!r)
-		r = repolist_read(&db, &l, &err);
+		r = repolist_read(db, &l, &err);
 	if (!r && !l.n) {
 		ui_say(ctx, "No remote repositories ('warpdrv repo add NAME URL' adds one); the "
 			    "bundled repository is always read directly.\n");
@@ -290,11 +288,8 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 			json_finish(&ctx->j);
 		}
 	} else if (!r) {
-		r = update(ctx, &v, &db, &kr, &l, &err);
+		r = update(ctx, v, db, kr, &l, &err);
 	}
 	repolist_free(&l);
-	keyring_free(&kr);
-	db_close(&db);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

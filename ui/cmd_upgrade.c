@@ -14,9 +14,9 @@
 
 struct upgrade_run {
 	struct wd_ctx *ctx;
-	struct volume v;
-	struct keyring kr;
-	struct catalog cat;
+	struct volume *v;
+	const struct keyring *kr;
+	struct catalog *cat;
 	struct upgrade_choice *c;
 	size_t nc;
 	struct package *pkgs;
@@ -124,7 +124,7 @@ static int load_chosen(struct upgrade_run *u, struct wd_err *err)
 		tell_choice(u->ctx, &u->c[i]);
 		if (u->c[i].held || !u->c[i].to)
 			continue;
-		if (!(r = catalog_fetch(u->c[i].to_from, u->c[i].to, &u->kr, &u->pkgs[u->npkgs],
+		if (!(r = catalog_fetch(u->c[i].to_from, u->c[i].to, u->kr, &u->pkgs[u->npkgs],
 					err)))
 			u->npkgs++;
 	}
@@ -166,33 +166,41 @@ static bool any_nic(const struct upgrade_run *u)
 static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
-	struct setup s = {.command = "upgrade"};
+	struct setup *s = NULL;
+	struct volume *v;
+	struct db *db;
+	bool have;
 	*done = false;
-	int r = pkg_state_read(ctx, &s.v, &s.db, &s.have_db, err);
-	if (!r && !(r = setup_open(&s, err)))
-		r = upgrade_boot_plan(&s, u->pkgs, u->npkgs, err);
-	if (r || (!setup_file_changed(&s, F_CONFIG) && !setup_file_changed(&s, F_PROTOCOL))) {
-		setup_free(&s);
+	int r = session_boot_volume(ctx->s, &v, err);
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, err);
+	if (!r && !(r = setup_new(&s, "upgrade", v, db, have, err)))
+		r = upgrade_boot_plan(s, u->pkgs, u->npkgs, err);
+	if (r || (!setup_file_changed(s, F_CONFIG) && !setup_file_changed(s, F_PROTOCOL))) {
+		setup_free(s);
 		return r;
 	}
 	*done = true;
+	struct setup_view pv;
+	setup_view(s, &pv);
 	struct wd_buf diff = {0};
-	setup_diff(&s, &diff);
+	setup_diff(s, &diff);
 	if (!ctx->json)
 		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
 	wd_buf_free(&diff);
-	for (size_t i = 0; !ctx->json && i < s.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(s.notes[i], strlen(s.notes[i])));
+	for (size_t i = 0; !ctx->json && i < pv.nnotes; i++)
+		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
 	/* the diff is news even after the downloads were agreed to: asked again */
 	u->confirmed = false;
-	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(&s, err))) {
+	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(s, err))) {
+		setup_view(s, &pv);
 		for (size_t i = 0; i < u->npkgs; i++)
 			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
 				 u->pkgs[i].m.nfiles);
 		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
-		       "rollback' puts them back).\n", s.generation);
+		       "rollback' puts them back).\n", pv.generation);
 	}
-	setup_free(&s);
+	setup_free(s);
 	return r;
 }
 
@@ -201,13 +209,13 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 	struct wd_ctx *ctx = u->ctx;
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
 	bool done = false;
-	int r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, any_nic(u), &cb, err);
+	int r = upgrade_preplan(u->v, u->pkgs, u->npkgs, any_nic(u), &cb, err);
 	if (!r && u->npkgs && any_nic(u))
 		r = with_boot_files(u, &done, err);
 	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
-		r = upgrade_preplan(&u->v, u->pkgs, u->npkgs, false, NULL, err);
+		r = upgrade_preplan(u->v, u->pkgs, u->npkgs, false, NULL, err);
 	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(u, err)))
-		r = upgrade_packages(&u->v, &u->cat, u->pkgs, u->npkgs, &cb, err);
+		r = upgrade_packages(u->v, u->cat, u->pkgs, u->npkgs, &cb, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
@@ -224,23 +232,22 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 
 static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err)
 {
-	struct db db = {0};
+	struct session *s = u->ctx->s;
+	struct db *db;
 	bool have;
-	int r = volume_open(&u->v, u->ctx->root, err);
+	int r = session_volume(s, &u->v, err);
 	if (r)
 		return r;
-	if (!(r = pkg_keyring(u->ctx, &u->v, &u->kr, err)) &&
-	    !(r = pkg_catalog(u->ctx, &u->kr, &u->cat, err)))
-		r = pkg_use_cache(u->ctx, &u->v, &u->cat, err);
+	if (!(r = session_keyring(s, &u->kr, err)))
+		r = session_catalog(s, true, &u->cat, err);
 	if (!r)
-		r = db_open(&db, &u->v, false, &have, err);
+		r = session_db(s, SESSION_DB_PLAIN, &db, &have, err);
 	if (!r && !have && n)
 		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
-			       names[0], u->v.root);
+			       names[0], u->v->root);
 	if (!r)
-		r = upgrade_choose(have ? &db : NULL, &u->kr, &u->cat, n ? names : NULL, n, &u->c,
+		r = upgrade_choose(have ? db : NULL, u->kr, u->cat, n ? names : NULL, n, &u->c,
 				   &u->nc, err);
-	db_close(&db);
 	bool stop = false;
 	if (!r)
 		r = before_downloads(u, &stop, err);
@@ -274,8 +281,5 @@ int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
 		package_free(&u.pkgs[i]);
 	free(u.pkgs);
 	upgrade_choices_free(u.c, u.nc);
-	catalog_free(&u.cat);
-	keyring_free(&u.kr);
-	volume_close(&u.v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

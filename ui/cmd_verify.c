@@ -34,22 +34,24 @@ static const char *check_file(const struct volume *v, const char *host, long lon
 
 static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 {
-	struct volume v;
-	struct db db;
+	struct volume *v;
+	struct db *db;
 	bool have;
-	int r = pkg_state_read(ctx, &v, &db, &have, err);
+	int r = session_boot_volume(ctx->s, &v, err);
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_READ, &db, &have, err);
 	if (r)
 		return r;
 	int checked = 0, bad = 0, lock = -1;
 	struct installed_file *f = NULL;
 	size_t n = 0;
 	if (have)
-		r = txn_read_lock(&v, &lock, err);
-	if (have && !r && !(r = installed_db_intact(&db, err)))
-		r = installed_files(&db, pkg, &f, &n, err);
+		r = txn_read_lock(v, &lock, err);
+	if (have && !r && !(r = installed_db_intact(db, err)))
+		r = installed_files(db, pkg, &f, &n, err);
 	if (!r && pkg) {
 		char *ver = NULL;
-		if (have && !(r = installed_version(&db, pkg, &ver, err)) && !ver)
+		if (have && !(r = installed_version(db, pkg, &ver, err)) && !ver)
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed", pkg);
 		else if (!have)
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed", pkg);
@@ -60,7 +62,7 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 		json_arr_begin(&ctx->j, "problems");
 	}
 	for (size_t i = 0; !r && i < n; i++) {
-		const char *why = check_file(&v, f[i].host, f[i].size, f[i].sha);
+		const char *why = check_file(v, f[i].host, f[i].size, f[i].sha);
 		checked++;
 		if (!why)
 			continue;
@@ -91,8 +93,6 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	else if (!r)
 		ui_say(ctx, "%d installed files checked; all as installed. Database intact.\n",
 		       checked);
-	db_close(&db);
-	volume_close(&v);
 	return r;
 }
 

@@ -9,16 +9,19 @@
 #include "session/session.h"
 #include "ui/progress.h"
 
-/* The package commands' session: ctx's options, once per call. The data
- * folders are looked up each time (cheap) and freed by session_done. */
 static void on_warn(void *ud, const char *msg)
 {
 	ui_warn(ud, "%s\n", msg);
 }
 
-static void session_from(struct wd_ctx *ctx, struct session *s)
+static void on_keys(void *ud)
 {
-	*s = (struct session){
+	ui_warn_dev_keys(ud);
+}
+
+void ui_session_open(struct wd_ctx *ctx, struct session *s)
+{
+	struct session_opts o = {
 		.root = ctx->root,
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
@@ -28,63 +31,18 @@ static void session_from(struct wd_ctx *ctx, struct session *s)
 		.nrepos = ctx->nrepos,
 		.net = ui_net(ctx),
 		.dry_run = ctx->dry_run,
-		.cb = {.warn = on_warn, .ud = ctx},
+		.cb = {.warn = on_warn, .keys_loaded = on_keys, .ud = ctx},
 	};
+	struct wd_err ignore; /* session_open opens nothing, and cannot fail */
+	session_open(s, &o, &ignore);
+	ctx->s = s;
 }
 
-static void session_done(struct session *s)
+void ui_session_close(struct wd_ctx *ctx)
 {
-	free((char *)s->bundled_keys);
-	free((char *)s->bundled_repo);
-}
-
-int pkg_keyring(struct wd_ctx *ctx, const struct volume *v, struct keyring *kr,
-		struct wd_err *err)
-{
-	struct session s;
-	session_from(ctx, &s);
-	int r = session_keyring(&s, v, kr, err);
-	session_done(&s);
-	if (!r)
-		ui_warn_dev_keys(ctx);
-	return r;
-}
-
-int pkg_catalog(struct wd_ctx *ctx, const struct keyring *kr, struct catalog *cat,
-		struct wd_err *err)
-{
-	struct session s;
-	session_from(ctx, &s);
-	int r = session_catalog(&s, kr, cat, err);
-	session_done(&s);
-	return r;
-}
-
-int pkg_use_cache(struct wd_ctx *ctx, const struct volume *v, struct catalog *cat,
-		  struct wd_err *err)
-{
-	struct session s;
-	session_from(ctx, &s);
-	int r = session_use_cache(&s, v, cat, err);
-	session_done(&s);
-	return r;
-}
-
-int pkg_load(struct wd_ctx *ctx, const struct keyring *kr, const struct catalog *cat,
-	     const char *arg, struct package *p, struct wd_err *err)
-{
-	(void)ctx;
-	return session_load(kr, cat, arg, p, err);
-}
-
-int pkg_state_read(struct wd_ctx *ctx, struct volume *v, struct db *db, bool *have,
-		   struct wd_err *err)
-{
-	struct session s;
-	session_from(ctx, &s);
-	int r = session_state_read(&s, v, db, have, err);
-	session_done(&s);
-	return r;
+	if (ctx->s)
+		session_close(ctx->s);
+	ctx->s = NULL;
 }
 
 void pkg_fold_names(int argc, char **argv)

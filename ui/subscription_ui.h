@@ -1,5 +1,5 @@
 /* What activate, license and deactivate share: the report of a
- * subscription, as text or JSON (the trusted keys: pkg_keyring). */
+ * subscription, as text or JSON (the trusted keys: session_keyring). */
 #ifndef WD_SUBSCRIPTION_UI_H
 #define WD_SUBSCRIPTION_UI_H
 

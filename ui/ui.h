@@ -37,6 +37,10 @@ struct wd_ctx {
 	const struct wd_cmd *cmd;
 	struct wd_optval *optv;
 	int noptv;
+	/* The run's session (session/session.h): opened by ui_main before the
+	 * command runs, closed after it; the command asks it for the volume,
+	 * the database, the keys, the catalog and the subscription. */
+	struct session *s;
 };
 
 /* One option of a command (or of both programs), declared as data: the

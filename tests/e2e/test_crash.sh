@@ -22,6 +22,8 @@ crash_every_step() { # FROM BEFORE PKGS_BEFORE AFTER PKGS_AFTER ARGS...
 		WARPDRV_CRASH_AT=$n "$WD" --yes --root "$T/c" --keys "$T/k" "$@" >/dev/null 2>"$T/crash.err" || RC=$?
 		[ "$RC" -eq 0 ] && break
 		[ "$RC" -eq 99 ] || fail "step $n: exit $RC, not the injected crash: $(cat "$T/crash.err")"
+		wd --root "$T/c" recover # (list, a read-only command, would only tell)
+		assert_rc 0
 		pkgs=$(installed "$T/c")
 		now=$(snapshot "$T/c" var)
 		if [ "$now" = "$before" ] && [ "$pkgs" = "$pb" ]; then
@@ -260,6 +262,8 @@ t_a_file_eighty_folders_deep_installs_and_removes() {
 	WARPDRV_CRASH_AT=81 "$WD" --root "$T/c" --keys "$T/k" install "$T/deep.wdp" >/dev/null 2>&1 || RC=$?
 	[ "$RC" -eq 99 ] || fail "exit $RC, not the injected crash"
 	[ -d "$T/c/A" ] || fail "the crash came before the folders"
+	wd --root "$T/c" recover
+	assert_rc 0
 	[ "$(installed "$T/c")" = "" ] || fail "the interrupted install is listed"
 	[ ! -e "$T/c/A" ] || fail "the undo left folders behind"
 }

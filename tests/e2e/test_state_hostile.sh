@@ -158,6 +158,9 @@ t_undoing_a_crafted_install_deletes_nothing_it_did_not_write() {
 	       INSERT INTO txn_op (txn, seq, kind, host, new_sha256)
 	       VALUES (100, 0, 'put', 'CONFIG.SYS', '$SHA');"
 	user=$(snapshot "$T/a/b/v" var)
+	wd --root "$T/a/b/v" recover
+	assert_rc 0
+	assert_out "Undid the interrupted install of evil."
 	wd --root "$T/a/b/v" --json history
 	assert_rc 0
 	assert_json '[h["action"] for h in d["history"]] == ["install", "undo install"]'

@@ -16,7 +16,7 @@
 #include "common/file.h"
 #include "installer/acpi_plan.h"
 #include "installer/nic_plan.h"
-#include "installer/setup.h"
+#include "installer/setup_internal.h"
 #include "os2/boot_drive.h"
 #include "tests/unit/testutil.h"
 
@@ -322,11 +322,13 @@ static void run_case(const char *dir, const struct case_pkgs *base, struct wd_bu
 	for (size_t i = 0; i < cp.n; i++)
 		pp[i] = &cp.p[i];
 
-	struct setup s = {.command = "setup"};
+	struct volume vol = {0};
+	struct db db = {0};
+	struct setup s = {.command = "setup", .v = &vol, .db = &db};
 	struct wd_err e = {0};
 	char *root = wd_path_join(dir, "volume"), *pcif = wd_path_join(dir, "pci");
 	struct config_sys cs0;
-	int r = boot_volume_open(&s.v, &cs0, root, 0, &e);
+	int r = boot_volume_open(&vol, &cs0, root, 0, &e);
 	if (!r)
 		config_sys_free(&cs0);
 	if (!r)
@@ -361,7 +363,8 @@ static void run_case(const char *dir, const struct case_pkgs *base, struct wd_bu
 		wd_buf_free(&diff);
 	}
 	wd_buf_free(&lspci);
-	setup_free(&s);
+	setup_clear(&s);
+	volume_close(&vol);
 	free(root);
 	free(pcif);
 	free(pp);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# ui/ renders and asks; it uses no planner internals (scripts/ui_planner.sh):
+# no installer/*_internal.h or nic_ctx.h, no field of struct setup, whose
+# body stays in installer/setup_internal.h.
+. "$(dirname "$0")/lib.sh"
+
+copy_sources() {
+	mkdir -p "$T/tree"
+	(cd "$SRC" && find . -name '*.[ch]' -not -path './build/*' -print0 |
+		tar --null -T - -cf -) | tar -xf - -C "$T/tree"
+}
+
+t_the_front_end_uses_no_planner_internals() {
+	run sh "$SRC/scripts/ui_planner.sh" "$SRC"
+	assert_rc 0
+	[ -z "$OUT" ] || fail "violations: $OUT"
+}
+
+t_an_internal_header_in_ui_fails() {
+	copy_sources
+	printf '#include "installer/txn_internal.h"\n' >>"$T/tree/ui/cmd_list.c"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/cmd_list.c:"
+	assert_out "includes a private header of installer/"
+	copy_sources
+	printf '#include "installer/nic_ctx.h"\n' >"$T/tree/ui/x.h"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/x.h:"
+}
+
+t_a_field_of_struct_setup_named_in_ui_fails() {
+	copy_sources
+	printf 'static long gen_of(struct job *j)\n{\n\treturn j->s->generation;\n}\n' \
+		>>"$T/tree/ui/cmd_setup.c"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/cmd_setup.c:"
+	assert_out "names a field of struct setup"
+	copy_sources
+	printf 'static bool nic_of(struct setup *plan)\n{\n\treturn plan->nic_done;\n}\n' \
+		>>"$T/tree/ui/cmd_upgrade.c"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/cmd_upgrade.c:"
+}
+
+t_struct_setup_defined_in_a_public_header_fails() {
+	copy_sources
+	printf 'struct setup {\n\tint x;\n};\n' >>"$T/tree/installer/setup.h"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "./installer/setup.h: defines struct setup's fields"
+}
+
+run_tests
