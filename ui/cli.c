@@ -555,7 +555,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		rc = ui_usage(&ctx, "%s: name a subcommand:%s", ctx.cmd_path, sub_names(cmd));
 		goto out;
 	}
-	rc = cmd->run(&ctx, nrest, rest);
+	if (!(rc = ui_codepage_setup(&ctx)))
+		rc = cmd->run(&ctx, nrest, rest);
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);

@@ -50,7 +50,7 @@ t_healthy_volumes_have_no_finding() {
 		before=$(snapshot "$FIX/volumes/$v")
 		wd --root "$FIX/volumes/$v" --json check
 		assert_rc 0
-		assert_json 'd == {"findings": []}'
+		assert_json 'd == {"format": 1, "findings": []}'
 		wd --root "$FIX/volumes/$v" check
 		assert_rc 0
 		assert_out "No problems found"
