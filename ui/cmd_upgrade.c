@@ -52,7 +52,7 @@ static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 		const struct upgrade_choice *c = &u->c[i];
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "name", c->name);
-		json_str(&ctx->j, "installed", c->installed);
+		json_str(&ctx->j, "installed_version", c->installed);
 		json_bool(&ctx->j, "held", c->held);
 		json_str(&ctx->j, "upgrade_to", c->to && !c->held ? c->to->version : NULL);
 		json_str(&ctx->j, "repository", c->to ? c->to_from->url : NULL);

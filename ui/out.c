@@ -71,13 +71,27 @@ static const char *escn(const char *p, size_t n, bool keep_nl)
 	return wd_buf_cstr(b);
 }
 
-/* Text from the volume: decoded from its code page, then escaped. */
-static const char *voln(const struct wd_ctx *ctx, const char *p, size_t n, bool keep_nl)
+/* Text from the volume: decoded from its code page, then escaped; mixed:
+ * valid UTF-8 sequences of two bytes or more are kept (a message of
+ * warpdrv's quoting the volume). */
+static const char *voln(const struct wd_ctx *ctx, const char *p, size_t n, bool keep_nl,
+			bool mixed)
 {
 	if (plain_text(p, n, keep_nl))
 		return p;
+	const struct codepage *cp = ctx->j.cp ? ctx->j.cp : codepage_find(CODEPAGE_DEFAULT);
 	struct wd_buf u = {0};
-	codepage_to_utf8(ctx->j.cp ? ctx->j.cp : codepage_find(CODEPAGE_DEFAULT), p, n, &u);
+	for (size_t i = 0; i < n;) {
+		unsigned c;
+		size_t len = mixed ? utf8_seq(p + i, n - i, &c) : 0;
+		if (len > 1) {
+			wd_buf_add(&u, p + i, len);
+			i += len;
+		} else {
+			codepage_to_utf8(cp, p + i, 1, &u);
+			i++;
+		}
+	}
 	struct wd_buf *b = ring_next();
 	esc_into(b, u.p ? u.p : "", u.len, keep_nl);
 	wd_buf_free(&u);
@@ -86,7 +100,17 @@ static const char *voln(const struct wd_ctx *ctx, const char *p, size_t n, bool 
 
 const char *ui_vol(const struct wd_ctx *ctx, const char *s)
 {
-	return s ? voln(ctx, s, strlen(s), false) : "(none)";
+	return s ? voln(ctx, s, strlen(s), false, false) : "(none)";
+}
+
+const char *ui_mixed(const struct wd_ctx *ctx, const char *s)
+{
+	return s ? voln(ctx, s, strlen(s), false, true) : "(none)";
+}
+
+const char *ui_mixed_text(const struct wd_ctx *ctx, const char *s)
+{
+	return s ? voln(ctx, s, strlen(s), true, true) : "";
 }
 
 int ui_codepage_setup(struct wd_ctx *ctx)
@@ -144,7 +168,7 @@ const char *ui_esc_text(const char *p, size_t n)
 
 const char *ui_vol_text(const struct wd_ctx *ctx, const char *p, size_t n)
 {
-	return p ? voln(ctx, p, n, true) : "";
+	return p ? voln(ctx, p, n, true, false) : "";
 }
 
 /* A message for stderr: its format's newlines kept, everything else escaped. */

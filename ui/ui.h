@@ -102,6 +102,11 @@ const char *ui_esc_text(const char *p, size_t n);
  * escaped as ui_esc does; ui_vol_text keeps newlines as ui_esc_text. */
 const char *ui_vol(const struct wd_ctx *ctx, const char *s);
 const char *ui_vol_text(const struct wd_ctx *ctx, const char *p, size_t n);
+/* A message of warpdrv's that may quote the volume (a check finding, a
+ * note): its valid UTF-8 kept, its other bytes decoded from the code page
+ * (json_mixed's rule); ui_mixed_text keeps newlines. */
+const char *ui_mixed(const struct wd_ctx *ctx, const char *s);
+const char *ui_mixed_text(const struct wd_ctx *ctx, const char *s);
 /* Chooses the code page the volume's text is read in, before the command
  * runs: WARPDRV_CODEPAGE when set (a number warpdrv knows, or a usage
  * error), else the first number of CONFIG.SYS's CODEPAGE= statement, else

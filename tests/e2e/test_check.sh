@@ -19,7 +19,7 @@ check_json() {
 }
 # has CODE FILE LINE SEVERITY
 has() {
-	assert_json "any(f['code'] == '$1' and f['file'] == r'$2' and f['line'] == $3 and f['severity'] == '$4' and len(f['message']) > 20 for f in d['findings'])"
+	assert_json "any(f['code'] == '$1' and f['path'] == r'$2' and f['line'] == $3 and f['severity'] == '$4' and len(f['message']) > 20 for f in d['findings'])"
 }
 # Replaces a whole CONFIG.SYS line (CR LF kept) with one or more lines.
 cs_line() { # old new...
@@ -275,7 +275,7 @@ t_model_fixtures_have_no_false_error() {
 	assert_json "any(f['code'] == 'mac-no-section' and f['severity'] == 'warning' and 'could not be verified' in f['message'] and '[NE2000_nif]' in f['message'] for f in d['findings'])"
 	V="$FIX/volumes/protman-in-mpts"
 	check_json
-	assert_json "[(f['code'], f['file']) for f in d['findings']] == [('protocol-ini-unused', 'IBMCOM\\\\PROTOCOL.INI')]"
+	assert_json "[(f['code'], f['path']) for f in d['findings']] == [('protocol-ini-unused', 'IBMCOM\\\\PROTOCOL.INI')]"
 	V="$FIX/volumes/lanman"
 	check_json
 	assert_json "[f['code'] for f in d['findings']] == ['not-mpts']"

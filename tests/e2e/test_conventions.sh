@@ -29,12 +29,12 @@ t_long_option_with_equals_sign() {
 	make_volume "$T/v"
 	wd --root="$T/v" --json list --installed
 	assert_rc 0
-	assert_json 'd["installed"] == []'
+	assert_json 'd["packages"] == []'
 	wd --root "$T/v" --yes=1 install e1000
 	assert_rc 2
 	assert_err "option --yes takes no value"
 	wd --root "$T/v" --json list --installed
-	assert_json 'd["installed"] == []'
+	assert_json 'd["packages"] == []'
 }
 
 t_short_option_value_attached_or_next() {
@@ -256,7 +256,7 @@ t_list_takes_a_glob() {
 	assert_rc 0
 	wd --root "$T/v" --json list --installed 'p*'
 	assert_rc 0
-	assert_json '[p["name"] for p in d["installed"]] == ["pcntnd"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["pcntnd"]'
 	wd list a b
 	assert_rc 2
 	assert_err "one PATTERN at most"

@@ -33,7 +33,7 @@ t_install_keeps_the_os_file_and_remove_puts_it_back() {
 	grep -q "STAND-IN" "$T/v/IBMCOM/MACS/E1000.OS2" || fail "E1000.OS2 not replaced"
 	assert_same_file "$SRC/drivers/e1000/E1000.NIF" "$T/v/IBMCOM/MACS/E1000.NIF"
 	wd --root "$T/v" --json list --installed
-	assert_json '[p["name"] for p in d["installed"]] == ["e1000"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["e1000"]'
 	wd --root "$T/v" verify
 	assert_rc 0
 	assert_out "2 installed files checked"
@@ -120,7 +120,7 @@ t_two_packages_cannot_own_one_file() {
 	assert_rc 0
 	assert_out "Removed testpkg 1.0 (replaced by other)"
 	wd --root "$T/v" --json list --installed
-	assert_json '[p["name"] for p in d["installed"]] == ["other"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["other"]'
 }
 
 t_second_warpdrv_waits_then_names_the_holder() {
