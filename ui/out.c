@@ -192,7 +192,7 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 			json_obj_begin(j, NULL);
 		}
 		json_obj_begin(j, "error");
-		json_int(j, "code", code);
+		json_int(j, "exit_code", code);
 		json_str(j, "message", msg);
 		json_obj_end(j);
 		json_obj_end(j);
@@ -363,6 +363,7 @@ const char *ui_local_time(const char *utc)
 	if (!utc || !json_utc_parse(utc, &tm))
 		return ui_esc(utc);
 	time_t t = timegm(&tm);
+	tzset(); /* TZ as it is now: localtime_r need not read it */
 	if (t == (time_t)-1 || !localtime_r(&t, &local))
 		return ui_esc(utc);
 	char s[64];

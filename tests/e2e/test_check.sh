@@ -64,7 +64,7 @@ t_no_volume_is_usage_error() {
 	assert_err "no OS/2 volume given: use --root DIR or set WARPDRV_ROOT"
 	wd --json check
 	assert_rc 2
-	assert_json 'd["error"]["code"] == 2'
+	assert_json 'd["error"]["exit_code"] == 2'
 }
 
 t_warpdrv_root_names_the_volume() {

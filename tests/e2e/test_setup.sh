@@ -289,10 +289,10 @@ t_detect_names_the_driver() {
 	volume ecs21-e1000
 	wd --root "$T/v" --json detect --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
 	assert_rc 0
-	assert_json "[(x['driver'], x['driver_note']) for x in d['devices'] if x['network']] == [('e1000', 'MMLEM needs a subscription with drivers; using E1000')]"
+	assert_json "[(x['package'], x['package_note']) for x in d['devices'] if x['network']] == [('e1000', 'MMLEM needs a subscription with drivers; using E1000')]"
 	subscribe drivers
 	wd --root "$T/v" --json detect --pci "lspci:$SAMPLES/lspci/book-zh_lspci-n.txt"
-	assert_json "[x['driver'] for x in d['devices'] if x['network']] == ['mmlem']"
+	assert_json "[x['package'] for x in d['devices'] if x['network']] == ['mmlem']"
 }
 
 run_tests

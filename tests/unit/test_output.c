@@ -66,7 +66,7 @@ static void add_error(struct json *j)
 		json_obj_begin(j, NULL);
 	}
 	json_obj_begin(j, "error");
-	json_int(j, "code", 1);
+	json_int(j, "exit_code", 1);
 	json_str(j, "message", "repository dead: \033[2J");
 	json_obj_end(j);
 	json_obj_end(j);
@@ -112,15 +112,15 @@ static void test_one_document_with_the_error_inside(void **state)
 {
 	(void)state;
 	char *s = capture(finished_then_error);
-	assert_string_equal(s, "{\"format\": 1, \"repositories\": [{\"name\": \"dead\"}], \"error\": {\"code\": 1, "
+	assert_string_equal(s, "{\"format\": 1, \"repositories\": [{\"name\": \"dead\"}], \"error\": {\"exit_code\": 1, "
 			       "\"message\": \"repository dead: \\u001b[2J\"}}\n");
 	free(s);
 	s = capture(open_then_error);
-	assert_string_equal(s, "{\"format\": 1, \"history\": [{\"id\": 1}], \"error\": {\"code\": 1, "
+	assert_string_equal(s, "{\"format\": 1, \"history\": [{\"id\": 1}], \"error\": {\"exit_code\": 1, "
 			       "\"message\": \"repository dead: \\u001b[2J\"}}\n");
 	free(s);
 	s = capture(error_only);
-	assert_string_equal(s, "{\"format\": 1, \"error\": {\"code\": 1, \"message\": \"repository dead: "
+	assert_string_equal(s, "{\"format\": 1, \"error\": {\"exit_code\": 1, \"message\": \"repository dead: "
 			       "\\u001b[2J\"}}\n");
 	free(s);
 	s = capture(finished_only);
