@@ -87,10 +87,12 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(pri
 void ui_say(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_warn(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text from the volume or its database (CONFIG.SYS lines, names, URLs, rows)
- * made safe for a terminal: each control byte (below 0x20, 0x7f, 0x80-0x9f)
- * becomes \xNN, so an escape sequence planted there is shown, not obeyed.
- * s itself when it has none; otherwise a buffer valid for 16 more calls.
- * Valid UTF-8 passes (but for the C1 controls, U+0080-U+009F: \u00NN).
+ * made safe for a terminal: each control byte (below 0x20, 0x7f) and each
+ * byte that is not part of valid UTF-8 (0x80-0x9f alone are C1 controls to a
+ * terminal not in UTF-8) becomes \xNN, and a C1 control written in UTF-8
+ * (U+0080-U+009F) \u00NN, so an escape sequence planted there is shown, not
+ * obeyed; valid UTF-8 text passes. s itself when it is plain ASCII;
+ * otherwise a buffer valid for 16 more calls.
  * ui_fail and ui_warn do the same to their messages (keeping the newlines
  * of the message's own format); --json strings are escaped by ui/json.c. */
 const char *ui_esc(const char *s);

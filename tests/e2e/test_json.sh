@@ -218,10 +218,12 @@ t_text_from_the_volume_follows_its_code_page() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused code page changed the volume"
 	# a CODEPAGE= warpdrv cannot read: a warning, and CP850
 	sed -i 's/^CODEPAGE=437,850/CODEPAGE=932,850/' "$T/v/CONFIG.SYS"
+	before=$(snapshot "$T/v")
 	wd --json --root "$T/v" check
 	assert_rc 1
-	assert_err "CONFIG.SYS selects code page 932, which warpdrv cannot read"
+	assert_err "CONFIG.SYS selects code page 932, which warpdrv cannot read (it reads 437, 850, 852, 865, 866): its text is shown as code page 850; set WARPDRV_CODEPAGE to choose"
 	assert_json 'any("X\u00f8.SYS" in f["message"] for f in d["findings"])'
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "check changed the volume"
 }
 
 t_arguments_are_utf8_or_escaped_never_latin1() {
