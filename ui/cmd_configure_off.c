@@ -54,12 +54,12 @@ static void show_json(struct wd_ctx *ctx, const struct setup *s, const char *pkg
 	json_str(js, "package", pkg);
 	json_bool(js, "changed", true);
 	json_bool(js, "applied", applied);
-	json_int(js, "restored_lines", (long long)restored);
+	json_int(js, "restored_line_count", (long long)restored);
 	if (from_gen)
 		json_int(js, "displaced_from_generation", from_gen);
 	else
 		json_null(js, "displaced_from_generation");
-	json_strn(js, "diff", diff->p ? diff->p : "", diff->len);
+	json_voln(js, "diff", diff->p ? diff->p : "", diff->len);
 	if (applied && s->generation > 0)
 		json_int(js, "generation", s->generation);
 	else

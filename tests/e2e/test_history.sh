@@ -131,10 +131,10 @@ c.commit()
 PY
 }
 
-t_schema_step_10_takes_an_older_database_and_its_rows() {
+t_schema_step_11_takes_an_older_database_and_its_rows() {
 	make_volume "$T/v"
 	mkdir -p "$T/v/var/lib/warpdrv"
-	old_db 9 "$T/v/$DBREL"
+	old_db 10 "$T/v/$DBREL"
 	python3 - "$T/v/$DBREL" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
@@ -150,8 +150,8 @@ PY
 	# an older row has no from-version: the version it went to
 	assert_out "   2  2026-11-30 10:00:00 CET  upgrade testpkg 1.1"
 	assert_out "   3  2026-11-30 11:00:00 CET  undo install setup"
-	[ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version").fetchone()[0])' "$T/v/$DBREL")" = 10 ] ||
-		fail "the schema was not upgraded to 10"
+	[ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version").fetchone()[0])' "$T/v/$DBREL")" = 11 ] ||
+		fail "the schema was not upgraded to 11"
 	wd --root "$T/v" --json history
 	assert_json '[h["at"] for h in d["history"]] == ["2026-11-30T08:00:00Z", "2026-11-30T09:00:00Z", "2026-11-30T10:00:00Z"]'
 	assert_json 'all(h["from_version"] is None and h["command"] is None and h["packages"] is None for h in d["history"])'

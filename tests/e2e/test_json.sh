@@ -34,7 +34,8 @@ NAME = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 DATES = {"released", "issued", "expires", "activated"}
 # names the schema retired (docs/json.md: "Names that went")
 RETIRED = {"drivername", "replaces", "installed", "recorded", "driver_note", "added",
-           "removed", "unheld", "from", "problem", "downloads", "checked"}
+           "removed", "unheld", "from", "problem", "downloads", "checked", "reinstalled",
+           "damaged_files", "restored_lines"}
 bad = []
 types = {}
 
@@ -100,8 +101,9 @@ PY
 
 # A Python expression over d, the document kept as NAME.
 doc_is() { # NAME EXPR
-	python3 -c 'import glob, json, sys
-f = glob.glob(sys.argv[1] + "/*-" + sys.argv[2] + ".json")[0]
+	python3 -c 'import glob, json, re, sys
+f = [f for f in glob.glob(sys.argv[1] + "/*.json")
+     if re.search(r"/\d+-" + re.escape(sys.argv[2]) + r"\.json$", f)][0]
 d = json.load(open(f, encoding="utf-8"))
 if not eval(sys.argv[3]): sys.exit("false: " + sys.argv[3] + "\n    document: " + json.dumps(d)[:1500])' \
 		"$T/docs" "$1" "$2" || fail "$1: JSON check failed"
@@ -144,6 +146,10 @@ PY
 	wd --json --root "$V" owns '\IBMCOM\MACS\MMLEM.OS2'; keep owns 0
 	wd --json --root "$V" verify; keep verify 0
 	wd --json --root "$V" remove --yes pcntnd; keep remove 0
+	wd --json --root "$V" reinstall --dry-run mmlem; keep reinstall 0
+	wd --json --root "$V" verify --fix --dry-run; keep verify-fix 0
+	wd --json --root "$V" configure acpi --off --dry-run; keep configure-off 0
+	wd --json --root "$V" rollback --packages --dry-run 1; keep rollback-packages 0
 	wd --json --root "$V" history; keep history 0
 	wd --json --root "$V" rollback --dry-run 1; keep rollback-dry-run 0
 	wd --json --root "$V" recover; keep recover 0
@@ -182,6 +188,7 @@ PY
 	doc_is history 'all(h["at"].endswith("Z") for h in d["history"]) and d["generations"][0]["at"].endswith("Z")'
 	doc_is update 'd["repositories"][0]["package_count"] > 0'
 	doc_is hold 'd["packages"] == [{"name": "mmlem", "held": True}]'
+	doc_is reinstall 'd["packages"] == [{"action": "reinstall", "name": "mmlem", "version": "2.06", "file_count": 2}]'
 	doc_is error 'd["error"]["exit_code"] == 1'
 	# CONFIG.SYS's byte 0x82 read as code page 850: e-acute, in the diff and
 	# in check's finding, never U+0082
