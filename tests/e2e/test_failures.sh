@@ -68,7 +68,7 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	# (setup checks for room before writing, with a generous bound for the
 	# database: below about 600 KiB it is refused before anything is written;
 	# the sizes below 420 are where the writes themselves used to fill it)
-	for kib in 320 344 368 400 420 560 600 640 720; do
+	for kib in 336 352 376 408 428 568 608 648 728; do
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
 		wd --root "$T/m/v" --pci "$PCI_ZH" setup --yes
@@ -87,14 +87,14 @@ t_setup_and_install_at_every_disk_size_are_all_or_nothing() {
 	done
 	[ "$failed" -gt 0 ] && [ "$done" -gt 0 ] || fail "$failed failed, $done done: the sizes miss the edge"
 	# install the same way, at sizes around where it fills
-	for kib in 320 328 336 344 352; do
+	for kib in 336 344 352 360 368; do
 		mount -t tmpfs -o size="$kib"k tmpfs "$T/m"
 		cp -a "$T/s0" "$T/m/v"
 		wd --root "$T/m/v" install mmlem
 		if [ "$RC" -ne 0 ]; then
 			assert_rc 1
 			disk_full_said
-			# (at 320 KiB it fails before its transaction, remembering the catalog)
+			# (at 336 KiB it fails before its transaction, remembering the catalog)
 			! grep -q "transaction" "$T/err" || assert_err "nothing was changed"
 			[ "$(snapshot "$T/m/v" var)" = "$before" ] || fail "$kib KiB: install failed ($ERR) and the volume changed"
 			[ "$(pending "$T/m/v")" = 0 ] || fail "$kib KiB: a transaction is pending"
