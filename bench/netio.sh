@@ -236,7 +236,7 @@ tmp, secs, netio, link = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 MIB = 1048576.0
 def rows(name):
     d = json.load(open(os.path.join(tmp, name + ".json")))
-    return {r["size"]: (r["tx"]["bytes_per_second"] / MIB, r["rx"]["bytes_per_second"] / MIB)
+    return {r["block_name"]: (r["tx"]["bytes_per_second"] / MIB, r["rx"]["bytes_per_second"] / MIB)
             for r in d["results"]}
 def iperf(name):
     return json.load(open(os.path.join(tmp, name + ".json")))["end"]["sum_received"]["bits_per_second"] / 8 / MIB

@@ -10,6 +10,12 @@ static char *col(sqlite3_stmt *st, int i)
 	return wd_xstrdup(s ? s : "");
 }
 
+static char *col_null(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+	return s ? wd_xstrdup(s) : NULL;
+}
+
 int history_list(struct db *db, struct history_row **out, size_t *n, struct wd_err *err)
 {
 	*out = NULL;
@@ -17,8 +23,13 @@ int history_list(struct db *db, struct history_row **out, size_t *n, struct wd_e
 	if (!db || !db->h)
 		return 0;
 	sqlite3_stmt *st;
-	int r = db_prepare(db, "SELECT id, at, action, package, version FROM history ORDER BY id",
-			   &st, err);
+	/* a database opened without its schema upgraded (before step 11) has
+	 * rows without what step 11 added: NULL for them */
+	int r = 0;
+	if (sqlite3_prepare_v2(db->h, "SELECT id, at, action, package, version, from_version, "
+			       "command, packages FROM history ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		r = db_prepare(db, "SELECT id, at, action, package, version, NULL, NULL, NULL FROM "
+			       "history ORDER BY id", &st, err);
 	if (r)
 		return r;
 	int s;
@@ -30,6 +41,9 @@ int history_list(struct db *db, struct history_row **out, size_t *n, struct wd_e
 			.action = col(st, 2),
 			.package = col(st, 3),
 			.version = col(st, 4),
+			.from_version = col_null(st, 5),
+			.command = col_null(st, 6),
+			.packages = col_null(st, 7),
 		};
 	}
 	if (s != SQLITE_DONE)
@@ -45,6 +59,9 @@ void history_list_free(struct history_row *h, size_t n)
 		free(h[i].action);
 		free(h[i].package);
 		free(h[i].version);
+		free(h[i].from_version);
+		free(h[i].command);
+		free(h[i].packages);
 	}
 	free(h);
 }

@@ -91,5 +91,12 @@ const char *const db_schema_steps[] = {
 	"CREATE TABLE generation_package (n INTEGER NOT NULL, name TEXT NOT NULL,"
 	" version TEXT NOT NULL, action TEXT NOT NULL"
 	" CHECK (action IN ('install', 'upgrade', 'reinstall')), PRIMARY KEY (n, name));",
+	/* 11: what the history tells of a row beyond its package and version
+	 * (state/history.h): the version an upgrade replaced, and for an undone
+	 * or abandoned transaction the command that began it and the packages
+	 * it held; NULL in the rows older warpdrv wrote */
+	"ALTER TABLE history ADD COLUMN from_version TEXT;"
+	"ALTER TABLE history ADD COLUMN command TEXT;"
+	"ALTER TABLE history ADD COLUMN packages TEXT;",
 	NULL,
 };

@@ -169,11 +169,14 @@ static const char *const done_install[] = {
 	"q.version = p.version) THEN 'reinstall' WHEN p.name IN (SELECT name FROM package) "
 	"THEN 'upgrade' ELSE 'install' END FROM txn t JOIN txn_package p ON p.txn = t.id "
 	"WHERE t.id = ?1 AND t.gen_n IS NOT NULL ORDER BY p.seq",
-	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), "
+	/* from_version: the version an upgrade replaces (NULL for an install
+	 * and a reinstall) */
+	"INSERT INTO history (at, action, package, version, from_version) SELECT datetime('now'), "
 	"CASE WHEN EXISTS (SELECT 1 FROM package p WHERE p.name = txn_package.name AND "
 	"p.version = txn_package.version) THEN 'reinstall' "
 	"WHEN name IN (SELECT name FROM package) THEN 'upgrade' ELSE 'install' END, "
-	"name, version FROM txn_package WHERE txn = ?1 ORDER BY seq",
+	"name, version, (SELECT p.version FROM package p WHERE p.name = txn_package.name AND "
+	"p.version <> txn_package.version) FROM txn_package WHERE txn = ?1 ORDER BY seq",
 	"INSERT INTO history (at, action, package, version) SELECT datetime('now'), 'remove', "
 	"name, version FROM package WHERE name IN (SELECT name FROM txn_remove WHERE txn = ?1) "
 	"AND name NOT IN (SELECT name FROM txn_package WHERE txn = ?1)",
@@ -214,20 +217,32 @@ int txnlog_done(struct db *db, long long id, struct wd_err *err)
 	return r ? r : txnlog_forget(db, id, err);
 }
 
+/* A history row for transaction id that was undone or abandoned (action),
+ * named as the user knows it: the command that began it (the generation's,
+ * as "setup"; else "upgrade" when it replaces installed packages, or the
+ * transaction's own install or remove) and the packages it held, in order
+ * ("mmlem, acpi-psd"; a removal: the package it removes). */
+static const char undone_sql[] =
+	"INSERT INTO history (at, action, package, version, command, packages) SELECT "
+	"datetime('now'), ?2, t.package, '-', coalesce(t.gen_command, CASE WHEN t.action = "
+	"'install' AND EXISTS (SELECT 1 FROM txn_package k JOIN package p ON p.name = k.name "
+	"WHERE k.txn = t.id) THEN 'upgrade' ELSE t.action END), coalesce((SELECT "
+	"group_concat(name, ', ') FROM (SELECT name FROM txn_package WHERE txn = t.id ORDER BY "
+	"seq)), t.package) FROM txn t WHERE t.id = ?1";
+
 int txnlog_undone(struct db *db, long long id, const char *name, struct wd_err *err)
 {
-	int r = exec_id(db, "INSERT INTO history (at, action, package, version) VALUES "
-			    "(datetime('now'), 'undo install', ?2, '-')", id, name, err);
+	(void)name; /* the row says more than the name: undone_sql */
+	int r = exec_id(db, undone_sql, id, "undo", err);
 	return r ? r : txnlog_forget(db, id, err);
 }
 
 int txnlog_abandoned(struct db *db, long long id, bool install, const char *name,
 		     struct wd_err *err)
 {
-	int r = exec_id(db, install ? "INSERT INTO history (at, action, package, version) VALUES "
-				      "(datetime('now'), 'abandon install', ?2, '-')"
-				    : "INSERT INTO history (at, action, package, version) VALUES "
-				      "(datetime('now'), 'abandon remove', ?2, '-')", id, name, err);
+	(void)install;
+	(void)name;
+	int r = exec_id(db, undone_sql, id, "abandon", err);
 	return r ? r : txnlog_forget(db, id, err);
 }
 

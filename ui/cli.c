@@ -559,7 +559,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	struct session s;
 	ui_session_open(&ctx, &s);
-	rc = cmd->run(&ctx, nrest, rest);
+	if (!(rc = ui_codepage_setup(&ctx)))
+		rc = cmd->run(&ctx, nrest, rest);
 	ui_session_close(&ctx);
 out:
 	json_end_document(&ctx.j);

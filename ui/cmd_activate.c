@@ -66,9 +66,9 @@ static void report(struct wd_ctx *ctx, const struct subscription *s, enum sub_st
 		json_bool(&ctx->j, "stored", stored);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		if (old_id[0] && strcmp(old_id, s->id) != 0)
-			json_str(&ctx->j, "replaces", old_id);
+			json_str(&ctx->j, "replaced_key_id", old_id);
 		else
-			json_null(&ctx->j, "replaces");
+			json_null(&ctx->j, "replaced_key_id");
 		ui_sub_json(ctx, st, s, today);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);

@@ -216,7 +216,7 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "index", path);
 		json_int(&ctx->j, "serial", (long long)idx.serial);
-		json_int(&ctx->j, "packages", (long long)idx.npkgs);
+		json_int(&ctx->j, "package_count", (long long)idx.npkgs);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}

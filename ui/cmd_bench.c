@@ -146,7 +146,7 @@ static void json_run(struct json *j, const struct bench_run *run, const char *db
 	json_str(j, "source", run->source);
 	json_str(j, "proto", run->l.proto == NETIO_UDP ? "udp" : "tcp");
 	json_str(j, "peer", run->peer);
-	json_str(j, "recorded", run->recorded);
+	json_time(j, "recorded_at", run->recorded);
 	json_str(j, "driver", run->driver[0] ? run->driver : NULL);
 	json_str(j, "version", run->version[0] ? run->version : NULL);
 	json_str(j, "db", db);
@@ -158,10 +158,10 @@ static void json_run(struct json *j, const struct bench_run *run, const char *db
 		netio_format_line(r, line, sizeof line);
 		json_obj_begin(j, NULL);
 		json_int(j, "block", r->block);
-		json_str(j, "size", label);
+		json_str(j, "block_name", label);
 		json_dir(j, "tx", &r->tx);
 		json_dir(j, "rx", &r->rx);
-		json_str(j, "line", line);
+		json_str(j, "netio_line", line);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -287,7 +287,7 @@ static void json_runs(struct json *j, const struct section *s)
 		if (r->id) {
 			json_int(j, "run", r->id);
 			json_str(j, "source", r->source);
-			json_str(j, "recorded", r->recorded);
+			json_time(j, "recorded_at", r->recorded);
 			json_str(j, "driver", r->driver[0] ? r->driver : NULL);
 			json_str(j, "version", r->version[0] ? r->version : NULL);
 		} else {
@@ -312,13 +312,15 @@ static void json_row(struct json *j, const struct section *s, int k)
 	netio_block_label(s->blocks[k], label, sizeof label);
 	json_obj_begin(j, NULL);
 	json_int(j, "block", s->blocks[k]);
-	json_str(j, "size", label);
+	json_str(j, "block_name", label);
 	json_arr_begin(j, "values");
 	for (int i = 0; i < s->n; i++) {
 		json_obj_begin(j, NULL);
 		json_str(j, "label", s->runs[i].label);
-		json_dir_value(j, "tx", udp ? "tx_loss" : NULL, dir_at(&s->runs[i], s->blocks[k], 1));
-		json_dir_value(j, "rx", udp ? "rx_loss" : NULL, dir_at(&s->runs[i], s->blocks[k], 0));
+		json_dir_value(j, "tx_mbyte_per_second", udp ? "tx_loss" : NULL,
+			       dir_at(&s->runs[i], s->blocks[k], 1));
+		json_dir_value(j, "rx_mbyte_per_second", udp ? "rx_loss" : NULL,
+			       dir_at(&s->runs[i], s->blocks[k], 0));
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -346,7 +348,7 @@ static void json_section(struct json *j, const char *key, const struct section *
 	for (int k = 0; k < s->nb; k++)
 		json_row(j, s, k);
 	json_arr_end(j);
-	json_arr_begin(j, "summary");
+	json_arr_begin(j, "peak_lines");
 	if (s->n > 1)
 		for (int t = 0; t < 2; t++)
 			json_str(j, NULL, s->lines[t]);

@@ -71,11 +71,11 @@ static void print_json(struct wd_ctx *ctx, const struct check_report *rep)
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct finding *f = &rep->v[i];
 		json_obj_begin(j, NULL);
-		json_str(j, "file", f->file);
+		json_vol(j, "path", f->file);
 		json_int(j, "line", (long long)f->line);
 		json_str(j, "severity", f->severity == CHECK_ERROR ? "error" : "warning");
 		json_str(j, "code", f->code);
-		json_str(j, "message", f->message);
+		json_mixed(j, "message", f->message);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -89,17 +89,17 @@ static void print_text(struct wd_ctx *ctx, const struct check_report *rep)
 		const struct finding *f = &rep->v[i];
 		bool error = f->severity == CHECK_ERROR;
 		if (f->line)
-			printf("%s line %zu: ", ui_esc(f->file), f->line);
+			printf("%s line %zu: ", ui_vol(ctx, f->file), f->line);
 		else
-			printf("%s: ", ui_esc(f->file));
+			printf("%s: ", ui_vol(ctx, f->file));
 		printf("%s%s%s: %s [%s]\n", ui_color(ctx, error ? "red" : "yellow"),
-		       error ? "error" : "warning", ui_color(ctx, "reset"), ui_esc(f->message),
+		       error ? "error" : "warning", ui_color(ctx, "reset"), ui_mixed(ctx, f->message),
 		       ui_esc(f->code));
 	}
 	size_t warnings = rep->n - rep->errors;
 	if (!rep->n)
 		ui_say(ctx, "No problems found in CONFIG.SYS and %s.\n",
-		       ui_esc(rep->pi_file ? rep->pi_file : CHECK_PROTOCOL_INI));
+		       ui_vol(ctx, rep->pi_file ? rep->pi_file : CHECK_PROTOCOL_INI));
 	else
 		ui_say(ctx, "%zu error%s, %zu warning%s.\n", rep->errors, rep->errors == 1 ? "" : "s",
 		       warnings, warnings == 1 ? "" : "s");

@@ -23,12 +23,12 @@ static void show_json(struct wd_ctx *ctx, const struct setup_view *sv, const cha
 	json_str(js, "package", pkg);
 	json_bool(js, "changed", true);
 	json_bool(js, "applied", applied);
-	json_int(js, "restored_lines", (long long)restored);
+	json_int(js, "restored_line_count", (long long)restored);
 	if (from_gen)
 		json_int(js, "displaced_from_generation", from_gen);
 	else
 		json_null(js, "displaced_from_generation");
-	json_strn(js, "diff", diff->p ? diff->p : "", diff->len);
+	json_voln(js, "diff", diff->p ? diff->p : "", diff->len);
 	if (applied && sv->generation > 0)
 		json_int(js, "generation", sv->generation);
 	else

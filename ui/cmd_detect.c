@@ -39,8 +39,8 @@ static void print_json(struct wd_ctx *ctx, const struct pci_list *l, char **driv
 		json_bool(j, "network", pci_is_network(d));
 		json_str(j, "vbox_model", d->vbox_model);
 		if (pci_is_network(d)) {
-			json_str(j, "driver", driver ? driver[i] : NULL);
-			json_str(j, "driver_note", why ? why[i] : NULL);
+			json_str(j, "package", driver ? driver[i] : NULL);
+			json_str(j, "package_note", why ? why[i] : NULL);
 		}
 		if (d->adapter) {
 			json_int(j, "adapter", d->adapter);

@@ -1,5 +1,8 @@
 /* warpdrv history: the configuration generations, and what was installed
  * and removed on this volume, and when. */
+#include <string.h>
+
+#include "common/buf.h"
 #include "installer/generation.h"
 #include "state/history.h"
 #include "ui/commands.h"
@@ -21,13 +24,13 @@ static int show_generations(struct wd_ctx *ctx, struct db *db, struct wd_err *er
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
 			json_int(&ctx->j, "generation", g[i].n);
-			json_str(&ctx->j, "at", g[i].at);
+			json_time(&ctx->j, "at", g[i].at);
 			json_str(&ctx->j, "command", g[i].command);
-			json_str(&ctx->j, "summary", g[i].summary);
+			json_mixed(&ctx->j, "summary", g[i].summary);
 			json_obj_end(&ctx->j);
 		} else {
-			ui_say(ctx, "%4ld  %s  %-16s %s\n", g[i].n, ui_esc(g[i].at),
-			       ui_esc(g[i].command), ui_esc(g[i].summary));
+			ui_say(ctx, "%4ld  %s  %-16s %s\n", g[i].n, ui_local_time(g[i].at),
+			       ui_esc(g[i].command), ui_mixed(ctx, g[i].summary));
 		}
 	}
 	if (ctx->json)
@@ -36,6 +39,57 @@ static int show_generations(struct wd_ctx *ctx, struct db *db, struct wd_err *er
 		ui_say(ctx, "\nPackages:\n");
 	generation_list_free(g, n);
 	return 0;
+}
+
+static bool has_version(const char *v)
+{
+	return v && *v && strcmp(v, "-");
+}
+
+/* What a row did, for the text: "testpkg 1.0 -> 1.1", "setup (mmlem,
+ * acpi-psd)", "testpkg 1.0". */
+static const char *what_of(const struct history_row *x)
+{
+	static struct wd_buf b;
+	b.len = 0;
+	if (x->command)
+		wd_buf_addf(&b, "%s (%s)", ui_esc(x->command),
+			    ui_esc(x->packages ? x->packages : x->package));
+	else if (has_version(x->from_version) && has_version(x->version))
+		wd_buf_addf(&b, "%s %s -> %s", ui_esc(x->package), ui_esc(x->from_version),
+			    ui_esc(x->version));
+	else if (has_version(x->version))
+		wd_buf_addf(&b, "%s %s", ui_esc(x->package), ui_esc(x->version));
+	else
+		wd_buf_adds(&b, ui_esc(x->package));
+	return wd_buf_cstr(&b);
+}
+
+static void json_history_row(struct wd_ctx *ctx, const struct history_row *x)
+{
+	struct json *j = &ctx->j;
+	json_obj_begin(j, NULL);
+	json_int(j, "id", x->id);
+	json_time(j, "at", x->at);
+	json_str(j, "action", x->action);
+	json_str(j, "package", x->package);
+	json_str(j, "version", has_version(x->version) ? x->version : NULL);
+	json_str(j, "from_version", has_version(x->from_version) ? x->from_version : NULL);
+	json_str(j, "command", x->command);
+	if (x->packages) {
+		json_arr_begin(j, "packages");
+		for (const char *p = x->packages; *p;) {
+			size_t n = strcspn(p, ",");
+			json_strn(j, NULL, p, n);
+			p += n;
+			while (*p == ',' || *p == ' ')
+				p++;
+		}
+		json_arr_end(j);
+	} else {
+		json_null(j, "packages");
+	}
+	json_obj_end(j);
 }
 
 int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
@@ -67,16 +121,10 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	for (; !r && n < nh; n++) {
 		const struct history_row *x = &h[n];
 		if (ctx->json) {
-			json_obj_begin(&ctx->j, NULL);
-			json_int(&ctx->j, "id", x->id);
-			json_str(&ctx->j, "at", x->at);
-			json_str(&ctx->j, "action", x->action);
-			json_str(&ctx->j, "package", x->package);
-			json_str(&ctx->j, "version", x->version);
-			json_obj_end(&ctx->j);
+			json_history_row(ctx, x);
 		} else {
-			ui_say(ctx, "%4lld  %s  %-12s %s %s\n", x->id, ui_esc(x->at), ui_esc(x->action),
-			       ui_esc(x->package), ui_esc(x->version));
+			ui_say(ctx, "%4lld  %s  %s %s\n", x->id, ui_local_time(x->at),
+			       ui_esc(x->action), what_of(x));
 		}
 	}
 	history_list_free(h, nh);

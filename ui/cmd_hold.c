@@ -33,9 +33,14 @@ static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct 
 	}
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_arr_begin(&ctx->j, held ? "held" : "unheld");
-		for (int i = 0; i < n; i++)
-			json_str(&ctx->j, NULL, names[i]);
+		/* each package as list shows it: its name and whether it is held */
+		json_arr_begin(&ctx->j, "packages");
+		for (int i = 0; i < n; i++) {
+			json_obj_begin(&ctx->j, NULL);
+			json_str(&ctx->j, "name", names[i]);
+			json_bool(&ctx->j, "held", held);
+			json_obj_end(&ctx->j);
+		}
 		json_arr_end(&ctx->j);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);

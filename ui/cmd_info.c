@@ -191,7 +191,7 @@ static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 		const struct pkg_pci *p = &m->pci[i];
 		json_obj_begin(j, NULL);
 		snprintf(id, sizeof id, "%04x:%04x", p->vendor, p->device);
-		json_str(j, "id", id);
+		json_str(j, "pci_id", id);
 		snprintf(id, sizeof id, "%04x:%04x", p->subsys_vendor, p->subsys_device);
 		json_str(j, "subsystem", p->has_subsys ? id : NULL);
 		if (p->revision >= 0)
@@ -275,9 +275,9 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 		rc = ui_fail(ctx, r, &err);
 	if (!rc && (r = session_catalog(ctx->s, false, &cat, &err)))
 		rc = ui_fail(ctx, r, &err);
-	/* One package: its object (as always); several: {"packages": [...]}.
+	/* {"packages": [...]}, for one package as for several (docs/json.md).
 	 * A package that cannot be shown is said, and the others still are. */
-	bool several = argc > 1 && ctx->json;
+	bool several = ctx->json;
 	if (!rc && several) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");

@@ -31,7 +31,7 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		json_str(&ctx->j, "name", plan->name);
 		json_str(&ctx->j, "version", plan->version);
 		if (plan->upgrade_from)
-			json_str(&ctx->j, "from", plan->upgrade_from);
+			json_str(&ctx->j, "from_version", plan->upgrade_from);
 		json_arr_begin(&ctx->j, "steps");
 		for (size_t i = 0; i < plan->nops; i++) {
 			json_obj_begin(&ctx->j, NULL);
@@ -63,12 +63,8 @@ static void render_open(struct render *rd)
 		return;
 	rd->open = true;
 	json_obj_begin(&rd->ctx->j, NULL);
-	if (rd->dry_run) {
-		json_bool(&rd->ctx->j, "dry_run", true);
-		json_arr_begin(&rd->ctx->j, "plans");
-	} else {
-		json_arr_begin(&rd->ctx->j, rd->list);
-	}
+	json_bool(&rd->ctx->j, "dry_run", rd->dry_run);
+	json_arr_begin(&rd->ctx->j, rd->dry_run ? "plans" : "packages");
 }
 
 /* Ends the --json document (an empty list when nothing was told). */
@@ -119,12 +115,14 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	render_open(rd);
 	json_obj_begin(&ctx->j, NULL);
+	json_str(&ctx->j, "action", ev == PKG_UPGRADED ? "upgrade" : ev == PKG_INSTALLED ? "install"
+								  : "remove");
 	json_str(&ctx->j, "name", name);
 	json_str(&ctx->j, "version", version);
 	if (ev == PKG_UPGRADED && by)
-		json_str(&ctx->j, "from", by);
+		json_str(&ctx->j, "from_version", by);
 	if (ev == PKG_INSTALLED || ev == PKG_UPGRADED)
-		json_int(&ctx->j, "files", (long long)nfiles);
+		json_int(&ctx->j, "file_count", (long long)nfiles);
 	json_obj_end(&ctx->j);
 }
 

@@ -76,7 +76,7 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 	r = installed_packages(have ? db : NULL, &p, &n, err);
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_arr_begin(&ctx->j, "installed");
+		json_arr_begin(&ctx->j, "packages");
 	}
 	for (size_t i = 0; !r && i < n; i++) {
 		if (!wanted(f, p[i].name, p[i].summary))
@@ -89,7 +89,8 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 			json_str(&ctx->j, "kind", p[i].kind);
 			json_str(&ctx->j, "entitlement", p[i].entitlement);
 			json_str(&ctx->j, "summary", p[i].summary);
-			json_str(&ctx->j, "installed", p[i].installed);
+			json_str(&ctx->j, "installed_version", p[i].version);
+			json_time(&ctx->j, "installed_at", p[i].installed);
 			json_bool(&ctx->j, "held", is_held(db, p[i].name));
 			json_obj_end(&ctx->j);
 		} else {
@@ -137,7 +138,7 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 		json_str(&ctx->j, "entitlement", e->entitlement);
 		json_str(&ctx->j, "summary", e->summary);
 		json_str(&ctx->j, "repository", from->url);
-		json_str(&ctx->j, "installed", inst);
+		json_str(&ctx->j, "installed_version", inst);
 		json_bool(&ctx->j, "upgradable", upgradable);
 		json_bool(&ctx->j, "held", held);
 		json_obj_end(&ctx->j);

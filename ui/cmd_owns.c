@@ -50,7 +50,7 @@ static int owns(struct wd_ctx *ctx, const char *arg, struct wd_err *err)
 			       os2);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "file", os2);
+		json_str(&ctx->j, "path", os2);
 		json_str(&ctx->j, "package", owner);
 		json_str(&ctx->j, "version", ver);
 		json_obj_end(&ctx->j);

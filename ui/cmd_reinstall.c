@@ -103,17 +103,18 @@ static void json_done(struct wd_ctx *ctx, const struct reinstall_run *u, size_t 
 {
 	json_obj_begin(&ctx->j, NULL);
 	json_bool(&ctx->j, "dry_run", ctx->dry_run);
-	json_arr_begin(&ctx->j, "reinstalled");
+	json_arr_begin(&ctx->j, "packages"); /* as install's document (docs/json.md) */
 	for (size_t i = 0; i < u->npkgs; i++) {
 		json_obj_begin(&ctx->j, NULL);
+		json_str(&ctx->j, "action", "reinstall");
 		json_str(&ctx->j, "name", u->pkgs[i].m.name);
 		json_str(&ctx->j, "version", u->pkgs[i].m.version);
-		json_int(&ctx->j, "files", (long long)u->pkgs[i].m.nfiles);
+		json_int(&ctx->j, "file_count", (long long)u->pkgs[i].m.nfiles);
 		json_obj_end(&ctx->j);
 	}
 	json_arr_end(&ctx->j);
 	if (damaged != (size_t)-1)
-		json_int(&ctx->j, "damaged_files", (long long)damaged);
+		json_int(&ctx->j, "damaged_file_count", (long long)damaged);
 	json_obj_end(&ctx->j);
 	json_finish(&ctx->j);
 }

@@ -98,9 +98,12 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 		r = repolist_add(db, &a.c, today, &err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "added", a.c.name);
+		json_str(&ctx->j, "name", a.c.name);
 		json_str(&ctx->j, "url", a.c.url);
-		json_int(&ctx->j, "mirrors", (long long)a.c.nmirrors);
+		json_arr_begin(&ctx->j, "mirrors");
+		for (size_t i = 0; i < a.c.nmirrors; i++)
+			json_str(&ctx->j, NULL, a.c.mirrors[i]);
+		json_arr_end(&ctx->j);
 		json_bool(&ctx->j, "subscription", a.c.subscription);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);
@@ -134,7 +137,7 @@ static int repo_remove(struct wd_ctx *ctx, int argc, char **argv)
 		r = repolist_remove(db, argv[0], &found, &err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "removed", argv[0]);
+		json_str(&ctx->j, "name", argv[0]);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
@@ -172,10 +175,13 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 		json_bool(&ctx->j, "subscription", c->subscription);
 		if (found) {
 			json_int(&ctx->j, "serial", (long long)idx.serial);
-			json_int(&ctx->j, "packages", (long long)idx.npkgs);
+			json_int(&ctx->j, "package_count", (long long)idx.npkgs);
 			json_str(&ctx->j, "expires", exp);
 		} else {
+			/* no index fetched yet: the same names, null */
 			json_null(&ctx->j, "serial");
+			json_null(&ctx->j, "package_count");
+			json_null(&ctx->j, "expires");
 		}
 		json_obj_end(&ctx->j);
 	} else {

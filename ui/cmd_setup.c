@@ -217,22 +217,22 @@ static void show_text(struct job *j, const struct wd_buf *diff)
 		ui_say(ctx, "NIC %s %s: %s%s %s (%s, %s)%s\n", ui_esc(it->dev->slot),
 		       it->dev->vbox_model ? it->dev->vbox_model : "", ui_color(ctx, "bold"),
 		       ui_esc(it->pkg->m.name), ui_esc(it->pkg->m.version),
-		       ui_esc(it->pkg->m.driver), ui_esc(it->section), ui_color(ctx, "reset"));
+		       ui_esc(it->pkg->m.driver), ui_vol(ctx, it->section), ui_color(ctx, "reset"));
 		if (it->replaced_file && !it->unchanged)
-			ui_say(ctx, "  replaces %s%s%s%s\n", ui_esc(it->replaced_file),
+			ui_say(ctx, "  replaces %s%s%s%s\n", ui_vol(ctx, it->replaced_file),
 			       it->replaced_section ? " [" : "",
-			       it->replaced_section ? ui_esc(it->replaced_section) : "",
+			       it->replaced_section ? ui_vol(ctx, it->replaced_section) : "",
 			       it->replaced_section ? "]" : "");
 		if (it->unchanged)
 			ui_say(ctx, "  already configured\n");
 		for (size_t k = 0; k < it->nnotes; k++)
-			ui_say(ctx, "  note: %s\n", ui_esc_text(it->notes[k], strlen(it->notes[k])));
+			ui_say(ctx, "  note: %s\n", ui_mixed_text(ctx, it->notes[k]));
 	}
 	if (pv.acpi)
 		ui_say(ctx, "ACPI: %s %s (%s)\n", pv.acpi->m.name, pv.acpi->m.version,
 		       pv.acpi_changes ? "PSD=ACPI.PSD, APM.ADD, the daemon" : "already configured");
 	for (size_t i = 0; i < pv.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
+		ui_say(ctx, "note: %s\n", ui_mixed_text(ctx, pv.notes[i]));
 	struct wd_buf more = {0};
 	would_add(&pv, &more);
 	if (more.len)
@@ -270,14 +270,14 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 			json_str(js, "package", it->pkg->m.name);
 			json_str(js, "version", it->pkg->m.version);
 			json_str(js, "driver", it->pkg->m.driver);
-			json_str(js, "section", it->section);
-			json_str(js, "drivername", it->drivername);
-			json_str(js, "replaces", it->replaced_file);
-			json_str(js, "replaced_section", it->replaced_section);
+			json_vol(js, "section", it->section);
+			json_vol(js, "driver_name", it->drivername);
+			json_vol(js, "replaced_driver", it->replaced_file);
+			json_vol(js, "replaced_section", it->replaced_section);
 			json_bool(js, "unchanged", it->unchanged);
 			json_arr_begin(js, "notes");
 			for (size_t k = 0; k < it->nnotes; k++)
-				json_str(js, NULL, it->notes[k]);
+				json_mixed(js, NULL, it->notes[k]);
 			json_arr_end(js);
 			json_obj_end(js);
 		}
@@ -291,13 +291,13 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 	json_arr_end(js);
 	json_arr_begin(js, "notes");
 	for (size_t i = 0; i < pv.nnotes; i++)
-		json_str(js, NULL, pv.notes[i]);
+		json_mixed(js, NULL, pv.notes[i]);
 	json_arr_end(js);
 	struct wd_buf more = {0};
 	would_add(&pv, &more);
 	json_str(js, "subscription_would_add", more.len ? more.p : NULL);
 	wd_buf_free(&more);
-	json_strn(js, "diff", diff->p ? diff->p : "", diff->len);
+	json_voln(js, "diff", diff->p ? diff->p : "", diff->len);
 	if (applied && pv.generation > 0)
 		json_int(js, "generation", pv.generation);
 	else

@@ -66,7 +66,7 @@ static void show_json(struct undo_run *u, bool applied)
 		json_obj_end(js);
 	}
 	json_arr_end(js);
-	json_strn(js, "diff", diff.p ? diff.p : "", diff.len);
+	json_voln(js, "diff", diff.p ? diff.p : "", diff.len);
 	if (applied && sv.generation > 0)
 		json_int(js, "generation", sv.generation);
 	else

@@ -126,11 +126,14 @@ static void report(struct wd_ctx *ctx, const struct repo_list *l, const struct o
 			if (x->have_fresh) {
 				json_str(&ctx->j, "source", from);
 				json_int(&ctx->j, "serial", (long long)x->fresh.serial);
-				json_int(&ctx->j, "packages", (long long)x->fresh.npkgs);
-				json_int(&ctx->j, "revoked", (long long)x->fresh.nrevoked);
+				json_int(&ctx->j, "package_count", (long long)x->fresh.npkgs);
+				json_int(&ctx->j, "revoked_count", (long long)x->fresh.nrevoked);
 			} else {
-				json_int(&ctx->j, "code", x->err.code);
-				json_str(&ctx->j, "error", x->err.msg);
+				/* the shape of the document's own "error" */
+				json_obj_begin(&ctx->j, "error");
+				json_int(&ctx->j, "exit_code", x->err.code);
+				json_str(&ctx->j, "message", x->err.msg);
+				json_obj_end(&ctx->j);
 			}
 			json_obj_end(&ctx->j);
 		} else if (x->have_fresh) {

@@ -52,7 +52,7 @@ static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 		const struct upgrade_choice *c = &u->c[i];
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "name", c->name);
-		json_str(&ctx->j, "installed", c->installed);
+		json_str(&ctx->j, "installed_version", c->installed);
 		json_bool(&ctx->j, "held", c->held);
 		json_str(&ctx->j, "upgrade_to", c->to && !c->held ? c->to->version : NULL);
 		json_str(&ctx->j, "repository", c->to ? c->to_from->url : NULL);
@@ -220,7 +220,7 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_bool(&ctx->j, "upgraded", !ctx->dry_run && u->npkgs);
-		json_int(&ctx->j, "downloads", (long long)u->ndownload);
+		json_int(&ctx->j, "download_count", (long long)u->ndownload);
 		json_choices(ctx, u);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
@@ -258,7 +258,7 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 			json_obj_begin(&u->ctx->j, NULL);
 			json_bool(&u->ctx->j, "dry_run", true);
 			json_bool(&u->ctx->j, "upgraded", false);
-			json_int(&u->ctx->j, "downloads", (long long)u->ndownload);
+			json_int(&u->ctx->j, "download_count", (long long)u->ndownload);
 			json_int(&u->ctx->j, "download_bytes", (long long)u->download_bytes);
 			json_choices(u->ctx, u);
 			json_obj_end(&u->ctx->j);

@@ -71,7 +71,7 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 			json_obj_begin(&ctx->j, NULL);
 			json_str(&ctx->j, "path", f[i].path);
 			json_str(&ctx->j, "package", f[i].package);
-			json_str(&ctx->j, "problem", why);
+			json_str(&ctx->j, "message", why);
 			json_obj_end(&ctx->j);
 		} else {
 			fprintf(stderr, "%s: %s (%s)\n", ui_esc(f[i].path), ui_esc(why),
@@ -82,7 +82,7 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 	txn_read_unlock(lock);
 	if (!r && ctx->json) {
 		json_arr_end(&ctx->j);
-		json_int(&ctx->j, "checked", checked);
+		json_int(&ctx->j, "checked_count", checked);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}

@@ -1,6 +1,9 @@
 #include "ui/json.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "os2/codepage.h"
 
 void json_init(struct json *j, FILE *f)
 {
@@ -9,26 +12,62 @@ void json_init(struct json *j, FILE *f)
 	j->first[0] = true;
 }
 
+/* One code point of a string, escaped as JSON wants it. */
+static void put_cp(FILE *f, unsigned u, const char *raw, size_t rawlen)
+{
+	switch (u) {
+	case '"': fputs("\\\"", f); break;
+	case '\\': fputs("\\\\", f); break;
+	case '\n': fputs("\\n", f); break;
+	case '\r': fputs("\\r", f); break;
+	case '\t': fputs("\\t", f); break;
+	default:
+		if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+			fprintf(f, "\\u%04x", u); /* controls, C1 ones too */
+		else if (raw)
+			fwrite(raw, 1, rawlen, f); /* valid UTF-8 passes as it is */
+		else {
+			struct wd_buf b = {0};
+			utf8_put(&b, u);
+			fwrite(b.p, 1, b.len, f);
+			wd_buf_free(&b);
+		}
+	}
+}
+
 void json_escape(FILE *f, const char *s, size_t n)
 {
 	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else if (c >= 0x80)
-				/* Volume text is code page 850, not UTF-8: keep JSON
-				 * valid by escaping high bytes as their Latin-1 code points. */
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
+	for (size_t i = 0; i < n;) {
+		unsigned u;
+		size_t len = utf8_seq(s + i, n - i, &u);
+		if (len) {
+			put_cp(f, u, s + i, len);
+			i += len;
+		} else {
+			/* not UTF-8 (an argument, a host path): one U+FFFD per
+			 * byte, never the byte read as Latin-1 */
+			fputs("\\ufffd", f);
+			i++;
+		}
+	}
+	fputc('"', f);
+}
+
+void json_escape_cp(FILE *f, const char *s, size_t n, const struct codepage *cp, bool mixed)
+{
+	if (!cp)
+		cp = codepage_find(CODEPAGE_DEFAULT);
+	fputc('"', f);
+	for (size_t i = 0; i < n;) {
+		unsigned u;
+		size_t len = mixed ? utf8_seq(s + i, n - i, &u) : 0;
+		if (len > 1) {
+			put_cp(f, u, s + i, len);
+			i += len;
+		} else {
+			unsigned char c = (unsigned char)s[i++];
+			put_cp(f, c < 0x80 ? c : cp->high[c - 0x80], NULL, 0);
 		}
 	}
 	fputc('"', f);
@@ -47,6 +86,7 @@ static void sep(struct json *j, const char *key)
 
 static void open_(struct json *j, const char *key, char c)
 {
+	bool top = j->depth == 0;
 	sep(j, key);
 	fputc(c, j->f);
 	j->begun = true;
@@ -54,6 +94,8 @@ static void open_(struct json *j, const char *key, char c)
 		j->depth++;
 	j->first[j->depth] = true;
 	j->kind[j->depth] = c;
+	if (top && c == '{')
+		json_int(j, "format", JSON_FORMAT); /* every document says its schema */
 }
 
 static void close_(struct json *j, char c)
@@ -107,6 +149,66 @@ void json_strn(struct json *j, const char *key, const char *val, size_t n)
 		fputs("null", j->f);
 	else
 		json_escape(j->f, val, n);
+}
+
+void json_voln(struct json *j, const char *key, const char *val, size_t n)
+{
+	sep(j, key);
+	if (!val)
+		fputs("null", j->f);
+	else
+		json_escape_cp(j->f, val, n, j->cp, false);
+}
+
+void json_vol(struct json *j, const char *key, const char *val)
+{
+	json_voln(j, key, val, val ? strlen(val) : 0);
+}
+
+void json_mixed(struct json *j, const char *key, const char *val)
+{
+	sep(j, key);
+	if (!val)
+		fputs("null", j->f);
+	else
+		json_escape_cp(j->f, val, strlen(val), j->cp, true);
+}
+
+static bool two(const char *p)
+{
+	return p[0] >= '0' && p[0] <= '9' && p[1] >= '0' && p[1] <= '9';
+}
+
+bool json_utc_parse(const char *s, struct tm *tm)
+{
+	/* "2026-12-01 18:00:48" (SQLite's datetime()), or with a T and a Z */
+	if (!s || strlen(s) < 19 || !two(s) || !two(s + 2) || s[4] != '-' || !two(s + 5) ||
+	    s[7] != '-' || !two(s + 8) || (s[10] != ' ' && s[10] != 'T') || !two(s + 11) ||
+	    s[13] != ':' || !two(s + 14) || s[16] != ':' || !two(s + 17) ||
+	    (s[19] && strcmp(s + 19, "Z")))
+		return false;
+	memset(tm, 0, sizeof *tm);
+	tm->tm_year = atoi(s) - 1900;
+	tm->tm_mon = atoi(s + 5) - 1;
+	tm->tm_mday = atoi(s + 8);
+	tm->tm_hour = atoi(s + 11);
+	tm->tm_min = atoi(s + 14);
+	tm->tm_sec = atoi(s + 17);
+	return true;
+}
+
+void json_time(struct json *j, const char *key, const char *utc)
+{
+	struct tm tm;
+	if (!utc || !*utc) {
+		json_null(j, key);
+	} else if (json_utc_parse(utc, &tm)) {
+		char t[32];
+		strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_str(j, key, t);
+	} else {
+		json_str(j, key, utc); /* not a time warpdrv wrote: as it is */
+	}
 }
 
 void json_str(struct json *j, const char *key, const char *val)

@@ -7,45 +7,153 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "os2/codepage.h"
+#include "os2/volfiles.h"
+#include "os2/volume.h"
 #include "ui/ui.h"
 
 static bool is_control(unsigned char c, bool keep_nl)
 {
 	if (keep_nl && (c == '\n' || c == '\t'))
 		return false;
-	return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0);
+	return c < 0x20 || c == 0x7f;
 }
 
 /* Appends p[0..n) to b with every byte a terminal could take for a control
- * (below 0x20, 0x7f, and 0x80-0x9f, which a terminal not in UTF-8 reads as
- * C1 controls such as CSI) written as \xNN; keep_nl keeps a newline (and a
- * tab) that the text's own format put there. */
+ * written as \xNN: below 0x20, 0x7f, and each byte that is not part of
+ * valid UTF-8 (a terminal not in UTF-8 reads 0x80-0x9f as C1 controls such
+ * as CSI), and the C1 controls written in UTF-8 (U+0080-U+009F) as \u00NN;
+ * valid UTF-8 text passes. keep_nl keeps a newline (and a tab) that the
+ * text's own format put there. */
 static void esc_into(struct wd_buf *b, const char *p, size_t n, bool keep_nl)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)p[i];
-		if (is_control(c, keep_nl))
+		unsigned u;
+		size_t len = c < 0x80 ? 1 : utf8_seq(p + i, n - i, &u);
+		if (c < 0x80 && is_control(c, keep_nl))
 			wd_buf_addf(b, "\\x%02x", c);
+		else if (!len)
+			wd_buf_addf(b, "\\x%02x", c);
+		else if (len > 1 && u < 0xa0)
+			wd_buf_addf(b, "\\u%04x", u);
 		else
-			wd_buf_addc(b, (char)c);
+			wd_buf_add(b, p + i, len);
+		i += len ? len : 1;
 	}
 }
 
 #define ESC_RING 16
 
-static const char *escn(const char *p, size_t n, bool keep_nl)
+static bool plain_text(const char *p, size_t n, bool keep_nl)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] >= 0x80 || is_control((unsigned char)p[i], keep_nl))
+			return false;
+	return true;
+}
+
+static struct wd_buf *ring_next(void)
 {
 	static struct wd_buf ring[ESC_RING];
 	static unsigned next;
-	bool plain = true;
-	for (size_t i = 0; i < n && plain; i++)
-		plain = !is_control((unsigned char)p[i], keep_nl);
-	if (plain)
-		return p;
 	struct wd_buf *b = &ring[next++ % ESC_RING];
 	b->len = 0;
+	return b;
+}
+
+static const char *escn(const char *p, size_t n, bool keep_nl)
+{
+	if (plain_text(p, n, keep_nl))
+		return p;
+	struct wd_buf *b = ring_next();
 	esc_into(b, p, n, keep_nl);
 	return wd_buf_cstr(b);
+}
+
+/* Text from the volume: decoded from its code page, then escaped; mixed:
+ * valid UTF-8 sequences of two bytes or more are kept (a message of
+ * warpdrv's quoting the volume). */
+static const char *voln(const struct wd_ctx *ctx, const char *p, size_t n, bool keep_nl,
+			bool mixed)
+{
+	if (plain_text(p, n, keep_nl))
+		return p;
+	const struct codepage *cp = ctx->j.cp ? ctx->j.cp : codepage_find(CODEPAGE_DEFAULT);
+	struct wd_buf u = {0};
+	for (size_t i = 0; i < n;) {
+		unsigned c;
+		size_t len = mixed ? utf8_seq(p + i, n - i, &c) : 0;
+		if (len > 1) {
+			wd_buf_add(&u, p + i, len);
+			i += len;
+		} else {
+			codepage_to_utf8(cp, p + i, 1, &u);
+			i++;
+		}
+	}
+	struct wd_buf *b = ring_next();
+	esc_into(b, u.p ? u.p : "", u.len, keep_nl);
+	wd_buf_free(&u);
+	return wd_buf_cstr(b);
+}
+
+const char *ui_vol(const struct wd_ctx *ctx, const char *s)
+{
+	return s ? voln(ctx, s, strlen(s), false, false) : "(none)";
+}
+
+const char *ui_mixed(const struct wd_ctx *ctx, const char *s)
+{
+	return s ? voln(ctx, s, strlen(s), false, true) : "(none)";
+}
+
+const char *ui_mixed_text(const struct wd_ctx *ctx, const char *s)
+{
+	return s ? voln(ctx, s, strlen(s), true, true) : "";
+}
+
+int ui_codepage_setup(struct wd_ctx *ctx)
+{
+	const char *env = getenv("WARPDRV_CODEPAGE");
+	if (env && *env) {
+		char *end;
+		long n = strtol(env, &end, 10);
+		const struct codepage *cp = *end || n <= 0 || n > 99999 ? NULL
+					  : codepage_find((int)n);
+		if (!cp)
+			return ui_usage(ctx, "WARPDRV_CODEPAGE=%s is not a code page warpdrv can read "
+					"(one of %s); unset it to use the one the volume's CONFIG.SYS "
+					"selects", ui_esc(env), codepage_names());
+		ctx->j.cp = cp;
+		return 0;
+	}
+	ctx->j.cp = codepage_find(CODEPAGE_DEFAULT);
+	if (!ctx->root)
+		return 0;
+	/* the volume's CODEPAGE=: a volume that cannot be opened or read is
+	 * the command's to report, not this */
+	struct wd_err err = {0};
+	struct volume v;
+	if (volume_open(&v, ctx->root, &err))
+		return 0;
+	struct wd_buf text = {0};
+	int n = 0;
+	if (!volfile_config_sys(&v, &text, &err)) {
+		struct config_sys cs;
+		config_sys_parse(&cs, text.p ? text.p : "", text.len);
+		n = codepage_of_config_sys(&cs);
+		config_sys_free(&cs);
+	}
+	wd_buf_free(&text);
+	volume_close(&v);
+	if (n && codepage_find(n))
+		ctx->j.cp = codepage_find(n);
+	else if (n)
+		ui_warn(ctx, "CONFIG.SYS selects code page %d, which warpdrv cannot read (it reads "
+			"%s): its text is shown as code page %d; set WARPDRV_CODEPAGE to choose\n",
+			n, codepage_names(), CODEPAGE_DEFAULT);
+	return 0;
 }
 
 const char *ui_esc(const char *s)
@@ -56,6 +164,11 @@ const char *ui_esc(const char *s)
 const char *ui_esc_text(const char *p, size_t n)
 {
 	return p ? escn(p, n, true) : "";
+}
+
+const char *ui_vol_text(const struct wd_ctx *ctx, const char *p, size_t n)
+{
+	return p ? voln(ctx, p, n, true, false) : "";
 }
 
 /* A message for stderr: its format's newlines kept, everything else escaped. */
@@ -79,7 +192,7 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 			json_obj_begin(j, NULL);
 		}
 		json_obj_begin(j, "error");
-		json_int(j, "code", code);
+		json_int(j, "exit_code", code);
 		json_str(j, "message", msg);
 		json_obj_end(j);
 		json_obj_end(j);
@@ -186,7 +299,7 @@ int ui_confirm(struct wd_ctx *ctx, const char *question, struct wd_err *err, con
 
 void ui_show_diff(const struct wd_ctx *ctx, const char *p, size_t n)
 {
-	const char *t = ui_esc_text(p, n);
+	const char *t = ui_vol_text(ctx, p, n);
 	if (!ctx->color) {
 		fputs(t, stdout);
 		return;
@@ -242,4 +355,23 @@ char *ui_data_dir(const struct wd_ctx *ctx, const char *name)
 			free(cand[i]);
 	}
 	return found;
+}
+
+const char *ui_local_time(const char *utc)
+{
+	struct tm tm, local;
+	if (!utc || !json_utc_parse(utc, &tm))
+		return ui_esc(utc);
+	time_t t = timegm(&tm);
+	tzset(); /* TZ as it is now: localtime_r need not read it */
+	if (t == (time_t)-1 || !localtime_r(&t, &local))
+		return ui_esc(utc);
+	char s[64];
+	/* the zone's name, or its offset when the name is not one (TZ=<+0530>-5:30) */
+	size_t n = strftime(s, sizeof s, "%Y-%m-%d %H:%M:%S %Z", &local);
+	if (!n || s[n - 1] == ' ' || s[20] == '+' || s[20] == '-')
+		strftime(s, sizeof s, "%Y-%m-%d %H:%M:%S %z", &local);
+	struct wd_buf *b = ring_next();
+	wd_buf_adds(b, s);
+	return wd_buf_cstr(b);
 }

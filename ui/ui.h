@@ -91,15 +91,37 @@ int ui_usage(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(pri
 void ui_say(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_warn(struct wd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text from the volume or its database (CONFIG.SYS lines, names, URLs, rows)
- * made safe for a terminal: each control byte (below 0x20, 0x7f, 0x80-0x9f)
- * becomes \xNN, so an escape sequence planted there is shown, not obeyed.
- * s itself when it has none; otherwise a buffer valid for 16 more calls.
+ * made safe for a terminal: each control byte (below 0x20, 0x7f) and each
+ * byte that is not part of valid UTF-8 (0x80-0x9f alone are C1 controls to a
+ * terminal not in UTF-8) becomes \xNN, and a C1 control written in UTF-8
+ * (U+0080-U+009F) \u00NN, so an escape sequence planted there is shown, not
+ * obeyed; valid UTF-8 text passes. s itself when it is plain ASCII;
+ * otherwise a buffer valid for 16 more calls.
  * ui_fail and ui_warn do the same to their messages (keeping the newlines
  * of the message's own format); --json strings are escaped by ui/json.c. */
 const char *ui_esc(const char *s);
 /* The same for text of several lines (a diff, a message): its newlines and
  * tabs kept, every other control byte (a NUL too) escaped; n bytes of p. */
 const char *ui_esc_text(const char *p, size_t n);
+/* Text from the volume (a CONFIG.SYS line, a section or file name of it)
+ * for a terminal: decoded from the volume's code page into UTF-8, then
+ * escaped as ui_esc does; ui_vol_text keeps newlines as ui_esc_text. */
+const char *ui_vol(const struct wd_ctx *ctx, const char *s);
+const char *ui_vol_text(const struct wd_ctx *ctx, const char *p, size_t n);
+/* A message of warpdrv's that may quote the volume (a check finding, a
+ * note): its valid UTF-8 kept, its other bytes decoded from the code page
+ * (json_mixed's rule); ui_mixed_text keeps newlines. */
+const char *ui_mixed(const struct wd_ctx *ctx, const char *s);
+const char *ui_mixed_text(const struct wd_ctx *ctx, const char *s);
+/* Chooses the code page the volume's text is read in, before the command
+ * runs: WARPDRV_CODEPAGE when set (a number warpdrv knows, or a usage
+ * error), else the first number of CONFIG.SYS's CODEPAGE= statement, else
+ * 850. Sets ctx->j.cp; 0 or the exit code of the usage error. */
+int ui_codepage_setup(struct wd_ctx *ctx);
+/* A time warpdrv recorded in UTC (json_utc_parse) in the local time zone
+ * with its name: "2026-12-01 19:00:48 CET"; the text itself when it is not
+ * such a time. A buffer valid for 16 more calls of the ui_esc family. */
+const char *ui_local_time(const char *utc);
 /* Colour escape for a terminal, or "" when colour is off: ui_color for
  * stdout, ui_color_err for stderr (each stream decides for itself). */
 const char *ui_color(const struct wd_ctx *ctx, const char *which);

@@ -81,7 +81,7 @@ pending() { # VOLUME
 installed() { # VOLUME
 	wd --root "$1" --json list --installed
 	assert_rc 0
-	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["installed"]))' "$T/out" "${WITH_VERSIONS:-0}"
+	python3 -c 'import json,sys; print(" ".join(p["name"] + ("=" + p["version"] if sys.argv[2] == "1" else "") for p in json.load(open(sys.argv[1]))["packages"]))' "$T/out" "${WITH_VERSIONS:-0}"
 }
 
 skip() {

@@ -101,7 +101,7 @@ t_udp_client_against_server_every_size() {
 	# Each rate is followed by its loss, as netio 1.33 prints it.
 	grep -Eq '^Packet size 32k bytes:  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Tx,  [0-9.]+ [KMG]?Byte/s \([0-9]+%\) Rx\.$' "$T/out" || fail "no loss in the 32k line: $OUT"
 	wdt --json bench report --db "$T/c.db"
-	assert_json 'd["tcp"] is None and d["udp"]["runs"][0]["label"] == "udp" and len(d["udp"]["rows"]) == 6 and all(v["tx"] > 0 and v["rx"] > 0 and 0 <= v["tx_loss"] <= 100 and 0 <= v["rx_loss"] <= 100 for r in d["udp"]["rows"] for v in r["values"])'
+	assert_json 'd["tcp"] is None and d["udp"]["runs"][0]["label"] == "udp" and len(d["udp"]["rows"]) == 6 and all(v["tx_mbyte_per_second"] > 0 and v["rx_mbyte_per_second"] > 0 and 0 <= v["tx_loss"] <= 100 and 0 <= v["rx_loss"] <= 100 for r in d["udp"]["rows"] for v in r["values"])'
 	wdt bench report --db "$T/c.db"
 	assert_out "| block | udp Tx | loss | udp Rx | loss |"
 	for _ in $(seq 20); do [ "$(runs_in "$T/server.db")" = 1 ] && break; sleep 0.1; done
@@ -126,7 +126,7 @@ t_client_json_and_one_block_size() {
 	start_server
 	wdt --json bench client 127.0.0.1 -b 4k --port "$PORT" --seconds 0.1 --db "$T/c.db"
 	assert_rc 0
-	assert_json 'd["label"] == "127.0.0.1" and len(d["results"]) == 1 and d["results"][0]["block"] == 4096 and d["results"][0]["line"].startswith("Packet size  4k bytes:  ") and d["results"][0]["rx"]["bytes"] % 4096 == 0'
+	assert_json 'd["label"] == "127.0.0.1" and len(d["results"]) == 1 and d["results"][0]["block"] == 4096 and d["results"][0]["netio_line"].startswith("Packet size  4k bytes:  ") and d["results"][0]["rx"]["bytes"] % 4096 == 0'
 	# 32k is 32768 bytes over TCP, 32767 over UDP.
 	wdt --json bench client 127.0.0.1 -b 32k -p "$PORT" --seconds 0.1 --db "$T/c.db"  # -p: netio's spelling
 	assert_rc 0

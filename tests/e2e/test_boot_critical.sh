@@ -186,7 +186,7 @@ check_of() { # checks $V, which it must not change
 	[ "$(snapshot "$V")" = "$before" ] || fail "check changed the volume"
 }
 has_error() { # CODE TEXT
-	assert_json "any(f['code'] == '$1' and f['severity'] == 'error' and f['file'] == 'CONFIG.SYS' and '$2' in f['message'] for f in d['findings'])"
+	assert_json "any(f['code'] == '$1' and f['severity'] == 'error' and f['path'] == 'CONFIG.SYS' and '$2' in f['message'] for f in d['findings'])"
 }
 no_code() { # CODE
 	assert_json "not any(f['code'] == '$1' for f in d['findings'])"

@@ -19,7 +19,7 @@ check_json() {
 }
 # has CODE FILE LINE SEVERITY
 has() {
-	assert_json "any(f['code'] == '$1' and f['file'] == r'$2' and f['line'] == $3 and f['severity'] == '$4' and len(f['message']) > 20 for f in d['findings'])"
+	assert_json "any(f['code'] == '$1' and f['path'] == r'$2' and f['line'] == $3 and f['severity'] == '$4' and len(f['message']) > 20 for f in d['findings'])"
 }
 # Replaces a whole CONFIG.SYS line (CR LF kept) with one or more lines.
 cs_line() { # old new...
@@ -50,7 +50,7 @@ t_healthy_volumes_have_no_finding() {
 		before=$(snapshot "$FIX/volumes/$v")
 		wd --root "$FIX/volumes/$v" --json check
 		assert_rc 0
-		assert_json 'd == {"findings": []}'
+		assert_json 'd == {"format": 1, "findings": []}'
 		wd --root "$FIX/volumes/$v" check
 		assert_rc 0
 		assert_out "No problems found"
@@ -64,7 +64,7 @@ t_no_volume_is_usage_error() {
 	assert_err "no OS/2 volume given: use --root DIR or set WARPDRV_ROOT"
 	wd --json check
 	assert_rc 2
-	assert_json 'd["error"]["code"] == 2'
+	assert_json 'd["error"]["exit_code"] == 2'
 }
 
 t_warpdrv_root_names_the_volume() {
@@ -275,7 +275,7 @@ t_model_fixtures_have_no_false_error() {
 	assert_json "any(f['code'] == 'mac-no-section' and f['severity'] == 'warning' and 'could not be verified' in f['message'] and '[NE2000_nif]' in f['message'] for f in d['findings'])"
 	V="$FIX/volumes/protman-in-mpts"
 	check_json
-	assert_json "[(f['code'], f['file']) for f in d['findings']] == [('protocol-ini-unused', 'IBMCOM\\\\PROTOCOL.INI')]"
+	assert_json "[(f['code'], f['path']) for f in d['findings']] == [('protocol-ini-unused', 'IBMCOM\\\\PROTOCOL.INI')]"
 	V="$FIX/volumes/lanman"
 	check_json
 	assert_json "[f['code'] for f in d['findings']] == ['not-mpts']"

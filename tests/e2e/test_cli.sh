@@ -41,7 +41,7 @@ t_no_command_is_usage_error() {
 t_usage_error_under_json_is_a_document() {
 	wd --json frobnicate
 	assert_rc 2
-	assert_json 'd["error"]["code"] == 2 and "frobnicate" in d["error"]["message"]'
+	assert_json 'd["error"]["exit_code"] == 2 and "frobnicate" in d["error"]["message"]'
 }
 
 t_option_missing_value() {

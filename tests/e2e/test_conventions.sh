@@ -29,12 +29,12 @@ t_long_option_with_equals_sign() {
 	make_volume "$T/v"
 	wd --root="$T/v" --json list --installed
 	assert_rc 0
-	assert_json 'd["installed"] == []'
+	assert_json 'd["packages"] == []'
 	wd --root "$T/v" --yes=1 install e1000
 	assert_rc 2
 	assert_err "option --yes takes no value"
 	wd --root "$T/v" --json list --installed
-	assert_json 'd["installed"] == []'
+	assert_json 'd["packages"] == []'
 }
 
 t_short_option_value_attached_or_next() {
@@ -112,7 +112,7 @@ t_an_option_the_command_does_not_take_is_refused() {
 t_json_anywhere_makes_a_usage_error_a_document() {
 	wd instal e1000 --json
 	assert_rc 2
-	assert_json 'd["error"]["code"] == 2 and "did you mean" in d["error"]["message"]'
+	assert_json 'd["error"]["exit_code"] == 2 and "did you mean" in d["error"]["message"]'
 }
 
 t_command_help_lists_its_options() {
@@ -145,7 +145,7 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 		# shellcheck disable=SC2086
 		run "$bin" --root "$T/v" --json $args
 		[ "$RC" -eq 2 ] || fail "'--json $args': exit $RC"
-		assert_json 'd["error"]["code"] == 2'
+		assert_json 'd["error"]["exit_code"] == 2'
 		n=$((n + 1))
 	done <<-'EOF'
 	w|warpdrv detect|detect extra
@@ -256,7 +256,7 @@ t_list_takes_a_glob() {
 	assert_rc 0
 	wd --root "$T/v" --json list --installed 'p*'
 	assert_rc 0
-	assert_json '[p["name"] for p in d["installed"]] == ["pcntnd"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["pcntnd"]'
 	wd list a b
 	assert_rc 2
 	assert_err "one PATTERN at most"
@@ -276,9 +276,9 @@ t_info_takes_several_packages() {
 	assert_err "no package named 'nosuch'"
 	wd --json info mmlem nosuch
 	assert_rc 1
-	assert_json '[p["name"] for p in d["packages"]] == ["mmlem"] and d["error"]["code"] == 1'
+	assert_json '[p["name"] for p in d["packages"]] == ["mmlem"] and d["error"]["exit_code"] == 1'
 	wd --json info e1000
-	assert_json 'd["name"] == "e1000"' # one package: its object, as before
+	assert_json '[p["name"] for p in d["packages"]] == ["e1000"]' # one package: the same shape
 }
 
 t_info_condenses_the_devices_to_models() {
@@ -290,7 +290,7 @@ t_info_condenses_the_devices_to_models() {
 	[ "$(wc -l <"$T/out")" -le 20 ] || fail "not condensed: $OUT"
 	wd --json info mmlem
 	local ids
-	ids=$(python3 -c 'import json,sys; print(" ".join(p["id"] for p in json.load(open(sys.argv[1]))["devices"]))' "$T/out")
+	ids=$(python3 -c 'import json,sys; print(" ".join(p["pci_id"] for p in json.load(open(sys.argv[1]))["packages"][0]["devices"]))' "$T/out")
 	wd info mmlem
 	for id in $ids; do grep -q " $id" "$T/out" || fail "device $id not listed"; done
 	[ "$(echo "$ids" | wc -w)" -eq 33 ] || fail "JSON lists $(echo "$ids" | wc -w) devices"
@@ -436,7 +436,7 @@ t_dry_run_everywhere() {
 	assert_rc 0
 	assert_out "Would hold e1000 (--dry-run: nothing written)."
 	wd --root "$T/v" -n --json unhold e1000
-	assert_json 'd["unheld"] == ["e1000"] and d["dry_run"] is True'
+	assert_json 'd["packages"] == [{"name": "e1000", "held": False}] and d["dry_run"] is True'
 	wd --root "$T/v" -n repo add x https://example.com/r/
 	assert_rc 0
 	assert_out "Would add repository x"
@@ -468,7 +468,7 @@ t_remove_shows_its_plan_and_refuses_without_a_terminal() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused remove changed the volume"
 	wd --root "$T/v" --json remove e1000
 	assert_rc 2
-	assert_json 'd["error"]["code"] == 2 and "--yes" in d["error"]["message"]'
+	assert_json 'd["error"]["exit_code"] == 2 and "--yes" in d["error"]["message"]'
 	wd --root "$T/v" -n remove e1000
 	assert_rc 0
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "remove --dry-run changed the volume"

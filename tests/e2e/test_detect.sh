@@ -23,7 +23,7 @@ t_sysfs_json_fields_are_lowercase_hex() {
 	make_sysfs "$T/g" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 82540EM)"
 	detect_json "sysfs:$T/g"
 	assert_rc 0
-	assert_json "[x for x in d['devices'] if x['slot'] == '0000:00:03.0'][0] == {'slot': '0000:00:03.0', 'vendor': '8086', 'device': '100e', 'subvendor': '8086', 'subdevice': '001e', 'class': '020000', 'revision': '02', 'name': 'Intel Corporation 82540EM Gigabit Ethernet Controller', 'network': True, 'vbox_model': '82540EM', 'driver': 'e1000', 'driver_note': 'MMLEM needs a subscription with drivers; using E1000'}"
+	assert_json "[x for x in d['devices'] if x['slot'] == '0000:00:03.0'][0] == {'slot': '0000:00:03.0', 'vendor': '8086', 'device': '100e', 'subvendor': '8086', 'subdevice': '001e', 'class': '020000', 'revision': '02', 'name': 'Intel Corporation 82540EM Gigabit Ethernet Controller', 'network': True, 'vbox_model': '82540EM', 'package': 'e1000', 'package_note': 'MMLEM needs a subscription with drivers; using E1000'}"
 }
 
 t_sysfs_two_nics_in_slot_order() {
@@ -69,7 +69,7 @@ t_sysfs_malformed_id_file_is_named() {
 	rm "$T/g/0000:00:03.0/vendor"
 	wd --json detect --pci "sysfs:$T/g"
 	assert_rc 1
-	assert_json "d['error']['code'] == 1 and '0000:00:03.0/vendor: missing' in d['error']['message']"
+	assert_json "d['error']['exit_code'] == 1 and '0000:00:03.0/vendor: missing' in d['error']['message']"
 }
 
 t_sysfs_missing_folder() {
@@ -122,7 +122,7 @@ t_lspci_bad_line_names_line() {
 	printf 'hello world\n' >"$T/x"
 	wd --json detect --pci "lspci:$T/x"
 	assert_rc 1
-	assert_json "d['error']['code'] == 1 and 'line 1' in d['error']['message']"
+	assert_json "d['error']['exit_code'] == 1 and 'line 1' in d['error']['message']"
 }
 
 t_lspci_missing_or_unreadable_file() {
@@ -181,7 +181,7 @@ t_vbox_machine_file() {
 	done
 	# its network controllers get drivers as from any other source
 	wd --json detect --pci "vbox:$P/os2-adapters.vbox"
-	assert_json "d['devices'][0]['driver'] == 'e1000'"
+	assert_json "d['devices'][0]['package'] == 'e1000'"
 	# an adapter of the default type (none written) and a file of one line
 	printf '<VirtualBox><Machine><Hardware><Network><Adapter slot="0" enabled="true"><NAT/></Adapter></Network></Hardware></Machine></VirtualBox>' >"$T/one.vbox"
 	detect_json "vbox:$T/one.vbox"
@@ -203,7 +203,7 @@ t_vbox_neither_format_is_an_error() {
 	: >"$T/empty"
 	wd --json detect --pci "vbox:$T/empty"
 	assert_rc 1
-	assert_json "d['error']['code'] == 1 and '$T/empty: neither' in d['error']['message']"
+	assert_json "d['error']['exit_code'] == 1 and '$T/empty: neither' in d['error']['message']"
 	wd detect --pci "vbox:$P/cut-short.vbox"
 	assert_rc 1
 	assert_err "$P/cut-short.vbox line 31: the file ends inside an element (cut short?)"

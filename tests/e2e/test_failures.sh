@@ -174,7 +174,7 @@ t_a_wedged_recovery_is_got_out_of_with_abandon() {
 	[ "$(installed "$T/v")" = "testpkg" ] || fail "the package's rows changed"
 	wd --root "$T/v" --json history
 	assert_rc 0
-	assert_json 'any(e["action"] == "abandon remove" for e in d["history"])'
+	assert_json 'any(e["action"] == "abandon" and e["command"] == "remove" and e["packages"] == ["testpkg"] for e in d["history"])'
 	before=$(snapshot "$T/v")
 	wd --root "$T/v" recover
 	assert_rc 0

@@ -38,7 +38,7 @@ t_a_file_url_with_escapes_goes_through_libcurl() {
 	for u in "$T/my repo" "file://$T/my%20repo" "file://localhost$T/my%20repo/"; do
 		LD_DEBUG=libs wd --json --repo "$u" info pcntnd
 		assert_rc 0
-		assert_json "d['name'] == 'pcntnd'"
+		assert_json "d['packages'][0]['name'] == 'pcntnd'"
 		grep -q 'calling init: .*libcurl' "$T/err" || fail "$u: libcurl was not loaded"
 	done
 }

@@ -247,7 +247,7 @@ t_json_update_with_a_dead_repository_is_one_document() {
 	before=$(snapshot "$T/v")
 	wd --root "$T/v" --keys "$FIXT/k" $NET --json update
 	assert_rc 1
-	assert_json 'd["error"]["code"] == 1'
+	assert_json 'd["error"]["exit_code"] == 1'
 	assert_json '"repository dead" in d["error"]["message"]'
 	assert_json 'd["repositories"][0]["name"] == "dead" and d["repositories"][0]["status"] == "failed"'
 	[ "$(grep -c '^{' "$T/out")" = 1 ] || fail "more than one document: $OUT"
@@ -366,7 +366,7 @@ t_nothing_is_downloaded_before_an_upgrade_is_agreed_to() {
 	assert_out "Dry run: nothing downloaded or written (1 package"
 	u --json upgrade --dry-run
 	assert_rc 0
-	assert_json 'd["dry_run"] and d["downloads"] == 1 and d["packages"][0]["upgrade_to"] == "2.0"'
+	assert_json 'd["dry_run"] and d["download_count"] == 1 and d["packages"][0]["upgrade_to"] == "2.0"'
 	u install testpkg=2.0 --dry-run
 	assert_rc 0
 	assert_out "download"
@@ -435,7 +435,7 @@ t_setup_downloads_the_driver_only_once_agreed_to() {
 	assert_err "setup --dry-run downloads nothing, and the plan needs e1000 9.00"
 	s --json setup --dry-run
 	assert_rc 1
-	assert_json 'd["error"]["code"] == 1 and "downloads nothing" in d["error"]["message"]'
+	assert_json 'd["error"]["exit_code"] == 1 and "downloads nothing" in d["error"]["message"]'
 	! grep -q "GET /e/e1000-9.00.wdp" "$T/H.log" || fail "downloaded before a yes: $(cat "$T/H.log")"
 	[ "$(snapshot "$T/g")" = "$before" ] || fail "a refused setup changed the volume"
 	s setup --yes

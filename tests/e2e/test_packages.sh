@@ -19,9 +19,9 @@ t_info_names_devices_files_and_config() {
 	assert_out "8086:100e"
 	assert_out '\IBMCOM\MACS\MMLEM.OS2'
 	wd --json info acpi-psd
-	assert_json '"PSD=ACPI.PSD" in d["config_need"] and "PSD=OS2APIC.PSD" in d["config_displace"] and len(d["files"]) == 4'
+	assert_json '"PSD=ACPI.PSD" in d["packages"][0]["config_need"] and "PSD=OS2APIC.PSD" in d["packages"][0]["config_displace"] and len(d["packages"][0]["files"]) == 4'
 	wd --json info e1000
-	assert_json 'd["devices"] == [{"id": "8086:100e", "subsystem": "8086:001e", "revision": None, "rank": 2}] and d["driver_name"] == "E1000$"'
+	assert_json 'd["packages"][0]["devices"] == [{"pci_id": "8086:100e", "subsystem": "8086:001e", "revision": None, "rank": 2}] and d["packages"][0]["driver_name"] == "E1000$"'
 }
 
 t_install_keeps_the_os_file_and_remove_puts_it_back() {
@@ -33,7 +33,7 @@ t_install_keeps_the_os_file_and_remove_puts_it_back() {
 	grep -q "STAND-IN" "$T/v/IBMCOM/MACS/E1000.OS2" || fail "E1000.OS2 not replaced"
 	assert_same_file "$SRC/drivers/e1000/E1000.NIF" "$T/v/IBMCOM/MACS/E1000.NIF"
 	wd --root "$T/v" --json list --installed
-	assert_json '[p["name"] for p in d["installed"]] == ["e1000"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["e1000"]'
 	wd --root "$T/v" verify
 	assert_rc 0
 	assert_out "2 installed files checked"
@@ -72,7 +72,7 @@ t_verify_finds_a_changed_file() {
 	assert_err '\IBMCOM\MACS\PCNTND.NIF: content differs'
 	wd --root "$T/v" --json verify
 	assert_rc 3
-	assert_json 'd["problems"][0]["problem"] == "content differs" and d["checked"] == 2'
+	assert_json 'd["problems"][0]["message"] == "content differs" and d["checked_count"] == 2'
 }
 
 t_entitled_package_is_refused_without_a_subscription() {
@@ -120,7 +120,7 @@ t_two_packages_cannot_own_one_file() {
 	assert_rc 0
 	assert_out "Removed testpkg 1.0 (replaced by other)"
 	wd --root "$T/v" --json list --installed
-	assert_json '[p["name"] for p in d["installed"]] == ["other"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["other"]'
 }
 
 t_second_warpdrv_waits_then_names_the_holder() {

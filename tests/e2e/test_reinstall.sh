@@ -116,7 +116,7 @@ t_verify_fix_reinstalls_what_verify_found() {
 	printf 'garbage' >>"$T/v/$MMLEM"
 	wd --root "$T/v" --json verify --fix acpi-psd
 	assert_rc 0
-	assert_json "d['reinstalled'] == [] and d['damaged_files'] == 0"
+	assert_json "d['packages'] == [] and d['damaged_file_count'] == 0"
 	wd --root "$T/v" verify
 	assert_rc 3
 }

@@ -570,7 +570,7 @@ t_bundled_repository_never_expires() {
 	assert_out "Installed pcntnd"
 	wd --root "$T/g" --json detect --pci "vbox:$FIX/pci/os2-adapters.vbox"
 	assert_rc 0
-	assert_json "[x['driver'] for x in d['devices']][:2] == ['e1000', 'pcntnd']"
+	assert_json "[x['package'] for x in d['devices']][:2] == ['e1000', 'pcntnd']"
 	# a remote repository's index keeps its expiry, as --repo and as stored
 	wd --root "$T/g" --keys "$T/k" --repo "$T/www/a" list
 	assert_rc 3

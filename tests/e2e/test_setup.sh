@@ -26,7 +26,7 @@ t_e1000_to_mmlem_with_a_subscription() {
 	[ -f "$T/v/IBMCOM/MACS/MMLEM.NIF" ] || fail "MMLEM.NIF not installed"
 	check_clean
 	wd --root "$T/v" --json list --installed
-	assert_json "[p['name'] for p in d['installed']] == ['mmlem']"
+	assert_json "[p['name'] for p in d['packages']] == ['mmlem']"
 }
 
 t_e1000_kept_without_a_subscription() {
@@ -107,7 +107,7 @@ t_two_82540em_on_one_driver_get_instances() {
 	listing "00:03.0 8086:100e 02" "00:08.0 8086:100e 02"
 	wd --yes --root "$T/v" --pci "lspci:$T/lspci" --json configure nic
 	assert_rc 0
-	assert_json "[(n['section'], n['drivername'], n['replaced_section']) for n in d['nics']] == [('MMLEM_nif', 'MMLEM$', 'E1000_nif'), ('MMLEM_nif2', 'MMLEM2$', 'E1000_nif2')]"
+	assert_json "[(n['section'], n['driver_name'], n['replaced_section']) for n in d['nics']] == [('MMLEM_nif', 'MMLEM$', 'E1000_nif'), ('MMLEM_nif2', 'MMLEM2$', 'E1000_nif2')]"
 	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' \
 		'+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2 /A1'
 	# NetBIOS adapter numbers are binding positions: they stay.
@@ -279,10 +279,10 @@ t_detect_names_the_driver() {
 	volume ecs21-e1000
 	wd --root "$T/v" --json detect --pci "lspci:$FIX/pci/vbox-82540em.lspci-n"
 	assert_rc 0
-	assert_json "[(x['driver'], x['driver_note']) for x in d['devices'] if x['network']] == [('e1000', 'MMLEM needs a subscription with drivers; using E1000')]"
+	assert_json "[(x['package'], x['package_note']) for x in d['devices'] if x['network']] == [('e1000', 'MMLEM needs a subscription with drivers; using E1000')]"
 	subscribe drivers
 	wd --root "$T/v" --json detect --pci "lspci:$FIX/pci/vbox-82540em.lspci-n"
-	assert_json "[x['driver'] for x in d['devices'] if x['network']] == ['mmlem']"
+	assert_json "[x['package'] for x in d['devices'] if x['network']] == ['mmlem']"
 }
 
 run_tests

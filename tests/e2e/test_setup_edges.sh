@@ -210,7 +210,7 @@ t_history_json_keys_without_a_database() {
 	volume ecs21-e1000
 	wd --root "$T/v" --json history
 	assert_rc 0
-	assert_json "d == {'generations': [], 'history': []}"
+	assert_json "d == {'format': 1, 'generations': [], 'history': []}"
 }
 
 # After setup, CONFIG.SYS loads MMLEM.OS2: removing the mmlem package must

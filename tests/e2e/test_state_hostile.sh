@@ -163,7 +163,7 @@ t_undoing_a_crafted_install_deletes_nothing_it_did_not_write() {
 	assert_out "Undid the interrupted install of evil."
 	wd --root "$T/a/b/v" --json history
 	assert_rc 0
-	assert_json '[h["action"] for h in d["history"]] == ["install", "undo install"]'
+	assert_json '[h["action"] for h in d["history"]] == ["install", "undo"]'
 	[ "$(snapshot "$T/a/b/v" var)" = "$user" ] || fail "the undo changed the volume's files"
 	[ -f "$T/a/b/v/CONFIG.SYS" ] || fail "CONFIG.SYS was deleted"
 }

@@ -219,7 +219,7 @@ t_mistyped_key_names_its_group() {
 	refuse "XY-${K:3}" "starts with WD-"
 	act --json activate "$(change_char "$K" $pos $n)"
 	assert_rc 4
-	assert_json 'd["error"]["code"] == 4 and "group 7 of 26" in d["error"]["message"]'
+	assert_json 'd["error"]["exit_code"] == 4 and "group 7 of 26" in d["error"]["message"]'
 	[ ! -e "$T/vol/var" ] || fail "a refused key made the state folder"
 }
 

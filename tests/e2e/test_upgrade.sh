@@ -64,7 +64,7 @@ t_upgrade_replaces_the_old_files_with_the_new_in_one_transaction() {
 	[ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "the old version's NEW.ADD is still there"
 	[ -z "$(find "$T/v/var/lib/warpdrv/kept" -name 'u-*')" ] || fail "an undo copy was left"
 	wd --root "$T/v" --json list --installed
-	assert_json 'd["installed"][0]["version"] == "1.1"'
+	assert_json 'd["packages"][0]["version"] == "1.1"'
 	wd --root "$T/v" history
 	assert_out "upgrade"
 	wd --root "$T/v" verify
@@ -156,7 +156,7 @@ t_list_tells_the_installed_and_the_newest_version_and_where_from() {
 	assert_rc 0
 	assert_out "[installed 1.0; 1.1 from file://$T/new"
 	up --json list
-	assert_json '[(p["version"], p["installed"], p["upgradable"], p["repository"]) for p in d["packages"] if p["name"] == "testpkg"] == [("1.1", "1.0", True, "file://'"$T"'/new")]'
+	assert_json '[(p["version"], p["installed_version"], p["upgradable"], p["repository"]) for p in d["packages"] if p["name"] == "testpkg"] == [("1.1", "1.0", True, "file://'"$T"'/new")]'
 	up list --upgradable
 	assert_rc 0
 	assert_out "testpkg"
@@ -167,7 +167,7 @@ t_list_tells_the_installed_and_the_newest_version_and_where_from() {
 	wd --root "$T/v" list --installed
 	assert_out "[held]"
 	wd --root "$T/v" --json list --installed
-	assert_json 'd["installed"][0]["held"] is True'
+	assert_json 'd["packages"][0]["held"] is True'
 	wd --root "$T/v" unhold testpkg
 	up upgrade --yes
 	assert_rc 0
@@ -420,7 +420,7 @@ M
 	assert_out "Removed testpkg 1.0 (replaced by other)"
 	assert_out "Installed other 2.0"
 	wd --root "$T/v" --json list --installed
-	assert_json '[p["name"] for p in d["installed"]] == ["other"]'
+	assert_json '[p["name"] for p in d["packages"]] == ["other"]'
 	[ ! -e "$T/v/IBMCOM/MACS/TEST.OS2" ] && [ ! -e "$T/v/OS2/BOOT/NEW.ADD" ] || fail "testpkg's files stayed"
 	wd --root "$T/v" owns '\OS2\KEEP.SYS'
 	assert_out "belongs to other 2.0"

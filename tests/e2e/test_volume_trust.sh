@@ -188,7 +188,7 @@ PY
 	assert_rc 0
 	assert_err "a catalog of another warpdrv version: ignored; every index is fetched again"
 	w --json repo list
-	assert_json 'd["repositories"][0]["serial"] == 5 and d["repositories"][0]["packages"] == 1'
+	assert_json 'd["repositories"][0]["serial"] == 5 and d["repositories"][0]["package_count"] == 1'
 }
 
 # A licence key planted on the volume does not make a forged subscription

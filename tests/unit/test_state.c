@@ -152,10 +152,19 @@ static void test_a_removal_commits_and_an_undone_install_is_history(void **state
 	assert_int_equal(db_begin(db, &e), 0);
 	assert_int_equal(txnlog_done(db, id, &e), 0);
 	assert_int_equal(db_commit(db, &e), 0);
+	/* testpkg 1.1 over it: an upgrade, from 1.0 */
+	struct txnlog_pkg up = {"testpkg", "1.1", "psd", NULL, "A package", 19723, "format 1\n", 9};
+	struct txnlog_intent in = {true, "testpkg", "1.1", NULL, 0, &up, 1, 0, NULL, NULL, NULL, 0};
+	assert_int_equal(db_begin(db, &e), 0);
+	assert_int_equal(txnlog_insert(db, &in, &id, &e), 0);
+	assert_int_equal(db_commit(db, &e), 0);
+	assert_int_equal(db_begin(db, &e), 0);
+	assert_int_equal(txnlog_done(db, id, &e), 0);
+	assert_int_equal(db_commit(db, &e), 0);
 
 	struct txnlog_op op;
 	set_op(&op, TXNLOG_DELETE, "\\OS2\\BOOT\\NEW.ADD", "OS2/BOOT/NEW.ADD", NULL, NULL);
-	struct txnlog_intent rm = {.install = false, .name = "testpkg", .version = "1.0", .ops = &op,
+	struct txnlog_intent rm = {.install = false, .name = "testpkg", .version = "1.1", .ops = &op,
 				   .nops = 1};
 	assert_int_equal(db_begin(db, &e), 0);
 	assert_int_equal(txnlog_insert(db, &rm, &id, &e), 0);
@@ -172,11 +181,20 @@ static void test_a_removal_commits_and_an_undone_install_is_history(void **state
 	struct history_row *h;
 	size_t n;
 	assert_int_equal(history_list(db, &h, &n, &e), 0);
-	assert_int_equal(n, 3);
-	assert_string_equal(h[1].action, "remove");
-	assert_string_equal(h[1].version, "1.0");
-	assert_string_equal(h[2].action, "undo install");
-	assert_string_equal(h[2].package, "setup");
+	assert_int_equal(n, 4);
+	assert_string_equal(h[0].action, "install");
+	assert_null(h[0].from_version);
+	assert_string_equal(h[1].action, "upgrade");
+	assert_string_equal(h[1].from_version, "1.0");
+	assert_string_equal(h[1].version, "1.1");
+	assert_string_equal(h[2].action, "remove");
+	assert_string_equal(h[2].version, "1.1");
+	/* the undone transaction: its command and its packages */
+	assert_string_equal(h[3].action, "undo");
+	assert_string_equal(h[3].package, "setup");
+	assert_string_equal(h[3].command, "setup");
+	assert_string_equal(h[3].packages, "testpkg");
+	assert_null(h[3].from_version);
 	history_list_free(h, n);
 }
 
