@@ -226,17 +226,22 @@ int txn_recover_volume(const struct volume *v, struct txn_pending_desc *d, struc
 	struct db db;
 	bool have;
 	memset(d, 0, sizeof *d);
+	bool behind = false;
 	int r = db_open(&db, v, false, &have, err);
 	if (!r && have)
 		r = txn_pending_describe(&db, d, err);
+	/* or only the text log's line of the last one is missing: txn_begin
+	 * writes it (installer/textlog.h) */
+	if (!r && have && !d->found)
+		behind = textlog_behind(v, &db);
 	db_close(&db);
-	if (r || !d->found)
+	if (r || (!d->found && !behind))
 		return r;
 	struct txn t;
 	r = txn_begin(&t, v, "recover", err);
 	if (r)
 		return r;
-	if (t.recovered) /* else another run recovered it in between */
+	if (d->found && t.recovered) /* else another run recovered it in between */
 		d->outcome = t.recovered_as ? t.recovered_as : "finished";
 	else
 		txn_pending_desc_free(d);

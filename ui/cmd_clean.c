@@ -27,10 +27,10 @@ static void show_json(struct wd_ctx *ctx, const struct clean_report *rep)
 {
 	struct json *j = &ctx->j;
 	json_obj_begin(j, NULL);
-	json_str(j, "cache", rep->dir);
+	json_str(j, "cache_dir", rep->dir);
 	json_bool(j, "dry_run", ctx->dry_run);
 	json_int(j, "freed_bytes", (long long)rep->bytes);
-	json_arr_begin(j, "removed");
+	json_arr_begin(j, "files");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct clean_file *f = &rep->files[i];
 		if (f->what != CLEAN_PACKAGE && f->what != CLEAN_PARTIAL)
@@ -49,7 +49,7 @@ static void show_json(struct wd_ctx *ctx, const struct clean_report *rep)
 			continue;
 		json_obj_begin(j, NULL);
 		json_str(j, "name", f->name);
-		json_str(j, "why", why_left(f));
+		json_str(j, "reason", why_left(f));
 		json_obj_end(j);
 	}
 	json_arr_end(j);

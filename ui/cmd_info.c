@@ -124,7 +124,7 @@ static void print_versions(struct wd_ctx *ctx, const struct judge *jd, const cha
 			json_str(&ctx->j, "repository", where);
 			json_bool(&ctx->j, "allowed", !why);
 			json_str(&ctx->j, "why_not", why);
-			json_bool(&ctx->j, "installed", here);
+			json_bool(&ctx->j, "is_installed", here);
 			json_obj_end(&ctx->j);
 			continue;
 		}

@@ -184,8 +184,8 @@ static void show_cache(struct wd_ctx *ctx, const struct volume *v)
 	} else if (ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_begin(&ctx->j, "cache");
-		json_int(&ctx->j, "files", (long long)rep.removed);
-		json_int(&ctx->j, "bytes", (long long)rep.bytes);
+		json_int(&ctx->j, "file_count", (long long)rep.removed);
+		json_int(&ctx->j, "size", (long long)rep.bytes);
 		json_obj_end(&ctx->j);
 	} else if (rep.removed) {
 		ui_say(ctx, "Download cache: %zu file%s, %llu bytes in %s ('warpdrv clean' removes "

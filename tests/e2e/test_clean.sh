@@ -89,7 +89,7 @@ t_clean_frees_the_bytes_it_says() {
 	assert_rc 0
 	assert_out "Download cache: 2 files, $want bytes in $T/v/$CACHE ('warpdrv clean' removes them)."
 	w --json list
-	assert_json 'd["cache"] == {"files": 2, "bytes": '"$want"'}'
+	assert_json 'd["cache"] == {"file_count": 2, "size": '"$want"'}'
 	# the lock file says who holds it: "warpdrv clean"
 	rest=$(snapshot "$T/v" var/cache var/lib/warpdrv/lock)
 	w clean
@@ -104,7 +104,7 @@ t_clean_frees_the_bytes_it_says() {
 	assert_rc 0
 	assert_out "The download cache is empty ($T/v/$CACHE): nothing to free."
 	w --json list
-	assert_json 'd["cache"] == {"files": 0, "bytes": 0}'
+	assert_json 'd["cache"] == {"file_count": 0, "size": 0}'
 	# the package downloads again when it is needed
 	w --yes remove e1000
 	assert_rc 0
@@ -112,7 +112,7 @@ t_clean_frees_the_bytes_it_says() {
 	assert_rc 0
 	w --json clean
 	assert_rc 0
-	assert_json 'd["freed_bytes"] == '"$(stat -c %s "$FIXT/srv/$PKG")"' and [f["name"] for f in d["removed"]] == ["'"$PKG"'"] and d["left"] == [] and not d["dry_run"]'
+	assert_json 'd["freed_bytes"] == '"$(stat -c %s "$FIXT/srv/$PKG")"' and [f["name"] for f in d["files"]] == ["'"$PKG"'"] and d["left"] == [] and not d["dry_run"]'
 }
 
 t_a_link_planted_in_the_cache_is_not_followed() {
@@ -219,7 +219,7 @@ t_usage_and_a_volume_with_no_cache() {
 	assert_out "The download cache is empty"
 	wd --root "$T/v" --json clean --dry-run
 	assert_rc 0
-	assert_json 'd["freed_bytes"] == 0 and d["removed"] == [] and d["dry_run"]'
+	assert_json 'd["freed_bytes"] == 0 and d["files"] == [] and d["dry_run"]'
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "clean of a volume with no cache wrote to it"
 }
 

@@ -153,6 +153,8 @@ PY
 	wd --json --root "$V" history; keep history 0
 	wd --json --root "$V" rollback --dry-run 1; keep rollback-dry-run 0
 	wd --json --root "$V" recover; keep recover 0
+	wd --json --root "$V" clean --dry-run; keep clean-dry-run 0
+	wd --json --root "$V" clean; keep clean 0
 	wd --json --root "$V" repo add extra "file://$WARPDRV_BUILD/repo" --mirror "file://$T/mirror"
 	keep repo-add 0
 	wd --json --root "$V" repo list; keep repo-list-before 0

@@ -46,7 +46,7 @@ read_only_all() { # VOLUME WHAT
 	assert_err "'warpdrv recover' finishes or undoes it"
 	wd --root "$v" --json list --installed
 	assert_rc 0
-	assert_json '"installed" in d'
+	assert_json '"packages" in d'
 	assert_err "warpdrv recover"
 	wd --root "$v" --keys "$T/k" list
 	assert_rc 0
@@ -116,7 +116,7 @@ t_recover_names_what_it_finished() {
 	assert_rc 0
 	assert_out "Finished the interrupted removal of testpkg."
 	wd --root "$T/v" --json list --installed
-	assert_json 'd["installed"] == []'
+	assert_json 'd["packages"] == []'
 }
 
 run_tests

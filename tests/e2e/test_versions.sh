@@ -220,10 +220,10 @@ t_info_lists_the_versions_and_which_are_allowed() {
 	assert_out "2.06      2023-05-01  allowed"
 	w --json info mmlem
 	assert_rc 0
-	assert_json 'd["version"] == "2.06" and [(v["version"], v["allowed"], v["repository"]) for v in d["versions"]] == [("2.07", False, "main"), ("2.06", True, "main")]'
-	assert_json 'd["versions"][0]["why_not"] == "released after your subscription expired on '"$LAPSED_EXPIRES"'" and d["versions"][1]["why_not"] is None'
+	assert_json 'd["packages"][0]["version"] == "2.06" and [(v["version"], v["allowed"], v["repository"]) for v in d["packages"][0]["versions"]] == [("2.07", False, "main"), ("2.06", True, "main")]'
+	assert_json 'd["packages"][0]["versions"][0]["why_not"] == "released after your subscription expired on '"$LAPSED_EXPIRES"'" and d["packages"][0]["versions"][1]["why_not"] is None'
 	w --json info e1000
-	assert_json '[v["version"] for v in d["versions"]] == ["4.04", "4.03", "4.02"] and all(v["allowed"] for v in d["versions"])'
+	assert_json '[v["version"] for v in d["packages"][0]["versions"]] == ["4.04", "4.03", "4.02"] and all(v["allowed"] for v in d["packages"][0]["versions"])'
 	w install e1000=4.03
 	assert_rc 0
 	w info e1000=4.03
@@ -313,7 +313,7 @@ complete_bash() {
 }
 
 t_completion_offers_the_versions_of_a_name() {
-	want=$("$WD" --json info e1000 | python3 -c 'import json,sys; print("\n".join(sorted(v["version"] for v in json.load(sys.stdin)["versions"])))')
+	want=$("$WD" --json info e1000 | python3 -c 'import json,sys; print("\n".join(sorted(v["version"] for v in json.load(sys.stdin)["packages"][0]["versions"])))')
 	[ -n "$want" ] || fail "info lists no version of the bundled e1000"
 	# '=' a word of its own (bash's default COMP_WORDBREAKS), or part of the word
 	[ "$(complete_bash warpdrv install e1000 = "")" = "$want" ] ||
