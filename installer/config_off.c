@@ -5,7 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "installer/boot_critical.h"
 #include "installer/setup_internal.h"
+#include "trust/signed.h"
 #include "state/generations.h"
 #include "state/installed.h"
 #include "state/lifecycle.h"
@@ -262,9 +264,12 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 	return r;
 }
 
-/* The manifest of the installed package of kind psd. */
-static int installed_psd(struct setup *s, struct pkg_manifest *m, bool *found,
-			 struct wd_err *err)
+/* The manifest of the installed package of kind psd. The database keeps
+ * the signed manifest as installed; the database is the volume's, so the
+ * signature is checked again with the trusted keys kr before a line of it
+ * is believed (docs/threat-model.md). */
+static int installed_psd(struct setup *s, const struct keyring *kr, struct pkg_manifest *m,
+			 bool *found, struct wd_err *err)
 {
 	struct installed_pkg *ip = NULL;
 	size_t n = 0;
@@ -277,14 +282,13 @@ static int installed_psd(struct setup *s, struct pkg_manifest *m, bool *found,
 	char *text = NULL;
 	size_t len = 0;
 	if (!r && name && !(r = installed_manifest(s->db, name, &text, &len, err)) && text) {
-		/* the body, without the signature line that ends it */
-		size_t body = len;
-		char *sig = strstr(text, "\nsignature ");
-		if (sig)
-			body = (size_t)(sig - text) + 1;
-		char where[200];
-		snprintf(where, sizeof where, "the installed manifest of %s", name);
-		if (!(r = manifest_parse(text, body, false, where, m, err)))
+		/* the body, once its signature is checked */
+		size_t body = 0;
+		char where[200], signer[WD_FPR_HEX];
+		snprintf(where, sizeof where, "the installed manifest of %s (in the volume's "
+			 "database)", name);
+		if (!(r = signed_verify(text, len, kr, where, &body, signer, err)) &&
+		    !(r = manifest_parse(text, body, false, where, m, err)))
 			*found = true;
 	}
 	free(text);
@@ -292,13 +296,14 @@ static int installed_psd(struct setup *s, struct pkg_manifest *m, bool *found,
 	return r;
 }
 
-int setup_plan_acpi_off(struct setup *s, struct acpi_off *out, struct wd_err *err)
+int setup_plan_acpi_off(struct setup *s, const struct keyring *kr, struct acpi_off *out,
+			struct wd_err *err)
 {
 	memset(out, 0, sizeof *out);
 	out->config = s->host[F_CONFIG] ? s->host[F_CONFIG] : "CONFIG.SYS";
 	struct pkg_manifest m = {0};
 	bool found = false;
-	int r = installed_psd(s, &m, &found, err);
+	int r = installed_psd(s, kr, &m, &found, err);
 	if (!r && !found)
 		r = wd_err_set(err, WD_EFAIL, "configure acpi --off: no ACPI PSD package is "
 			       "installed ('warpdrv list --installed' shows what is): nothing to "
@@ -321,6 +326,12 @@ int setup_plan_acpi_off(struct setup *s, struct acpi_off *out, struct wd_err *er
 		config_sys_free(&b);
 	}
 	wd_buf_free(&before);
+	/* what no package may take out stays, whatever the manifest says */
+	if (!r) {
+		char *who = wd_xasprintf("configure acpi --off (%s %s)", m.name, m.version);
+		r = boot_critical_guard(&s->bf.cs, &s->cs, who, err);
+		free(who);
+	}
 	if (!r) {
 		char summary[200];
 		snprintf(summary, sizeof summary, "ACPI PSD off (%s statements out, %zu displaced "

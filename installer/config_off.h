@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "installer/setup.h"
 #include "os2/config_sys.h"
+#include "trust/keys.h"
 
 /* Does cs hold a statement m's config-need asks for (PSD=ACPI.PSD ...)? */
 bool config_off_has_needs(const struct pkg_manifest *m, const struct config_sys *cs);
@@ -45,7 +46,9 @@ int config_off_plan(const struct pkg_manifest *m, const struct config_sys *befor
 /* configure acpi --off, planned on s (setup_new's): the installed ACPI PSD
  * package's statements out of CONFIG.SYS and what they displaced back
  * (config_off_before, config_off_plan), rendered and checked
- * (setup_verify); the caller shows setup_diff, asks and calls setup_apply.
+ * (setup_verify). The installed manifest's signature is checked with kr
+ * (WD_ETRUST when it does not verify), and no boot-critical statement may
+ * go (boot_critical_guard); the caller shows setup_diff, asks and calls setup_apply.
  * An error (WD_EFAIL) when no PSD package is installed or CONFIG.SYS holds
  * none of its statements: nothing to turn off. */
 struct acpi_off {
@@ -54,7 +57,8 @@ struct acpi_off {
 	size_t restored;       /* displaced lines put back */
 	long from_gen;         /* the generation they were read from; 0: none */
 };
-int setup_plan_acpi_off(struct setup *s, struct acpi_off *out, struct wd_err *err);
+int setup_plan_acpi_off(struct setup *s, const struct keyring *kr, struct acpi_off *out,
+			struct wd_err *err);
 void acpi_off_free(struct acpi_off *o);
 
 int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,

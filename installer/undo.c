@@ -197,9 +197,14 @@ int undo_prepare(struct setup *s, long *gen, char ***names, char ***versions, si
 	free(s->own_command);
 	free(s->own_summary);
 	s->command = s->own_command = wd_xasprintf("rollback --packages %ld", *gen);
-	s->summary = s->own_summary = wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before "
-						   "generation %ld, and its packages removed",
-						   *gen);
 	*files = setup_file_changed(s, F_CONFIG) || setup_file_changed(s, F_PROTOCOL);
-	return undo_packages(s->db, *gen, names, versions, n, err);
+	r = undo_packages(s->db, *gen, names, versions, n, err);
+	/* a generation recorded before the database named what each installed
+	 * (schema step 10) gives no packages: the summary says only what is done */
+	s->summary = s->own_summary =
+		*n ? wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before generation %ld, and its "
+				  "packages removed", *gen)
+		   : wd_xasprintf("CONFIG.SYS and PROTOCOL.INI as before generation %ld (no "
+				  "package it installed is recorded as installed)", *gen);
+	return r;
 }

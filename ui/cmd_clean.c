@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "installer/clean.h"
+#include "session/session.h"
 #include "ui/commands.h"
 
 /* "12345 bytes (12.1 KiB)". */
@@ -90,18 +91,17 @@ int cmd_clean(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc > 0)
 		return ui_usage(ctx, "clean: takes no arguments");
 	struct wd_err err = {0};
-	struct volume v = {0};
+	struct volume *v;
 	struct clean_report rep = {0};
-	int r = volume_open(&v, ctx->root, &err);
+	int r = session_volume(ctx->s, &v, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
-	if (!(r = cache_clean(&v, ctx->dry_run, &rep, &err))) {
+	if (!(r = cache_clean(v, ctx->dry_run, &rep, &err))) {
 		if (ctx->json)
 			show_json(ctx, &rep);
 		else
 			show_text(ctx, &rep);
 	}
 	clean_report_free(&rep);
-	volume_close(&v);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

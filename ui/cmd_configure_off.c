@@ -49,8 +49,11 @@ static int acpi_off(struct wd_ctx *ctx, struct wd_err *err)
 		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, err);
 	if (!r)
 		r = setup_new(&s, "configure acpi --off", v, db, have, err);
+	const struct keyring *kr;
 	if (!r)
-		r = setup_plan_acpi_off(s, &o, err);
+		r = session_keyring(ctx->s, &kr, err);
+	if (!r)
+		r = setup_plan_acpi_off(s, kr, &o, err);
 	struct wd_buf diff = {0};
 	if (!r) {
 		setup_diff(s, &diff);

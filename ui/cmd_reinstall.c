@@ -55,7 +55,7 @@ static int load_installed(struct reinstall_run *u, char *const *names, size_t n,
 {
 	struct db *db;
 	bool have;
-	int r = session_db(u->ctx->s, SESSION_DB_PLAIN, &db, &have, err);
+	int r = session_db(u->ctx->s, SESSION_DB_RECOVER, &db, &have, err);
 	u->pkgs = wd_xcalloc(n + 1, sizeof *u->pkgs);
 	for (size_t i = 0; !r && i < n; i++) {
 		char *ver = NULL;
@@ -164,6 +164,20 @@ int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv)
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 
+/* repair_damaged under the volume's shared lock, as verify reads: the rows
+ * and the files agree (a removal running beside it is waited for). The lock
+ * is let go before any reinstall takes the volume's own. */
+static int damaged(struct volume *v, struct db *db, const char *pkg, char ***names, size_t *n,
+		   size_t *nfiles, struct wd_err *err)
+{
+	int lock = -1;
+	int r = txn_read_lock(v, &lock, err);
+	if (!r)
+		r = repair_damaged(v, db, pkg, names, n, nfiles, err);
+	txn_read_unlock(lock);
+	return r;
+}
+
 /* verify --fix [PKG]: verify, then reinstall the packages whose files
  * differ, then verify those again. Exit 0 when all is as installed after. */
 int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
@@ -186,7 +200,7 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 		free(ver);
 	}
 	if (!r && have)
-		r = repair_damaged(u.v, db, pkg, &names, &n, &nfiles, &err);
+		r = damaged(u.v, db, pkg, &names, &n, &nfiles, &err);
 	if (!r && !n) {
 		if (ctx->json)
 			json_done(ctx, &u, 0);
@@ -207,7 +221,7 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 		/* what was put back is checked as verify checks it */
 		char **still = NULL;
 		size_t ns = 0, nf2 = 0;
-		r = repair_damaged(u.v, db, pkg, &still, &ns, &nf2, &err);
+		r = damaged(u.v, db, pkg, &still, &ns, &nf2, &err);
 		if (!r && ns)
 			r = wd_err_set(&err, WD_ETRUST, "%zu installed files still differ after the "
 				       "reinstall ('warpdrv verify' names them)", nf2);

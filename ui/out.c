@@ -10,6 +10,7 @@
 #include "os2/codepage.h"
 #include "os2/volfiles.h"
 #include "os2/volume.h"
+#include "session/session.h"
 #include "ui/ui.h"
 
 static bool is_control(unsigned char c, bool keep_nl)
@@ -134,19 +135,18 @@ int ui_codepage_setup(struct wd_ctx *ctx)
 	/* the volume's CODEPAGE=: a volume that cannot be opened or read is
 	 * the command's to report, not this */
 	struct wd_err err = {0};
-	struct volume v;
-	if (volume_open(&v, ctx->root, &err))
+	struct volume *v;
+	if (session_volume(ctx->s, &v, &err))
 		return 0;
 	struct wd_buf text = {0};
 	int n = 0;
-	if (!volfile_config_sys(&v, &text, &err)) {
+	if (!volfile_config_sys(v, &text, &err)) {
 		struct config_sys cs;
 		config_sys_parse(&cs, text.p ? text.p : "", text.len);
 		n = codepage_of_config_sys(&cs);
 		config_sys_free(&cs);
 	}
 	wd_buf_free(&text);
-	volume_close(&v);
 	if (n && codepage_find(n))
 		ctx->j.cp = codepage_find(n);
 	else if (n)
