@@ -33,10 +33,13 @@ static int license(struct wd_ctx *ctx, struct wd_err *err)
 	struct volume *v;
 	const struct keyring *kr;
 	const struct activation *a;
+	struct db *db;
 	int r = session_volume(ctx->s, &v, err);
 	if (r)
 		return r;
-	if (!(r = session_keyring(ctx->s, &kr, err)))
+	/* read only: a transaction left pending is told, never finished */
+	if (!(r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err)) &&
+	    !(r = session_keyring(ctx->s, &kr, err)))
 		r = session_activation(ctx->s, &a, err);
 	if (!r) {
 		enum sub_state st = entitlement_state(&a->ctx);

@@ -218,8 +218,8 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 	char *path = NULL;
 	bool found;
 	int r = session_volume(ctx->s, &v, &err);
-	if (!r)
-		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
+	if (!r) /* read only: a transaction left pending is told, never finished */
+		r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err);
 	if (!r)
 		r = repolist_read(db, &l, &err);
 	if (!r)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Read-only commands never write: after an interrupted run, list, info,
-# verify, history, owns and check leave the volume byte for byte as it is and
+# verify, history, owns, license, repo list and check leave the volume byte for byte as it is and
 # say that a transaction is pending, naming 'warpdrv recover'; check counts it
 # as an error (exit 1). recover then says what it finished or undid, naming
 # the command and its packages.
@@ -58,6 +58,11 @@ read_only_all() { # VOLUME WHAT
 	assert_err "the interrupted $what is pending"
 	wd --root "$v" owns 'C:\CONFIG.SYS'
 	assert_rc 1
+	assert_err "the interrupted $what is pending"
+	wd --root "$v" license
+	assert_err "the interrupted $what is pending"
+	wd --root "$v" repo list
+	assert_rc 0
 	assert_err "the interrupted $what is pending"
 	wd --root "$v" check
 	assert_rc 1
