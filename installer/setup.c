@@ -210,6 +210,33 @@ static void summary_of(const struct setup *s, struct wd_buf *out)
 
 /* One transaction: the packages, both files (copied into the generation
  * folder first) and the generation row. */
+int setup_plan_generation(struct setup *s, struct db *db, struct generation_note *gn,
+			  struct txn_plan *plan, struct wd_err *err)
+{
+	int r = generation_next(db, &gn->n, err);
+	/* A folder of that number left from a database that is gone holds
+	 * copies nothing else has: the new ones go to a fresh number. */
+	while (!r) {
+		char *d = generation_dir(gn->n), *abs = wd_path_join(s->v->root, d);
+		bool taken = fs_exists(&s->v->fs, abs);
+		free(abs);
+		free(d);
+		if (!taken)
+			break;
+		gn->n++;
+	}
+	const char *files[NFILES];
+	struct wd_buf old[NFILES], new_[NFILES];
+	size_t nf = 0;
+	for (int f = 0; f < NFILES; f++)
+		if (s->host[f]) {
+			files[nf] = s->host[f];
+			old[nf] = s->old[f];
+			new_[nf++] = s->new_[f];
+		}
+	return r ? r : generation_plan(s->v, plan, gn, files, old, new_, nf, err);
+}
+
 int setup_apply(struct setup *s, struct wd_err *err)
 {
 	struct txn t;
@@ -229,29 +256,7 @@ int setup_apply(struct setup *s, struct wd_err *err)
 	summary_of(s, &summary);
 	struct generation_note gn = {.command = (char *)s->command, .summary = summary.p};
 	if (!r)
-		r = generation_next(&t.db, &gn.n, err);
-	/* A folder of that number left from a database that is gone holds
-	 * copies nothing else has: the new ones go to a fresh number. */
-	while (!r) {
-		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v->root, d);
-		bool taken = fs_exists(&s->v->fs, abs);
-		free(abs);
-		free(d);
-		if (!taken)
-			break;
-		gn.n++;
-	}
-	const char *files[NFILES];
-	struct wd_buf old[NFILES], new_[NFILES];
-	size_t nf = 0;
-	for (int f = 0; f < NFILES; f++)
-		if (s->host[f]) {
-			files[nf] = s->host[f];
-			old[nf] = s->old[f];
-			new_[nf++] = s->new_[f];
-		}
-	if (!r)
-		r = generation_plan(s->v, &plan, &gn, files, old, new_, nf, err);
+		r = setup_plan_generation(s, &t.db, &gn, &plan, err);
 	if (!r && plan.nops && !(r = txn_plan_space(s->v, &plan, err)))
 		r = txn_apply(&t, &plan, err);
 	if (!r && plan.done_extra)

@@ -46,4 +46,11 @@ int setup_before_generation(struct setup *s, const struct generation *g, size_t 
 /* 0 when the generation's folder holds a copy of either file. */
 int setup_copies_there(struct setup *s, long gen, struct wd_err *err);
 
+/* The generation a change of s's files records: the next number free both
+ * in db and on the volume (a folder left from a database that is gone is
+ * passed over), and its copies and rows planned into plan
+ * (generation_plan). gn's command and summary are the caller's. */
+int setup_plan_generation(struct setup *s, struct db *db, struct generation_note *gn,
+			  struct txn_plan *plan, struct wd_err *err);
+
 #endif

@@ -124,29 +124,12 @@ int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++)
 		r = retire_package(s, db, names[i], plan, err);
-	struct generation_note gn = {0, (char *)s->command, (char *)(s->summary ? s->summary : "")};
+	struct generation_note gn = {
+		.command = (char *)s->command,
+		.summary = (char *)(s->summary ? s->summary : ""),
+	};
 	if (!r)
-		r = generation_next(db, &gn.n, err);
-	while (!r) { /* a folder of that number left from a database that is gone */
-		char *d = generation_dir(gn.n), *abs = wd_path_join(s->v->root, d);
-		bool taken = fs_exists(&s->v->fs, abs);
-		free(abs);
-		free(d);
-		if (!taken)
-			break;
-		gn.n++;
-	}
-	const char *files[NFILES];
-	struct wd_buf old[NFILES], new_[NFILES];
-	size_t nf = 0;
-	for (int f = 0; f < NFILES; f++)
-		if (s->host[f]) {
-			files[nf] = s->host[f];
-			old[nf] = s->old[f];
-			new_[nf++] = s->new_[f];
-		}
-	if (!r)
-		r = generation_plan(s->v, plan, &gn, files, old, new_, nf, err);
+		r = setup_plan_generation(s, db, &gn, plan, err);
 	if (!r)
 		r = check_loaded(s, plan, err);
 	if (!r)
