@@ -114,11 +114,68 @@ static bool vendor_line(const char *p, const char *end)
 	return end - p > 5 && hex4(p) >= 0 && (p[4] == ' ' || p[4] == '\t');
 }
 
-/* The vendor's line, found by its text ("\n8086 ", the database's lower-case
- * hex) with memmem rather than line by line; NULL when not there so (the
- * caller then scans the database whole, as for another spelling). */
+/* The first vendor's line that starts at or after p (a line start) and
+ * before lim, in a database that ends at end, stopping at the class list
+ * ("C " lines follow the vendors); NULL when none. */
+static const char *next_vendor(const char *p, const char *lim, const char *end)
+{
+	while (p < lim) {
+		if (p[0] == 'C' && end - p > 1 && p[1] == ' ')
+			return NULL;
+		if (vendor_line(p, end))
+			return p;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* The vendor's line by bisection: pci.ids lists its vendors in order of
+ * their IDs, so a probe's next vendor line says which half to keep (a few
+ * dozen probes of a line or a section each, where memmem reads the megabyte
+ * before 8086). Only a line that is the vendor's is returned; a database
+ * not in that order just makes it miss (NULL), and find_vendor then looks
+ * for the text. */
+static const char *bisect_vendor(const char *begin, const char *end, int want)
+{
+	const char *lo = begin, *hi = end; /* the line sought starts in [lo, hi) */
+	while (hi - lo > 4096) {
+		const char *mid = lo + (hi - lo) / 2;
+		const char *nl = memchr(mid, '\n', (size_t)(hi - mid));
+		const char *v = nl ? next_vendor(nl + 1, hi, end) : NULL;
+		if (!v) {
+			hi = mid + 1; /* no vendor line starts in (mid, hi) */
+			continue;
+		}
+		int id = hex4(v);
+		if (id == want)
+			return v;
+		if (id < want)
+			lo = v;
+		else
+			hi = mid + 1;
+	}
+	for (const char *p = lo; (p = next_vendor(p, hi, end));) {
+		int id = hex4(p);
+		if (id == want)
+			return p;
+		if (id > want)
+			return NULL;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* The vendor's line, found by bisection or else by its text ("\n8086 ", the
+ * database's lower-case hex) with memmem rather than line by line; NULL when
+ * not there so (the caller then scans the database whole, as for another
+ * spelling). */
 static const char *find_vendor(const char *begin, const char *end, int want)
 {
+	const char *b = bisect_vendor(begin, end, want);
+	if (b)
+		return b;
 	char pat[12];
 	snprintf(pat, sizeof pat, "\n%04x", (unsigned)want & 0xffffu);
 	for (const char *p = begin; p < end;) {
