@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "common/hooks.h"
+#include "trust/keys.h"
 
 #define LIBCURL "libcurl.so.4"
 #define LIBCURL_PACKAGE "libcurl4"
@@ -88,6 +89,7 @@ static int load_curl(const char *url, struct wd_err *err)
 		/* POSIX: a function's address fits a void * */
 		memcpy((char *)&curl_table + curl_syms[i].off, &f, sizeof f);
 	}
+	key_crypto_full(); /* the system's TLS policy, where detect left it out */
 	if (curl_table.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		dlclose(lib);
 		return wd_err_set(err, WD_EFAIL, "%s: cannot start libcurl (%s)", url, name);
