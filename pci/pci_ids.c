@@ -189,6 +189,43 @@ static const char *find_vendor(const char *begin, const char *end, int want)
 	return NULL;
 }
 
+/* Names the devices of the vendor whose line starts at s from its section:
+ * the lines up to the next that is no device's (a vendor's, or the class
+ * list), in one pass that compares a device line only with the devices of
+ * that vendor still unnamed. */
+static void scan_section(struct pci_list *l, const char *s, const char *end, int vendor)
+{
+	size_t *want = wd_xcalloc(l->n + 1, sizeof *want), nw = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->devs[i].vendor == vendor && !l->devs[i].name)
+			want[nw++] = i;
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	size_t n = (size_t)((nl ? nl : end) - s);
+	if (n && s[n - 1] == '\r')
+		n--;
+	struct wd_sv vname = wd_sv_trim(wd_sv_make(s + 4, n > 4 ? n - 4 : 0));
+	for (const char *p = nl ? nl + 1 : end; p < end && nw; p = nl ? nl + 1 : end) {
+		if (p[0] != '\t' && p[0] != '#' && p[0] != '\n' && p[0] != '\r')
+			break; /* the next vendor's line, or the class list */
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (p[0] != '\t' || p[1] == '\t')
+			continue; /* a comment, a blank line or a subsystem */
+		n = (size_t)((nl ? nl : end) - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		int dev = n > 7 ? hex4(p + 1) : -1;
+		for (size_t k = 0; dev >= 0 && k < nw; k++) {
+			struct pci_dev *d = &l->devs[want[k]];
+			if (d->device != dev)
+				continue;
+			struct wd_sv dn = wd_sv_trim(wd_sv_make(p + 5, n - 5));
+			d->name = wd_xasprintf("%.*s %.*s", (int)vname.n, vname.p, (int)dn.n, dn.p);
+			want[k--] = want[--nw];
+		}
+	}
+	free(want);
+}
+
 /* Names the devices of each vendor present from that vendor's section
  * alone (found by find_vendor; the scan stops at the next vendor's line);
  * any vendor not found so sends the whole database to scan. */
@@ -207,12 +244,7 @@ static void scan_by_vendor(struct pci_list *l, const char *p, const char *end)
 			whole = true;
 			break;
 		}
-		const char *e = s;
-		do { /* the section: up to the next line that is no device's */
-			const char *nl = memchr(e, '\n', (size_t)(end - e));
-			e = nl ? nl + 1 : end;
-		} while (e < end && (e[0] == '\t' || e[0] == '#' || e[0] == '\n' || e[0] == '\r'));
-		scan(l, s, e);
+		scan_section(l, s, end, v);
 	}
 	if (whole)
 		scan(l, p, end);
