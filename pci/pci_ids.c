@@ -130,21 +130,30 @@ static const char *next_vendor(const char *p, const char *lim, const char *end)
 	return NULL;
 }
 
+/* A probe reads at most this far for the next vendor's line: a section may
+ * be long (Intel's is 370 KB of 8,500 lines), and reading to its end at
+ * every probe costs more than the bisection saves. */
+#define PROBE_MAX 2048
+
 /* The vendor's line by bisection: pci.ids lists its vendors in order of
- * their IDs, so a probe's next vendor line says which half to keep (a few
- * dozen probes of a line or a section each, where memmem reads the megabyte
- * before 8086). Only a line that is the vendor's is returned; a database
+ * their IDs, so a probe's next vendor line says which half to keep. A probe
+ * that meets no vendor line within PROBE_MAX keeps the lower half on trust;
+ * *from is then where a search by text starts (every vendor line before it
+ * has a lower ID). Only a line that is the vendor's is returned; a database
  * not in that order just makes it miss (NULL), and find_vendor then looks
  * for the text. */
-static const char *bisect_vendor(const char *begin, const char *end, int want)
+static const char *bisect_vendor(const char *begin, const char *end, int want, const char **from)
 {
 	const char *lo = begin, *hi = end; /* the line sought starts in [lo, hi) */
+	bool trusted = true;                /* false once a probe kept a half on trust */
 	while (hi - lo > 4096) {
 		const char *mid = lo + (hi - lo) / 2;
 		const char *nl = memchr(mid, '\n', (size_t)(hi - mid));
-		const char *v = nl ? next_vendor(nl + 1, hi, end) : NULL;
+		const char *lim = nl && hi - (nl + 1) > PROBE_MAX ? nl + 1 + PROBE_MAX : hi;
+		const char *v = nl ? next_vendor(nl + 1, lim, end) : NULL;
 		if (!v) {
-			hi = mid + 1; /* no vendor line starts in (mid, hi) */
+			trusted &= lim == hi;
+			hi = mid + 1; /* no vendor line starts in (mid, lim) */
 			continue;
 		}
 		int id = hex4(v);
@@ -155,7 +164,8 @@ static const char *bisect_vendor(const char *begin, const char *end, int want)
 		else
 			hi = mid + 1;
 	}
-	for (const char *p = lo; (p = next_vendor(p, hi, end));) {
+	*from = lo;
+	for (const char *p = lo; (p = next_vendor(p, trusted ? hi : end, end));) {
 		int id = hex4(p);
 		if (id == want)
 			return p;
@@ -167,18 +177,13 @@ static const char *bisect_vendor(const char *begin, const char *end, int want)
 	return NULL;
 }
 
-/* The vendor's line, found by bisection or else by its text ("\n8086 ", the
- * database's lower-case hex) with memmem rather than line by line; NULL when
- * not there so (the caller then scans the database whole, as for another
- * spelling). */
-static const char *find_vendor(const char *begin, const char *end, int want)
+/* The first vendor's line for want found by its text ("\n8086 ", the
+ * database's lower-case hex) at or after p; NULL when none. */
+static const char *search_vendor(const char *p, const char *end, int want)
 {
-	const char *b = bisect_vendor(begin, end, want);
-	if (b)
-		return b;
 	char pat[12];
 	snprintf(pat, sizeof pat, "\n%04x", (unsigned)want & 0xffffu);
-	for (const char *p = begin; p < end;) {
+	while (p < end) {
 		const char *m = memmem(p, (size_t)(end - p), pat, 5);
 		if (!m)
 			return NULL;
@@ -187,6 +192,19 @@ static const char *find_vendor(const char *begin, const char *end, int want)
 		p = m + 1;
 	}
 	return NULL;
+}
+
+/* The vendor's line, found by bisection or else by its text, from where
+ * the bisection left off and then from the start, rather than line by line;
+ * NULL when not there so (the caller then scans the database whole, as for
+ * another spelling). */
+static const char *find_vendor(const char *begin, const char *end, int want)
+{
+	const char *from = begin;
+	const char *b = bisect_vendor(begin, end, want, &from);
+	if (!b && from > begin)
+		b = search_vendor(from - 1, end, want); /* from - 1: the newline before */
+	return b ? b : search_vendor(begin, end, want);
 }
 
 /* Names the devices of the vendor whose line starts at s from its section:
