@@ -43,6 +43,15 @@ void key_crypto_quick(void)
 	crypto_init();
 }
 
+void key_crypto_ready(void)
+{
+	crypto_init();
+	uint64_t more = OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS;
+	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
+		more |= OPENSSL_INIT_LOAD_CONFIG;
+	OPENSSL_init_crypto(more, NULL);
+}
+
 void key_crypto_full(void)
 {
 	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))

@@ -30,6 +30,11 @@ int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
  * so that a download's TLS keeps the system's policy. */
 void key_crypto_quick(void);
 void key_crypto_full(void);
+/* OpenSSL set up in full now (its configuration file and name tables, as
+ * the first key load would), before another thread is started that loads
+ * libraries (catalog/fetch_curl.c), so that none of its one-time set-up
+ * runs while that thread holds the dynamic loader. */
+void key_crypto_ready(void);
 void key_free(struct wd_key *k);
 const char *key_fingerprint(const struct wd_key *k);
 int key_sign(const struct wd_key *k, const void *msg, size_t len, unsigned char sig[WD_SIG_LEN],
