@@ -5,12 +5,16 @@
 # warpdrv names a driver for each NIC from the bundled repository. Prints the
 # median wall time of each over RUNS alternating runs and the ratio; then the
 # same for warpdrv reading lspci -n's text of those devices (--pci lspci:FILE).
+# WD_BEFORE=OTHER/build/warpdrv times another build too, in the same turns,
+# and prints its figures beside (before and after in one run).
 # Usage: bench/detect.sh [RUNS]         (build first: make)
 #        BENCH_PCI=host bench/detect.sh  this machine's own /sys instead
 set -eu
 RUNS=${1:-200}
 top=$(cd "$(dirname "$0")/.." && pwd)
 WD=${WD:-$top/build/warpdrv}
+WB=${WD_BEFORE:-}
+[ -z "$WB" ] || [ -x "$WB" ] || { echo "bench/detect.sh: WD_BEFORE=$WB is not a program" >&2; exit 1; }
 [ -x "$WD" ] || { echo "bench/detect.sh: build first (make)" >&2; exit 1; }
 command -v lspci >/dev/null || { echo "bench/detect.sh: needs lspci (apt-get install pciutils)" >&2; exit 1; }
 
@@ -48,12 +52,14 @@ time_us() {
 }
 
 # The two commands in turn, RUNS times each, so that both meet the same load
-# on a shared machine; prints the median of each ("W L").
+# on a shared machine (and WD_BEFORE's, with warpdrv's arguments); prints
+# the median of each ("W L B", B 0 without WD_BEFORE).
 medians_us() {
 	local i
 	for ((i = 0; i < RUNS; i++)); do
 		echo "w $(time_us "${wd_cmd[@]}")"
 		echo "l $(time_us "${lspci_cmd[@]}")"
+		[ -z "$WB" ] || echo "b $(time_us "$WB" "${wd_cmd[@]:1}")"
 	done | awk '{t[$1, ++n[$1]] = $2}
 	function median(k,   i, j, v, c) {
 		c = n[k]
@@ -61,7 +67,15 @@ medians_us() {
 		for (i = 2; i <= c; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
 		return v[int((c + 1) / 2)]
 	}
-	END { print median("w"), median("l") }'
+	END { print median("w"), median("l"), n["b"] ? median("b") : 0 }'
+}
+
+# W L B: warpdrv's line, lspci's, and WD_BEFORE's with its ratio.
+report() {
+	echo "  warpdrv detect: ${1} us (median of $RUNS, alternating)"
+	echo "  lspci -n:       ${2} us (median of $RUNS, alternating)"
+	awk -v w="$1" -v l="$2" 'BEGIN { printf "  ratio warpdrv/lspci: %.2f (aim: 1 or less)\n", w / l }'
+	[ -z "$WB" ] || awk -v b="$3" -v l="$2" 'BEGIN { printf "  WD_BEFORE:      %d us, ratio %.2f\n", b, b / l }'
 }
 
 if [ "${BENCH_PCI:-}" = host ]; then
@@ -82,22 +96,19 @@ else
 fi
 "${wd_cmd[@]}" >/dev/null
 "${lspci_cmd[@]}" >/dev/null
-read -r w l < <(medians_us)
+read -r w l b < <(medians_us)
 echo "devices: $what"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "from sysfs:"
-echo "  warpdrv detect: ${w} us (median of $RUNS, alternating)"
-echo "  lspci -n:       ${l} us (median of $RUNS, alternating)"
-awk -v w="$w" -v l="$l" 'BEGIN { printf "  ratio warpdrv/lspci: %.2f (aim: 1 or less)\n", w / l }'
+report "$w" "$l" "$b"
 # The same devices as lspci's text (what a user pastes from a guest):
 # warpdrv reading that text against lspci reading the tree that made it.
 text=$(mktemp)
 "${lspci_cmd[@]}" >"$text"
 wd_cmd=("$WD" detect --pci "lspci:$text")
 "${wd_cmd[@]}" >/dev/null
-read -r w l < <(medians_us)
+read -r w l b < <(medians_us)
 rm -f "$text"
 echo "from lspci -n text:"
-echo "  warpdrv detect: ${w} us (median of $RUNS, alternating)"
-echo "  lspci -n:       ${l} us (median of $RUNS, alternating)"
-awk -v w="$w" -v l="$l" 'BEGIN { printf "  ratio warpdrv/lspci: %.2f (aim: 1 or less)\n", w / l }'
+report "$w" "$l" "$b"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <strings.h>
 
 #include "common/hooks.h"
+#include "trust/keys.h"
 
 #define LIBCURL "libcurl.so.4"
 #define LIBCURL_PACKAGE "libcurl4"
@@ -64,19 +66,77 @@ static const struct {
 static struct curl_fns curl_table;
 static const struct curl_fns *cu; /* NULL until loaded */
 
-/* Loads libcurl once (a failure is tried again on the next transfer). The
- * test programs may name another file in WARPDRV_LIBCURL. */
+static const char *curl_name(void)
+{
+	const char *name = wd_test_hook("WARPDRV_LIBCURL");
+	return name && *name ? name : LIBCURL;
+}
+
+/* fetch_preload's thread: only dlopen (libcurl's and its dependencies'
+ * constructors); curl_global_init stays on the caller's thread. dlerror's
+ * text is the thread's own, so it is kept for load_curl's message. */
+static struct {
+	pthread_t thread;
+	bool running;
+	void *lib;
+	char why[512];
+} pre;
+
+static void *preload_main(void *arg)
+{
+	(void)arg;
+	pre.lib = dlopen(curl_name(), RTLD_NOW | RTLD_LOCAL);
+	if (!pre.lib)
+		snprintf(pre.why, sizeof pre.why, "%s", dlerror());
+	return NULL;
+}
+
+void fetch_preload(void)
+{
+	if (cu || pre.running)
+		return;
+	key_crypto_ready();
+	pre.lib = NULL;
+	pre.why[0] = 0;
+	pre.running = pthread_create(&pre.thread, NULL, preload_main, NULL) == 0;
+}
+
+/* The preload's library (NULL with *why set when it failed, or NULL and
+ * why empty when none was started). */
+static void *preload_take(char *why, size_t n)
+{
+	why[0] = 0;
+	if (!pre.running)
+		return NULL;
+	pthread_join(pre.thread, NULL);
+	pre.running = false;
+	snprintf(why, n, "%s", pre.lib ? "" : pre.why[0] ? pre.why : "cannot be loaded");
+	return pre.lib;
+}
+
+void fetch_preload_end(void)
+{
+	char why[sizeof pre.why];
+	void *lib = preload_take(why, sizeof why);
+	(void)lib; /* kept loaded: a later transfer's dlopen finds it */
+}
+
+/* Loads libcurl once (a failure is tried again on the next transfer), or
+ * takes up fetch_preload's. The test programs may name another file in
+ * WARPDRV_LIBCURL. */
 static int load_curl(const char *url, struct wd_err *err)
 {
 	if (cu)
 		return 0;
-	const char *name = wd_test_hook("WARPDRV_LIBCURL");
-	name = name && *name ? name : LIBCURL;
-	void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	const char *name = curl_name();
+	char why[512];
+	void *lib = preload_take(why, sizeof why);
+	if (!lib && !why[0])
+		lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
 		return wd_err_set(err, WD_EFAIL, "%s: downloads need libcurl, and %s cannot be "
 				  "loaded (%s); install the package %s (apt-get install %s)", url,
-				  name, dlerror(), LIBCURL_PACKAGE, LIBCURL_PACKAGE);
+				  name, why[0] ? why : dlerror(), LIBCURL_PACKAGE, LIBCURL_PACKAGE);
 	for (size_t i = 0; i < sizeof curl_syms / sizeof curl_syms[0]; i++) {
 		void *f = dlsym(lib, curl_syms[i].name);
 		if (!f) {
@@ -88,6 +148,7 @@ static int load_curl(const char *url, struct wd_err *err)
 		/* POSIX: a function's address fits a void * */
 		memcpy((char *)&curl_table + curl_syms[i].off, &f, sizeof f);
 	}
+	key_crypto_full(); /* the system's TLS policy, where detect left it out */
 	if (curl_table.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		dlclose(lib);
 		return wd_err_set(err, WD_EFAIL, "%s: cannot start libcurl (%s)", url, name);

@@ -114,14 +114,76 @@ static bool vendor_line(const char *p, const char *end)
 	return end - p > 5 && hex4(p) >= 0 && (p[4] == ' ' || p[4] == '\t');
 }
 
-/* The vendor's line, found by its text ("\n8086 ", the database's lower-case
- * hex) with memmem rather than line by line; NULL when not there so (the
- * caller then scans the database whole, as for another spelling). */
-static const char *find_vendor(const char *begin, const char *end, int want)
+/* The first vendor's line that starts at or after p (a line start) and
+ * before lim, in a database that ends at end, stopping at the class list
+ * ("C " lines follow the vendors); NULL when none. */
+static const char *next_vendor(const char *p, const char *lim, const char *end)
+{
+	while (p < lim) {
+		if (p[0] == 'C' && end - p > 1 && p[1] == ' ')
+			return NULL;
+		if (vendor_line(p, end))
+			return p;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* A probe reads at most this far for the next vendor's line: a section may
+ * be long (Intel's is 370 KB of 8,500 lines), and reading to its end at
+ * every probe costs more than the bisection saves. */
+#define PROBE_MAX 2048
+
+/* The vendor's line by bisection: pci.ids lists its vendors in order of
+ * their IDs, so a probe's next vendor line says which half to keep. A probe
+ * that meets no vendor line within PROBE_MAX keeps the lower half on trust;
+ * *from is then where a search by text starts (every vendor line before it
+ * has a lower ID). Only a line that is the vendor's is returned; a database
+ * not in that order just makes it miss (NULL), and find_vendor then looks
+ * for the text. */
+static const char *bisect_vendor(const char *begin, const char *end, int want, const char **from)
+{
+	const char *lo = begin, *hi = end; /* the line sought starts in [lo, hi) */
+	bool trusted = true;                /* false once a probe kept a half on trust */
+	while (hi - lo > 4096) {
+		const char *mid = lo + (hi - lo) / 2;
+		const char *nl = memchr(mid, '\n', (size_t)(hi - mid));
+		const char *lim = nl && hi - (nl + 1) > PROBE_MAX ? nl + 1 + PROBE_MAX : hi;
+		const char *v = nl ? next_vendor(nl + 1, lim, end) : NULL;
+		if (!v) {
+			trusted &= lim == hi;
+			hi = mid + 1; /* no vendor line starts in (mid, lim) */
+			continue;
+		}
+		int id = hex4(v);
+		if (id == want)
+			return v;
+		if (id < want)
+			lo = v;
+		else
+			hi = mid + 1;
+	}
+	*from = lo;
+	for (const char *p = lo; (p = next_vendor(p, trusted ? hi : end, end));) {
+		int id = hex4(p);
+		if (id == want)
+			return p;
+		if (id > want)
+			return NULL;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* The first vendor's line for want found by its text ("\n8086 ", the
+ * database's lower-case hex) at or after p; NULL when none. */
+static const char *search_vendor(const char *p, const char *end, int want)
 {
 	char pat[12];
 	snprintf(pat, sizeof pat, "\n%04x", (unsigned)want & 0xffffu);
-	for (const char *p = begin; p < end;) {
+	while (p < end) {
 		const char *m = memmem(p, (size_t)(end - p), pat, 5);
 		if (!m)
 			return NULL;
@@ -130,6 +192,56 @@ static const char *find_vendor(const char *begin, const char *end, int want)
 		p = m + 1;
 	}
 	return NULL;
+}
+
+/* The vendor's line, found by bisection or else by its text, from where
+ * the bisection left off and then from the start, rather than line by line;
+ * NULL when not there so (the caller then scans the database whole, as for
+ * another spelling). */
+static const char *find_vendor(const char *begin, const char *end, int want)
+{
+	const char *from = begin;
+	const char *b = bisect_vendor(begin, end, want, &from);
+	if (!b && from > begin)
+		b = search_vendor(from - 1, end, want); /* from - 1: the newline before */
+	return b ? b : search_vendor(begin, end, want);
+}
+
+/* Names the devices of the vendor whose line starts at s from its section:
+ * the lines up to the next that is no device's (a vendor's, or the class
+ * list), in one pass that compares a device line only with the devices of
+ * that vendor still unnamed. */
+static void scan_section(struct pci_list *l, const char *s, const char *end, int vendor)
+{
+	size_t *want = wd_xcalloc(l->n + 1, sizeof *want), nw = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->devs[i].vendor == vendor && !l->devs[i].name)
+			want[nw++] = i;
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	size_t n = (size_t)((nl ? nl : end) - s);
+	if (n && s[n - 1] == '\r')
+		n--;
+	struct wd_sv vname = wd_sv_trim(wd_sv_make(s + 4, n > 4 ? n - 4 : 0));
+	for (const char *p = nl ? nl + 1 : end; p < end && nw; p = nl ? nl + 1 : end) {
+		if (p[0] != '\t' && p[0] != '#' && p[0] != '\n' && p[0] != '\r')
+			break; /* the next vendor's line, or the class list */
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (p[0] != '\t' || p[1] == '\t')
+			continue; /* a comment, a blank line or a subsystem */
+		n = (size_t)((nl ? nl : end) - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		int dev = n > 7 ? hex4(p + 1) : -1;
+		for (size_t k = 0; dev >= 0 && k < nw; k++) {
+			struct pci_dev *d = &l->devs[want[k]];
+			if (d->device != dev)
+				continue;
+			struct wd_sv dn = wd_sv_trim(wd_sv_make(p + 5, n - 5));
+			d->name = wd_xasprintf("%.*s %.*s", (int)vname.n, vname.p, (int)dn.n, dn.p);
+			want[k--] = want[--nw];
+		}
+	}
+	free(want);
 }
 
 /* Names the devices of each vendor present from that vendor's section
@@ -150,12 +262,7 @@ static void scan_by_vendor(struct pci_list *l, const char *p, const char *end)
 			whole = true;
 			break;
 		}
-		const char *e = s;
-		do { /* the section: up to the next line that is no device's */
-			const char *nl = memchr(e, '\n', (size_t)(end - e));
-			e = nl ? nl + 1 : end;
-		} while (e < end && (e[0] == '\t' || e[0] == '#' || e[0] == '\n' || e[0] == '\r'));
-		scan(l, s, e);
+		scan_section(l, s, end, v);
 	}
 	if (whole)
 		scan(l, p, end);

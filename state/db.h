@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "common/err.h"
@@ -39,6 +40,15 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 /* Refuses a database whose schema is not what steps[0..version) write:
  * tables, columns, indexes, and no view or trigger (WD_ETRUST, naming the
  * first difference). Called before any other query of the file. */
+/* The schema rows db_check_schema compares: those steps[0..version) write
+ * in a database in memory (into out), and those kept for the state
+ * database's latest steps (NULL for any other steps or version). The
+ * fingerprint is what says the kept rows are the steps'. */
+struct wd_buf;
+int db_schema_rows_built(const char *const *steps, int version, const char *what,
+			 struct wd_buf *out, struct wd_err *err);
+const char *db_schema_rows_known(const char *const *steps, int version);
+uint64_t db_schema_fingerprint(const char *const *steps, int version);
 int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
 		    struct wd_err *err);
 /* The step budget and the schema distrust of db_open_at, for a handle

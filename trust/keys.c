@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/conf.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -19,6 +21,50 @@ struct wd_key {
 	EVP_PKEY *pkey;
 	char fpr[WD_FPR_HEX];
 };
+
+/* OpenSSL's set-up before the first key: its clean-up at exit (freeing its
+ * tables, a third of a millisecond, for a process that is ending) is not
+ * registered; what it loads on first use is as before unless
+ * key_crypto_quick came first. */
+static uint64_t crypto_opts = OPENSSL_INIT_NO_ATEXIT;
+
+static void crypto_init(void)
+{
+	static bool done;
+	if (!done) {
+		done = true;
+		OPENSSL_init_crypto(crypto_opts, NULL);
+	}
+}
+
+void key_crypto_quick(void)
+{
+	crypto_opts |= OPENSSL_INIT_NO_LOAD_CONFIG;
+	crypto_init();
+}
+
+void key_crypto_ready(void)
+{
+	crypto_init();
+	uint64_t more = OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS;
+	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
+		more |= OPENSSL_INIT_LOAD_CONFIG;
+	OPENSSL_init_crypto(more, NULL);
+}
+
+void key_crypto_full(void)
+{
+	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
+		return; /* OpenSSL reads it on its first use, as libcurl starts */
+	crypto_opts &= ~(uint64_t)OPENSSL_INIT_NO_LOAD_CONFIG;
+	/* what OpenSSL's own first use does (its default settings): the
+	 * default file (or OPENSSL_CONF), its default section, none there or
+	 * a module's failure being no error */
+	CONF_modules_load_file(NULL, NULL, CONF_MFLAGS_DEFAULT_SECTION |
+				     CONF_MFLAGS_IGNORE_MISSING_FILE |
+				     CONF_MFLAGS_IGNORE_RETURN_CODES);
+	ERR_clear_error();
+}
 
 static int ssl_err(struct wd_err *err, int code, const char *what)
 {
@@ -68,6 +114,7 @@ static int write_pem(const char *path, EVP_PKEY *pkey, bool priv, struct wd_err 
 
 int key_generate(const char *prefix, char fpr[WD_FPR_HEX], struct wd_err *err)
 {
+	crypto_init();
 	EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
 	if (!pkey)
 		return ssl_err(err, WD_EFAIL, "cannot generate an Ed25519 key");
@@ -134,6 +181,7 @@ out:
 
 static int load(const char *path, bool priv, struct wd_key **out, struct wd_err *err)
 {
+	crypto_init();
 	EVP_PKEY *fast = priv ? NULL : fast_ed25519_pub(path);
 	if (fast)
 		return wrap(fast, out, path, err);

@@ -22,6 +22,19 @@ struct wd_key; /* an Ed25519 key, private or public */
 int key_generate(const char *prefix, char fpr[WD_FPR_HEX], struct wd_err *err);
 int key_load_private(const char *path, struct wd_key **out, struct wd_err *err);
 int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
+/* For a command that seldom makes a TLS connection (detect), before any key
+ * is loaded: OpenSSL is set up without reading the system's configuration
+ * file (about a millisecond of a short command; what it sets is TLS policy,
+ * and an Ed25519 check does not depend on it). key_crypto_full reads it
+ * then, if it was left out, before libcurl starts (catalog/fetch_curl.c),
+ * so that a download's TLS keeps the system's policy. */
+void key_crypto_quick(void);
+void key_crypto_full(void);
+/* OpenSSL set up in full now (its configuration file and name tables, as
+ * the first key load would), before another thread is started that loads
+ * libraries (catalog/fetch_curl.c), so that none of its one-time set-up
+ * runs while that thread holds the dynamic loader. */
+void key_crypto_ready(void);
 void key_free(struct wd_key *k);
 const char *key_fingerprint(const struct wd_key *k);
 int key_sign(const struct wd_key *k, const void *msg, size_t len, unsigned char sig[WD_SIG_LEN],

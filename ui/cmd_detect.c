@@ -5,6 +5,7 @@
 
 #include "common/buf.h"
 #include "pci/pci.h"
+#include "trust/keys.h"
 #include "ui/commands.h"
 
 static void hexfield(struct json *j, const char *key, long v, int digits)
@@ -110,6 +111,7 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 0)
 		return ui_usage(ctx, "detect takes no arguments (got '%s')", argv[0]);
+	key_crypto_quick(); /* detect makes no TLS connection */
 	struct pci_list l;
 	struct wd_err err = {0};
 	int r = pci_read(ctx->pci, &l, &err);

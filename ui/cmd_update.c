@@ -273,6 +273,7 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 	struct db *db;
 	const struct keyring *kr;
 	struct repo_list l = {0};
+	fetch_preload(); /* libcurl loads while the database opens and the keys load */
 	int r = session_volume(ctx->s, &v, &err);
 	if (!r)
 		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
@@ -294,5 +295,6 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 		r = update(ctx, v, db, kr, &l, &err);
 	}
 	repolist_free(&l);
+	fetch_preload_end();
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
