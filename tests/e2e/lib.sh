@@ -92,21 +92,47 @@ need_samples() {
 	[ -d "$SAMPLES" ] || skip "no samples folder at $SAMPLES"
 }
 
+# One case: its verdict line (and its log when it fails) on stdout.
+run_case() { # FUNCTION
+	local f=$1 rc
+	T="$TESTTMP/$f"
+	mkdir -p "$T"
+	CUR="$script:$f"
+	(set -e -o pipefail; "$f") >"$T/log" 2>&1
+	rc=$?
+	if grep -q '^SKIP ' "$T/log"; then
+		grep '^SKIP ' "$T/log"
+	elif [ $rc -eq 0 ]; then
+		echo "PASS $script:$f"
+	else
+		echo "FAIL $script:$f"
+		sed 's/^/    /' "$T/log"
+	fi
+}
+
+# Every t_ function (those matching TEST_ONLY), one after another; a script
+# whose cases share nothing (no port, mount or fixed path) may set
+# CASES_AT_ONCE=N before calling this to run N at a time (their verdicts
+# still print in order).
 run_tests() {
 	script=$(basename "$0" .sh)
-	for f in $(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${TEST_ONLY:-.}"); do
-		T="$TESTTMP/$f"
-		mkdir -p "$T"
-		CUR="$script:$f"
-		(set -e -o pipefail; "$f") >"$T/log" 2>&1
-		rc=$?
-		if grep -q '^SKIP ' "$T/log"; then
-			grep '^SKIP ' "$T/log"
-		elif [ $rc -eq 0 ]; then
-			echo "PASS $script:$f"
-		else
-			echo "FAIL $script:$f"
-			sed 's/^/    /' "$T/log"
+	local fs f i=0 n=${CASES_AT_ONCE:-1}
+	fs=$(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${TEST_ONLY:-.}")
+	if [ "$n" -le 1 ]; then
+		for f in $fs; do run_case "$f"; done
+		return
+	fi
+	local pids=() outs=()
+	for f in $fs; do
+		mkdir -p "$TESTTMP/.out"
+		run_case "$f" >"$TESTTMP/.out/$f" &
+		pids+=($!)
+		outs+=("$TESTTMP/.out/$f")
+		if [ ${#pids[@]} -ge $((i + n)) ]; then
+			wait "${pids[$i]}"
+			i=$((i + 1))
 		fi
 	done
+	wait
+	for f in "${outs[@]}"; do cat "$f"; done
 }

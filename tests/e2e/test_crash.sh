@@ -346,4 +346,5 @@ t_a_committed_setup_survives_a_power_cut() {
 	assert_json 'len(d["generations"]) == 1'
 }
 
-run_tests
+# the cases share nothing but the build: two at a time
+CASES_AT_ONCE=${CASES_AT_ONCE:-2} run_tests
