@@ -248,7 +248,7 @@ t_slow_2_demo_with_distribution_flags() {
 	run env KEYS="$SHARED/keys" sh "$SHARED/a/src/scripts/demo.sh" "$SHARED/a/src/build"
 	assert_rc 0
 	assert_out "Done: generation 1"
-	assert_out "install      mmlem 2.06"
+	assert_out "install mmlem 2.06"
 	assert_out "The configured volume is in"
 	grep -qi "DEVICE=.*MMLEM.OS2" "$SHARED/a/src/build/demo/volume/CONFIG.SYS" || fail "MMLEM not configured"
 	# and uninstall takes back all that install put there
