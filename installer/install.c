@@ -120,6 +120,19 @@ static void txn_name(const char *verb, const char *const *names, size_t n, char 
 		snprintf(out + strlen(out), size - strlen(out), " %s", names[i]);
 }
 
+int install_txn_started(struct txn *t, const struct catalog *cat, const struct pkg_cb *cb,
+			struct wd_err *err)
+{
+	if (t->recovered)
+		event(cb, PKG_RECOVERED, NULL, NULL, NULL, 0);
+	int r = db_begin(&t->db, err);
+	if (!r && !(r = catalog_remember(&t->db, cat, err)))
+		r = db_commit(&t->db, err);
+	if (r)
+		db_rollback(&t->db);
+	return r;
+}
+
 int install_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
 		     size_t n, const struct pkg_cb *cb, struct wd_err *err)
 {
@@ -133,12 +146,7 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
 	int r = txn_begin(&t, v, what, err);
 	if (r)
 		return r;
-	if (t.recovered)
-		event(cb, PKG_RECOVERED, NULL, NULL, NULL, 0);
-	if (!(r = db_begin(&t.db, err)) && !(r = catalog_remember(&t.db, cat, err)))
-		r = db_commit(&t.db, err);
-	if (r)
-		db_rollback(&t.db);
+	r = install_txn_started(&t, cat, cb, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		bool nothing;

@@ -35,6 +35,12 @@ struct pkg_cb {
 	void *ud;
 };
 
+/* What every package transaction does first, once txn_begin has taken the
+ * volume: a recovery it made is told (PKG_RECOVERED), and the catalog's
+ * serials and dates are remembered in their own commit. */
+int install_txn_started(struct txn *t, const struct catalog *cat, const struct pkg_cb *cb,
+			struct wd_err *err);
+
 /* The subscription gate for each package that needs an entitlement, with
  * the revoked key ids and the newest issue date of the indexes in cat
  * (may be NULL). db may be unopened (no database: no subscription). */

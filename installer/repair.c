@@ -135,12 +135,7 @@ int reinstall_packages(struct volume *v, const struct catalog *cat, const struct
 	int r = txn_begin(&t, v, what, err);
 	if (r)
 		return r;
-	if (t.recovered && cb && cb->event)
-		cb->event(cb->ud, PKG_RECOVERED, NULL, NULL, NULL, 0);
-	if (!(r = db_begin(&t.db, err)) && !(r = catalog_remember(&t.db, cat, err)))
-		r = db_commit(&t.db, err);
-	if (r)
-		db_rollback(&t.db);
+	r = install_txn_started(&t, cat, cb, err);
 	struct txn_plan plan;
 	if (!r && !(r = reinstall_plan(v, &t.db, pkgs, n, &plan, err))) {
 		if (!(r = check_plan(v, &plan, err)) && !(r = txn_apply(&t, &plan, err)))

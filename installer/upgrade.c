@@ -204,12 +204,7 @@ int upgrade_packages(struct volume *v, const struct catalog *cat, const struct p
 	int r = txn_begin(&t, v, "upgrade", err);
 	if (r)
 		return r;
-	if (t.recovered && cb && cb->event)
-		cb->event(cb->ud, PKG_RECOVERED, NULL, NULL, NULL, 0);
-	if (!(r = db_begin(&t.db, err)) && !(r = catalog_remember(&t.db, cat, err)))
-		r = db_commit(&t.db, err);
-	if (r)
-		db_rollback(&t.db);
+	r = install_txn_started(&t, cat, cb, err);
 	struct txn_plan plan;
 	if (!r && !(r = plan_all(v, &t.db, pkgs, n, &plan, err))) {
 		if (!(r = install_check_loaded(v, &plan, "upgrading", err)) &&
