@@ -72,8 +72,9 @@ static const char *curl_name(void)
 	return name && *name ? name : LIBCURL;
 }
 
-/* fetch_preload's thread: only dlopen (libcurl's and its dependencies'
- * constructors); curl_global_init stays on the caller's thread. dlerror's
+/* fetch_preload's thread: OpenSSL's set-up, then only dlopen (libcurl's and
+ * its dependencies' constructors); curl_global_init stays on the caller's
+ * thread. dlerror's
  * text is the thread's own, so it is kept for load_curl's message. */
 static struct {
 	pthread_t thread;
@@ -85,6 +86,7 @@ static struct {
 static void *preload_main(void *arg)
 {
 	(void)arg;
+	key_crypto_ready(); /* before the load, off the caller's path */
 	pre.lib = dlopen(curl_name(), RTLD_NOW | RTLD_LOCAL);
 	if (!pre.lib)
 		snprintf(pre.why, sizeof pre.why, "%s", dlerror());
@@ -95,7 +97,6 @@ void fetch_preload(void)
 {
 	if (cu || pre.running)
 		return;
-	key_crypto_ready();
 	pre.lib = NULL;
 	pre.why[0] = 0;
 	pre.running = pthread_create(&pre.thread, NULL, preload_main, NULL) == 0;

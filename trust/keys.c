@@ -8,6 +8,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,32 +25,42 @@ struct wd_key {
 
 /* OpenSSL's set-up before the first key: its clean-up at exit (freeing its
  * tables, a third of a millisecond, for a process that is ending) is not
- * registered; what it loads on first use is as before unless
- * key_crypto_quick came first. */
-static uint64_t crypto_opts = OPENSSL_INIT_NO_ATEXIT;
+ * registered, and its legacy table of cipher names is not filled: OpenSSL 3
+ * copies it into its name map at the first algorithm fetch (0.4 ms of every
+ * run that loads a key), and nothing warpdrv or libcurl's TLS calls looks a
+ * cipher up by a legacy name (the providers' own names are all there). The
+ * legacy digest table stays: a certificate's signature strength is judged
+ * through it (X509 verification's security level), and leaving it out costs
+ * TLS its chains (tests/e2e/test_remote.sh). What it loads on first use is
+ * as before unless key_crypto_quick came first. Once per process,
+ * whichever thread comes first (fetch_preload's may). */
+static uint64_t crypto_opts = OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_NO_ADD_ALL_CIPHERS;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void crypto_init_once(void)
+{
+	OPENSSL_init_crypto(crypto_opts, NULL);
+}
 
 static void crypto_init(void)
 {
-	static bool done;
-	if (!done) {
-		done = true;
-		OPENSSL_init_crypto(crypto_opts, NULL);
-	}
+	pthread_once(&crypto_once, crypto_init_once);
 }
 
 void key_crypto_quick(void)
 {
-	crypto_opts |= OPENSSL_INIT_NO_LOAD_CONFIG;
+	/* neither the configuration file nor the error texts (a key load
+	 * reports its own causes; a run that does reach TLS after all still
+	 * works, its OpenSSL errors then given by number) */
+	crypto_opts |= OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS;
 	crypto_init();
 }
 
 void key_crypto_ready(void)
 {
 	crypto_init();
-	uint64_t more = OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS;
 	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
-		more |= OPENSSL_INIT_LOAD_CONFIG;
-	OPENSSL_init_crypto(more, NULL);
+		OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
 }
 
 void key_crypto_full(void)

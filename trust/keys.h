@@ -30,10 +30,13 @@ int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
  * so that a download's TLS keeps the system's policy. */
 void key_crypto_quick(void);
 void key_crypto_full(void);
-/* OpenSSL set up in full now (its configuration file and name tables, as
- * the first key load would), before another thread is started that loads
- * libraries (catalog/fetch_curl.c), so that none of its one-time set-up
- * runs while that thread holds the dynamic loader. */
+/* OpenSSL set up in full now (its configuration file, as the first key
+ * load would). fetch_preload's thread calls it before it loads libcurl, so
+ * that none of OpenSSL's one-time set-up (which opens its own library once
+ * more) waits for that load; any thread may call it, and a key load on
+ * another thread meanwhile waits for it. The legacy cipher names are left
+ * out (trust/keys.c): TLS through libcurl finds every cipher by its provider
+ * name (tests/e2e/test_remote.sh's https cases). */
 void key_crypto_ready(void);
 void key_free(struct wd_key *k);
 const char *key_fingerprint(const struct wd_key *k);
