@@ -47,35 +47,43 @@ int install_check_entitlements(struct db *db, const struct keyring *kr,
 	return r;
 }
 
-int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
-		    const struct pkg_cb *cb, struct wd_err *err)
+int install_preplan(struct volume *v, struct db *db, bool have, const struct package *pkgs,
+		    size_t n, const struct pkg_cb *cb, struct wd_err *err)
 {
-	struct db db;
-	bool have;
-	int r = db_open(&db, v, false, &have, err);
-	if (r)
-		return r;
 	bool show = cb && cb->plan;
 	/* one read transaction: an install of the same package committed by
 	 * another warpdrv meanwhile is seen whole or not at all (never as "not
 	 * installed" and then "owns these files") */
-	if (have)
-		r = db_begin_read(&db, err);
+	int r = have ? db_begin_read(db, err) : 0;
+	struct txn_plan *plans = wd_xcalloc(n + 1, sizeof *plans);
+	bool *planned = wd_xcalloc(n + 1, sizeof *planned);
 	for (size_t i = 0; !r && i < n; i++) {
-		struct txn_plan plan;
 		bool nothing;
 		r = boot_critical_manifest_on(v, &pkgs[i].m, err);
 		if (!r)
-			r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err);
+			r = txn_plan_install(v, db, &pkgs[i], &plans[i], &nothing, err);
+		planned[i] = !r && !nothing;
 		if (!r && nothing && show)
 			event(cb, PKG_ALREADY, pkgs[i].m.name, pkgs[i].m.version, NULL, 0);
-		else if (!r && !nothing && show)
-			cb->plan(cb->ud, &plan);
-		if (!r && !nothing)
-			txn_plan_free(&plan);
+		else if (planned[i] && show)
+			cb->plan(cb->ud, &plans[i]);
 	}
-	db_rollback(&db);
-	db_close(&db);
+	/* then the checks of every plan (each shown first, as --dry-run tells):
+	 * the files it takes away that CONFIG.SYS loads (an older version's, a
+	 * replaced package's), and room for what it writes */
+	for (size_t i = 0; !r && i < n; i++)
+		if (planned[i] && !(r = install_check_loaded(v, &plans[i], plans[i].upgrade_from
+									      ? "upgrading"
+									      : "installing",
+							   err)))
+			r = txn_plan_space(v, &plans[i], err);
+	for (size_t i = 0; i < n; i++)
+		if (planned[i])
+			txn_plan_free(&plans[i]);
+	free(plans);
+	free(planned);
+	if (have)
+		db_rollback(db);
 	return r;
 }
 
@@ -85,30 +93,6 @@ static void tell_replaced(const struct pkg_cb *cb, const struct txn_plan *plan,
 {
 	for (size_t i = 0; i < plan->nremoves; i++)
 		event(cb, PKG_REPLACED, plan->removes[i], plan->removes_version[i], by, 0);
-}
-
-int install_check_plans(struct volume *v, const struct package *pkgs, size_t n,
-			struct wd_err *err)
-{
-	struct db db;
-	bool have;
-	int r = db_open(&db, v, false, &have, err);
-	if (!r && have) /* one state of the database, as for install_preplan */
-		r = db_begin_read(&db, err);
-	for (size_t i = 0; !r && i < n; i++) {
-		struct txn_plan plan;
-		bool nothing;
-		if ((r = txn_plan_install(v, &db, &pkgs[i], &plan, &nothing, err)) || nothing)
-			continue;
-		r = install_check_loaded(v, &plan, plan.upgrade_from ? "upgrading" : "installing",
-					 err);
-		if (!r)
-			r = txn_plan_space(v, &plan, err);
-		txn_plan_free(&plan);
-	}
-	db_rollback(&db);
-	db_close(&db);
-	return r;
 }
 
 /* "install a b c", for the lock file: who holds the volume. */
@@ -233,45 +217,33 @@ static int not_installed(struct volume *v, const char *name, struct wd_err *err)
 			  v->root);
 }
 
-int remove_preplan(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
-		   struct wd_err *err)
+int remove_preplan(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
+		   const struct pkg_cb *cb, struct wd_err *err)
 {
-	struct db db;
-	bool have, pending = false;
-	int r = db_open(&db, v, false, &have, err);
-	if (!r && !have && n) /* do not create the state folder just to say no */
+	int r = 0;
+	if (!have && n) /* do not create the state folder just to say no */
 		r = not_installed(v, names[0], err);
-	if (!r && !(cb && cb->plan) && !(r = txn_pending(&db, &pending, err)) && pending) {
-		/* what an interrupted run left is finished first: the checks are
-		 * of the volume as recovery leaves it */
-		db_close(&db);
-		struct txn t;
-		if ((r = txn_begin(&t, v, "recovery", err)))
-			return r;
-		txn_end(&t);
-		r = db_open(&db, v, false, &have, err);
-	}
-	if (!r && have) /* one state of the database for every check */
-		r = db_begin_read(&db, err);
+	if (!r) /* one state of the database for every check */
+		r = db_begin_read(db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
-		if (!(r = txn_plan_remove(v, &db, names[i], &plan, err))) {
+		if (!(r = txn_plan_remove(v, db, names[i], &plan, err))) {
 			if (!(r = install_check_loaded(v, &plan, "removing", err)) &&
 			    !(r = txn_check_kept(v, &plan, err)) && cb && cb->plan)
 				cb->plan(cb->ud, &plan);
 			txn_plan_free(&plan);
 		}
 	}
-	db_rollback(&db);
-	db_close(&db);
+	if (have)
+		db_rollback(db);
 	return r;
 }
 
-int remove_packages(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
-		    struct wd_err *err)
+int remove_packages(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
+		    const struct pkg_cb *cb, struct wd_err *err)
 {
 	/* the checks that need no lock, before the lock file is touched */
-	int r = remove_preplan(v, names, n, NULL, err);
+	int r = remove_preplan(v, db, have, names, n, NULL, err);
 	struct txn t;
 	if (r || (r = txn_begin(&t, v, "remove", err)))
 		return r;

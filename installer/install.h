@@ -47,11 +47,14 @@ int install_txn_started(struct txn *t, const struct catalog *cat, const struct p
 int install_check_entitlements(struct db *db, const struct keyring *kr,
 			       const struct catalog *cat, const struct package *pkgs, size_t n,
 			       struct wd_err *err);
-/* Plans every package against the volume as it is, writing nothing; each
- * plan goes to cb->plan (the --dry-run output), an installed one to
- * PKG_ALREADY when cb->plan is set. */
-int install_preplan(struct volume *v, const struct package *pkgs, size_t n,
-		    const struct pkg_cb *cb, struct wd_err *err);
+/* Before the lock, writing nothing: plans every package against the volume
+ * as it is, in one read of db (the session's; have: the file exists), each
+ * plan to cb->plan (the --dry-run output), an installed one to PKG_ALREADY
+ * when cb->plan is set; then checks each plan: install_check_loaded on the
+ * files it takes away (an older version's, a replaced package's) and room
+ * on the volume. install_packages plans and checks again under the lock. */
+int install_preplan(struct volume *v, struct db *db, bool have, const struct package *pkgs,
+		    size_t n, const struct pkg_cb *cb, struct wd_err *err);
 /* Installs the packages, each in its own transaction, after removing the
  * installed packages each replaces; the catalog's serials are remembered. */
 int install_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
@@ -62,19 +65,17 @@ int install_packages(struct volume *v, const struct catalog *cat, const struct p
  * original is put back stays loadable. verb: "removing", "upgrading". */
 int install_check_loaded(const struct volume *v, const struct txn_plan *plan, const char *verb,
 			 struct wd_err *err);
-/* Before the lock: for each package, the plan against the volume as it is
- * (writing nothing) and install_check_loaded on the files it takes away
- * (an older version's, a replaced package's). */
-int install_check_plans(struct volume *v, const struct package *pkgs, size_t n,
-			struct wd_err *err);
-/* Plans the removals without writing (a volume without a database has
- * nothing installed), refusing a file CONFIG.SYS loads; each plan goes to
- * cb->plan when set. */
-int remove_preplan(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
-		   struct wd_err *err);
-/* Removes the packages, each in its own transaction, every check made again
- * under the lock. */
-int remove_packages(struct volume *v, char *const *names, size_t n, const struct pkg_cb *cb,
-		    struct wd_err *err);
+/* Plans the removals without writing, in one read of db (the session's;
+ * have: the file exists, and with none nothing is installed), refusing a
+ * file CONFIG.SYS loads; each plan goes to cb->plan when set. A transaction
+ * an interrupted run left is finished or undone first by the caller
+ * (session_db's SESSION_DB_RECOVER), so that the checks are of the volume
+ * as recovery leaves it. */
+int remove_preplan(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
+		   const struct pkg_cb *cb, struct wd_err *err);
+/* Removes the packages, each in its own transaction: remove_preplan's
+ * checks, then every check again under the lock. */
+int remove_packages(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
+		    const struct pkg_cb *cb, struct wd_err *err);
 
 #endif

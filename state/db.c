@@ -39,6 +39,29 @@ int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err 
 	return 0;
 }
 
+int db_prepare_kept(struct db *db, const char *sql, sqlite3_stmt **st, bool *fresh,
+		    struct wd_err *err)
+{
+	*fresh = false;
+	size_t i = 0;
+	while (i < DB_KEPT && db->kept[i].sql && db->kept[i].sql != sql)
+		i++;
+	if (i < DB_KEPT && db->kept[i].sql) {
+		*st = db->kept[i].st;
+		sqlite3_reset(*st);
+		sqlite3_clear_bindings(*st);
+		return 0;
+	}
+	int r = db_prepare(db, sql, st, err);
+	if (!r && i < DB_KEPT) {
+		db->kept[i].sql = sql;
+		db->kept[i].st = *st;
+	} else if (!r) {
+		*fresh = true;
+	}
+	return r;
+}
+
 int db_begin(struct db *db, struct wd_err *err)
 {
 	return db_exec(db, "BEGIN IMMEDIATE", err);
@@ -455,6 +478,9 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 
 void db_close(struct db *db)
 {
+	for (size_t i = 0; i < DB_KEPT; i++)
+		if (db->kept[i].st)
+			sqlite3_finalize(db->kept[i].st);
 	if (db->h)
 		sqlite3_close(db->h);
 	free(db->path);

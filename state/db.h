@@ -17,10 +17,16 @@
 #define WD_STATE_DIR "var/lib/warpdrv"
 #define WD_DB_NAME "warpdrv.db"
 
+#define DB_KEPT 4
+
 struct db {
 	sqlite3 *h;
 	char *path;
 	const struct fs_root *fs; /* the volume it lies on (db_open_at) */
+	struct {
+		const char *sql; /* a string constant's address: the key */
+		sqlite3_stmt *st;
+	} kept[DB_KEPT]; /* db_prepare_kept's statements, finalized by db_close */
 };
 
 /* Opens the volume's database. With create false and no database on the
@@ -60,6 +66,14 @@ int db_chmod(struct db *db, mode_t mode, struct wd_err *err);
 /* Runs SQL with no result rows; the message names the database and SQLite's reason. */
 int db_exec(struct db *db, const char *sql, struct wd_err *err);
 int db_prepare(struct db *db, const char *sql, sqlite3_stmt **st, struct wd_err *err);
+/* The statement for sql (a string constant) prepared once per handle and
+ * kept: a query asked once for each of a package's files is parsed once,
+ * not once a file. Returned reset, its bindings cleared; the caller steps
+ * it and never finalizes it (db_close does). More than DB_KEPT such queries
+ * on one handle are prepared afresh each time, *fresh set: the caller then
+ * finalizes it. */
+int db_prepare_kept(struct db *db, const char *sql, sqlite3_stmt **st, bool *fresh,
+		    struct wd_err *err);
 int db_fail(struct db *db, struct wd_err *err, const char *what);
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
 int db_begin(struct db *db, struct wd_err *err);

@@ -15,7 +15,8 @@ static int one_text(struct db *db, const char *sql, const char *arg, char **out,
 	if (!db || !db->h)
 		return 0;
 	sqlite3_stmt *st;
-	int r = db_prepare(db, sql, &st, err);
+	bool fresh;
+	int r = db_prepare_kept(db, sql, &st, &fresh, err);
 	if (r)
 		return r;
 	sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
@@ -24,7 +25,10 @@ static int one_text(struct db *db, const char *sql, const char *arg, char **out,
 		*out = wd_xstrdup((const char *)sqlite3_column_text(st, 0));
 	else if (s != SQLITE_ROW && s != SQLITE_DONE)
 		r = db_fail(db, err, "cannot read the installed packages");
-	sqlite3_finalize(st);
+	if (fresh)
+		sqlite3_finalize(st);
+	else
+		sqlite3_reset(st); /* no read left open on the handle */
 	return r;
 }
 

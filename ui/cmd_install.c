@@ -237,8 +237,9 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (!(r = session_keyring(ctx->s, &kr, &err)))
 		r = session_catalog(ctx->s, true, &cat, &err);
-	if (!r) /* read only, for the subscription's choice and its gate */
-		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, &err);
+	bool have = false;
+	if (!r) /* read only, for the subscription's choice, its gate and the plans */
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, &err);
 	for (; !r && loaded < argc; loaded++)
 		if (!dry_download(ctx, &rd, db, kr, cat, argv[loaded]) &&
 		    !(r = load_arg(ctx, db, kr, cat, argv[loaded], &pkgs[n], &err)))
@@ -246,9 +247,7 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r)
 		r = install_check_entitlements(db, kr, cat, pkgs, (size_t)n, &err);
 	if (!r)
-		r = install_preplan(v, pkgs, (size_t)n, &cb, &err);
-	if (!r)
-		r = install_check_plans(v, pkgs, (size_t)n, &err);
+		r = install_preplan(v, db, have, pkgs, (size_t)n, &cb, &err);
 	if (!r && !ctx->dry_run)
 		r = install_packages(v, cat, pkgs, (size_t)n, &cb, &err);
 	if (!r)

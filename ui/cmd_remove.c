@@ -17,25 +17,28 @@ int cmd_remove(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "remove: name at least one package");
 	struct wd_err err = {0};
 	struct volume *v;
+	struct db *db;
+	bool have = false;
 	struct render rd;
 	struct pkg_cb cb = pkg_render(&rd, ctx, "removed");
 	int r = session_volume(ctx->s, &v, &err);
+	/* first what every writing command does first: an interrupted run
+	 * finished (a dry run only tells of it) */
+	if (!r)
+		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, &err);
 	/* the plan first (what a dry run shows), then ui_confirm's question */
 	bool ask = !ctx->dry_run && !ctx->yes;
 	if (!r && ctx->dry_run) {
-		r = remove_preplan(v, argv, (size_t)argc, &cb, &err);
+		r = remove_preplan(v, db, have, argv, (size_t)argc, &cb, &err);
 	} else if (!r && ask) {
-		/* first what every writing command does first: an interrupted run
-		 * finished (a plan that is shown alone does not) */
 		struct pkg_cb preview = {.plan = show_plan, .ud = ctx};
-		r = remove_preplan(v, argv, (size_t)argc, NULL, &err);
-		if (!r && !ctx->json)
-			r = remove_preplan(v, argv, (size_t)argc, &preview, &err);
+		r = remove_preplan(v, db, have, argv, (size_t)argc, ctx->json ? NULL : &preview,
+				   &err);
 		if (!r)
 			r = ui_confirm(ctx, "Remove these packages?", &err, "remove changes the volume");
 	}
 	if (!r && !ctx->dry_run)
-		r = remove_packages(v, argv, (size_t)argc, &cb, &err);
+		r = remove_packages(v, db, have, argv, (size_t)argc, &cb, &err);
 	if (!r)
 		pkg_render_close(&rd);
 	return r ? ui_fail(ctx, r, &err) : 0;

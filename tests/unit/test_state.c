@@ -336,6 +336,55 @@ static void test_one_serial_guard(void **state)
 					   .signer = "S"}, NULL, &e), 0);
 }
 
+/* db_prepare_kept: one statement per query and handle, returned reset with
+ * its bindings cleared, seeing rows written after its last use; past
+ * DB_KEPT queries a fresh one the caller finalizes. */
+static void test_a_kept_statement_is_prepared_once(void **state)
+{
+	struct db *db = *state;
+	struct wd_err e;
+	static const char q[] = "SELECT value FROM meta WHERE key = ?";
+	sqlite3_stmt *a, *b;
+	bool fresh = true;
+	assert_int_equal(db_prepare_kept(db, q, &a, &fresh, &e), 0);
+	assert_false(fresh);
+	sqlite3_bind_text(a, 1, "k", -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(a), SQLITE_DONE);
+	assert_int_equal(db_meta_set(db, "k", "v1", &e), 0);
+	assert_int_equal(db_prepare_kept(db, q, &b, &fresh, &e), 0);
+	assert_ptr_equal(a, b);
+	assert_false(fresh);
+	assert_int_equal(sqlite3_step(b), SQLITE_DONE); /* no key bound: no row */
+	assert_int_equal(db_prepare_kept(db, q, &b, &fresh, &e), 0);
+	sqlite3_bind_text(b, 1, "k", -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(b), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(b, 0), "v1");
+	sqlite3_reset(b);
+	static const char more[DB_KEPT][48] = {"SELECT 1", "SELECT 2", "SELECT 3", "SELECT 4"};
+	sqlite3_stmt *m[DB_KEPT];
+	for (int i = 0; i < DB_KEPT; i++) {
+		assert_int_equal(db_prepare_kept(db, more[i], &m[i], &fresh, &e), 0);
+		assert_int_equal(fresh, i == DB_KEPT - 1); /* q holds the first place */
+		assert_int_equal(sqlite3_step(m[i]), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(m[i], 0), i + 1);
+		sqlite3_reset(m[i]);
+	}
+	sqlite3_finalize(m[DB_KEPT - 1]);
+	/* a version read through the kept query follows the row */
+	assert_int_equal(db_exec(db, "INSERT INTO package (name, version, released, kind, summary, "
+				 "manifest, installed) VALUES ('p', '1.0', '2024-01-01', 'psd', 's', "
+				 "'format 1', '2024-01-01')", &e), 0);
+	char *v = NULL;
+	assert_int_equal(installed_version(db, "p", &v, &e), 0);
+	assert_string_equal(v, "1.0");
+	free(v);
+	assert_int_equal(db_exec(db, "UPDATE package SET version = '1.1' WHERE name = 'p'", &e), 0);
+	assert_int_equal(installed_version(db, "p", &v, &e), 0);
+	assert_string_equal(v, "1.1");
+	free(v);
+	assert_true(sqlite3_get_autocommit(db->h)); /* no read left open */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +400,8 @@ int main(void)
 						open_db, close_db),
 		cmocka_unit_test_setup_teardown(test_repositories_and_revoked_keys, open_db, close_db),
 		cmocka_unit_test_setup_teardown(test_one_serial_guard, open_db, close_db),
+		cmocka_unit_test_setup_teardown(test_a_kept_statement_is_prepared_once, open_db,
+						close_db),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
