@@ -74,6 +74,24 @@ stop_servers() {
 	for p in $SERVERS; do kill "$p" 2>/dev/null || true; done
 }
 
+# tests/http/faultserver.py serving $T/www on a free loopback port for 60 s
+# at most: $URL is its base (https with --cert), faults come from $T/faults
+# (none until a test writes one), requests are logged in $T/log.
+FAULTSERVER="$SRC/tests/http/faultserver.py"
+start_fault() { # [faultserver options]
+	local scheme=http
+	case " $* " in *" --cert "*) scheme=https ;; esac
+	rm -f "$T/port"
+	: >"$T/faults"
+	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --faults "$T/faults" \
+		--log "$T/log" --lifetime 60 "$@" 2>>"$T/server.err" &
+	SERVERS="$SERVERS $!"
+	trap stop_servers EXIT
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	[ -s "$T/port" ] || fail "the test server did not start"
+	URL="$scheme://127.0.0.1:$(cat "$T/port")"
+}
+
 # nginx serving $T/www on a free loopback port ($PORT), its requests logged
 # in $T/nginx/logs/access.log.
 start_nginx() {

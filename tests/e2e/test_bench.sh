@@ -136,6 +136,24 @@ t_client_json_and_one_block_size() {
 	assert_json 'd["proto"] == "udp" and d["results"][0]["block"] == 32767 and d["results"][0]["rx"]["bytes"] % 32767 == 0 and "loss_percent" in d["results"][0]["tx"]'
 }
 
+# bench/netio.sh rx's report reads these documents as they are: a TCP and a
+# UDP run, each standing for both sides of one round, give ratios of 1.
+t_rx_report_reads_the_client_documents() {
+	start_server
+	mkdir "$T/rx"
+	wdt --json bench client 127.0.0.1 -b 4k --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	assert_rc 0
+	cp "$T/out" "$T/rx/wd-t-1.json" && cp "$T/out" "$T/rx/netio-t-1.json"
+	wdt --json bench client 127.0.0.1 -u -b 4k --bind 127.0.0.2 --port "$PORT" --seconds 0.1 --db "$T/c.db"
+	assert_rc 0
+	cp "$T/out" "$T/rx/wd-u-1.json" && cp "$T/out" "$T/rx/netio-u-1.json"
+	run python3 "$SRC/bench/netio_rx_report.py" "$T/rx" 1 netio 1.33 "0 0 0"
+	assert_rc 0
+	assert_out "  TCP    4k"
+	assert_out "  UDP    4k"
+	assert_out "lowest ratio warpdrv/netio of a receiving side: 1.00 (aim: 1 or more)"
+}
+
 t_import_announcement_gives_its_table() {
 	need_samples
 	wdt bench import --db "$T/r.db" --label E1000 "$BFIX/e1000.txt"

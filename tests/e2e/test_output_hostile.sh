@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-FAULTSERVER="$SRC/tests/http/faultserver.py"
 NET="--connect-timeout 2 --speed-limit 1000 --speed-time 1"
 ESC=$'\033'
 

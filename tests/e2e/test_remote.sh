@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-FAULTSERVER="$SRC/tests/http/faultserver.py"
 # Short time-outs so that a stalled server costs a second, not thirty.
 NET="--connect-timeout 2 --speed-limit 1000 --speed-time 1"
 
@@ -56,22 +55,6 @@ setup() {
 	mkdir -p "$T/www"
 	cp -R "$FIXT/srv" "$T/www/a"
 	cp -R "$FIXT/srv" "$T/www/b"
-}
-
-# start_fault [faultserver options]: serves $T/www; $URL is its base, faults
-# come from $T/faults, requests are logged in $T/log.
-start_fault() {
-	local scheme=http
-	case " $* " in *" --cert "*) scheme=https ;; esac
-	rm -f "$T/port"
-	: >"$T/faults"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --faults "$T/faults" \
-		--log "$T/log" --lifetime 60 "$@" 2>>"$T/server.err" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-	[ -s "$T/port" ] || fail "the test server did not start"
-	URL="$scheme://127.0.0.1:$(cat "$T/port")"
 }
 
 w() { wd --root "$T/v" --keys "$T/k" $NET "$@"; }

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-FAULTSERVER="$SRC/tests/http/faultserver.py"
 FIXT="$TESTTMP/fixture"
 mkdir -p "$FIXT/k/repo" "$FIXT/srv" "$FIXT/recipe"
 "$WDA" keygen --out "$FIXT/k/repo/test" >/dev/null
@@ -38,15 +37,7 @@ setup() {
 	mkdir -p "$T/www"
 	cp -R "$FIXT/srv" "$T/www/a"
 	cp -R "$FIXT/srv" "$T/www/b"
-	rm -f "$T/port"
-	: >"$T/faults"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --faults "$T/faults" \
-		--log "$T/log" --lifetime 60 2>>"$T/server.err" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-	[ -s "$T/port" ] || fail "the test server did not start"
-	URL="http://127.0.0.1:$(cat "$T/port")"
+	start_fault
 }
 
 w() { wd --root "$T/v" --keys "$T/k" "$@"; }

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-FAULTSERVER="$SRC/tests/http/faultserver.py"
 FIXT="$TESTTMP/fixture"
 LAPSED_EXPIRES=2026-06-30
 
@@ -43,14 +42,8 @@ setup() {
 	cp -R "$FIXT/k" "$T/k"
 	mkdir -p "$T/www"
 	cp -R "$FIXT/srv" "$T/www/main"
-	rm -f "$T/port"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --log "$T/log" \
-		--lifetime 60 2>>"$T/server.err" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-	[ -s "$T/port" ] || fail "the test server did not start"
-	URL="http://127.0.0.1:$(cat "$T/port")/main/"
+	start_fault
+	URL="$URL/main/"
 	w repo add main "$URL"
 	assert_rc 0
 	w update

@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 
-FAULTSERVER="$SRC/tests/http/faultserver.py"
 NET="--connect-timeout 2 --speed-limit 1000 --speed-time 1"
 
 # Made once: a repository key and a served repository with testpkg 1.0.
@@ -40,14 +39,7 @@ remote_volume() {
 	cp -R "$FIXT/srv" "$T/www/a"
 	printf 'bytes from the server\n' >"$T/www/sentinel/planted"
 	printf 'the sentinel\n' >"$T/sentinel/keep"
-	rm -f "$T/port"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --log "$T/log" \
-		--lifetime 60 2>>"$T/server.err" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-	[ -s "$T/port" ] || fail "the test server did not start"
-	URL="http://127.0.0.1:$(cat "$T/port")"
+	start_fault
 	w repo add main "$URL/a/"
 	assert_rc 0
 	w update
