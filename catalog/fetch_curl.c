@@ -74,8 +74,8 @@ static const char *curl_name(void)
 
 /* fetch_preload's thread: OpenSSL's set-up, then only dlopen (libcurl's and
  * its dependencies' constructors); curl_global_init stays on the caller's
- * thread. dlerror's
- * text is the thread's own, so it is kept for load_curl's message. */
+ * thread. dlerror's text is the thread's own, so it is kept for load_curl's
+ * message. */
 static struct {
 	pthread_t thread;
 	bool running;
