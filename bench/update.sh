@@ -17,6 +17,9 @@
 #   [VERSIONS=K] sh bench/update.sh [BUILD_DIR] [RUNS]
 set -eu
 # bash where there is one, for its clock (timed, below)
+# (in the C locale: EPOCHREALTIME's decimal point is the locale's, "1.5" or "1,5")
+LC_ALL=C
+export LC_ALL
 [ -n "${BASH_VERSION:-}" ] || ! command -v bash >/dev/null || exec bash "$0" "$@"
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build}

@@ -28,7 +28,10 @@ struct wd_key {
  * registered, and its legacy table of cipher names is not filled: OpenSSL 3
  * copies it into its name map at the first algorithm fetch (0.4 ms of every
  * run that loads a key), and nothing warpdrv or libcurl's TLS calls looks a
- * cipher up by a legacy name (the providers' own names are all there). The
+ * cipher up by a legacy name (the providers' own names are all there;
+ * EVP_get_cipherbyname finds none in such a process, so a private key
+ * encrypted the old PEM way, DEK-Info, is not read: warpdrv-admin, which
+ * reads the vendor's keys, keeps the table, key_crypto_legacy_names). The
  * legacy digest table stays: a certificate's signature strength is judged
  * through it (X509 verification's security level), and leaving it out costs
  * TLS its chains (tests/e2e/test_remote.sh). What it loads on first use is
@@ -45,6 +48,11 @@ static void crypto_init_once(void)
 static void crypto_init(void)
 {
 	pthread_once(&crypto_once, crypto_init_once);
+}
+
+void key_crypto_legacy_names(void)
+{
+	crypto_opts &= ~(uint64_t)OPENSSL_INIT_NO_ADD_ALL_CIPHERS;
 }
 
 void key_crypto_quick(void)

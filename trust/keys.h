@@ -29,6 +29,10 @@ int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
  * then, if it was left out, before libcurl starts (catalog/fetch_curl.c),
  * so that a download's TLS keeps the system's policy. */
 void key_crypto_quick(void);
+/* Before any key: OpenSSL keeps its legacy cipher names (trust/keys.c), as
+ * a program that reads private keys needs for one encrypted the old PEM way
+ * (DEK-Info: AES-256-CBC). warpdrv-admin asks for it. */
+void key_crypto_legacy_names(void);
 void key_crypto_full(void);
 /* OpenSSL set up in full now (its configuration file, as the first key
  * load would). fetch_preload's thread calls it before it loads libcurl, so

@@ -1,4 +1,5 @@
 /* warpdrv-admin: the vendor's program (keys, packing, indexes, subscriptions). */
+#include "trust/keys.h"
 #include "ui/commands.h"
 #include "ui/interrupt.h"
 
@@ -23,6 +24,7 @@ static const struct wd_cmd commands[] = {
 int main(int argc, char **argv)
 {
 	ui_catch_signals("warpdrv-admin", "");
+	key_crypto_legacy_names(); /* the vendor's private keys, however encrypted */
 	return ui_main(argc, argv, "warpdrv-admin", commands,
 		       "Usage: warpdrv-admin [OPTIONS] COMMAND [ARGS]\n\n"
 		       "The vendor's side of warpdrv: signing keys, packages, repository\n"

@@ -22,9 +22,13 @@ int cmd_remove(struct wd_ctx *ctx, int argc, char **argv)
 	struct render rd;
 	struct pkg_cb cb = pkg_render(&rd, ctx, "removed");
 	int r = session_volume(ctx->s, &v, &err);
-	/* first what every writing command does first: an interrupted run
-	 * finished (a dry run only tells of it) */
+	/* a volume without a database has nothing installed (said before
+	 * CONFIG.SYS is read for the boot drive); else first what every writing
+	 * command does first: an interrupted run finished (a dry run only tells
+	 * of it) */
 	if (!r)
+		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, &err);
+	if (!r && have)
 		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, &err);
 	/* the plan first (what a dry run shows), then ui_confirm's question */
 	bool ask = !ctx->dry_run && !ctx->yes;

@@ -162,6 +162,20 @@ t_read_only_commands_write_nothing() {
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a read-only command wrote to the volume"
 }
 
+# remove on a volume where nothing was ever installed says so first, before
+# CONFIG.SYS is read (here one too large to read), and changes nothing.
+t_remove_on_a_volume_without_a_database_says_not_installed() {
+	make_volume "$T/v"
+	head -c 5000000 /dev/zero | tr '\0' 'R' >>"$T/v/CONFIG.SYS"
+	before=$(snapshot "$T/v")
+	for dry in "" --dry-run; do
+		wd --root "$T/v" --yes $dry remove testpkg
+		assert_rc 1
+		assert_err "testpkg is not installed (nothing is installed on $T/v)"
+	done
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "remove wrote to the volume"
+}
+
 t_pack_refuses_unsafe_recipes() {
 	make_key
 	for dest in '\..\CONFIG.SYS' 'C:\OS2\X.SYS' '\OS2\..\..\X' 'OS2\X.SYS' '\OS2/../X'; do
