@@ -75,21 +75,28 @@ stop_servers() {
 }
 
 # tests/http/faultserver.py serving $T/www on a free loopback port for 60 s
-# at most: $URL is its base (https with --cert), faults come from $T/faults
-# (none until a test writes one), requests are logged in $T/log.
+# at most, its files named from PREFIX: PREFIXport, PREFIXfaults (none until
+# a test writes one), PREFIXlog (its requests). The variable URLVAR is set to
+# its base (https with --cert).
 FAULTSERVER="$SRC/tests/http/faultserver.py"
-start_fault() { # [faultserver options]
-	local scheme=http
+fault_server() { # PREFIX URLVAR [faultserver options]
+	local pre=$1 var=$2 scheme=http
+	shift 2
 	case " $* " in *" --cert "*) scheme=https ;; esac
-	rm -f "$T/port"
-	: >"$T/faults"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/port" --faults "$T/faults" \
-		--log "$T/log" --lifetime 60 "$@" 2>>"$T/server.err" &
+	rm -f "${pre}port"
+	: >"${pre}faults"
+	python3 "$FAULTSERVER" --root "$T/www" --port-file "${pre}port" --faults "${pre}faults" \
+		--log "${pre}log" --lifetime 60 "$@" 2>>"$T/server.err" &
 	SERVERS="$SERVERS $!"
 	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-	[ -s "$T/port" ] || fail "the test server did not start"
-	URL="$scheme://127.0.0.1:$(cat "$T/port")"
+	for _ in $(seq 100); do [ -s "${pre}port" ] && break; sleep 0.05; done
+	[ -s "${pre}port" ] || fail "the test server did not start (${pre}port)"
+	printf -v "$var" '%s://127.0.0.1:%s' "$scheme" "$(cat "${pre}port")"
+}
+
+# The one server of a test: $URL, faults from $T/faults, requests in $T/log.
+start_fault() { # [faultserver options]
+	fault_server "$T/" URL "$@"
 }
 
 # nginx serving $T/www on a free loopback port ($PORT), its requests logged

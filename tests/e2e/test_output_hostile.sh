@@ -65,18 +65,10 @@ PY
 # start_server NAME [faultserver options]: serves $T/www; ${NAME}_URL is its
 # base, its faults come from $T/NAME.faults, its requests go to $T/NAME.log.
 start_server() {
-	local name=$1 scheme=http
+	local name=$1
 	shift
-	case " $* " in *" --cert "*) scheme=https ;; esac
-	: >"$T/$name.faults"
 	: >"$T/$name.log"
-	python3 "$FAULTSERVER" --root "$T/www" --port-file "$T/$name.port" --faults "$T/$name.faults" \
-		--log "$T/$name.log" --lifetime 60 "$@" 2>>"$T/server.err" &
-	SERVERS="$SERVERS $!"
-	trap stop_servers EXIT
-	for _ in $(seq 100); do [ -s "$T/$name.port" ] && break; sleep 0.05; done
-	[ -s "$T/$name.port" ] || fail "the test server $name did not start"
-	printf -v "${name}_URL" '%s://127.0.0.1:%s' "$scheme" "$(cat "$T/$name.port")"
+	fault_server "$T/$name." "${name}_URL" "$@"
 }
 
 t_escape_sequences_in_config_sys_are_shown_escaped_by_check() {
