@@ -13,6 +13,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
+#include "installer/unlink_batch.h"
 
 static bool writes(const struct txn_op *o)
 {
@@ -308,21 +309,25 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
  * crash leaves is swept by the next transaction (txn_sweep_aside). */
 void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 {
+	struct wd_err e;
+	if (unlink_batch_pending()) /* the transaction's own: a failure stays recorded */
+		unlink_batch_run(&e);
 	fs_batch_begin(TXN_FS(t));
+	/* queued and deleted together: where freeing a file's blocks waits for
+	 * the device (a discard), the waits overlap (installer/unlink_batch.h) */
 	for (size_t i = 0; i < n; i++) {
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
 			continue;
 		char *aside = aside_of(t, i);
-		fs_unlink_errno(TXN_FS(t), aside);
+		unlink_batch_add(TXN_FS(t), aside);
 		free(aside);
 		if (ops[i].kept) {
 			char *k = txn_abs(t, ops[i].kept);
-			fs_unlink_errno(TXN_FS(t), k);
+			unlink_batch_add(TXN_FS(t), k);
 			free(k);
 		}
 	}
-	fs_batch_end(TXN_FS(t));
-	struct wd_err e;
+	unlink_batch_sweep();
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);

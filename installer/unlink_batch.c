@@ -22,6 +22,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t next;              /* the next queued path to delete */
 static int failed_errno;         /* the first failure, kept for the process */
 static char *failed_path;
+static bool sweeping;            /* a sweep: failures are not recorded */
 
 void unlink_batch_add(const struct fs_root *root, const char *path)
 {
@@ -48,7 +49,7 @@ static void *worker(void *arg)
 		if (i >= nqueue)
 			return NULL;
 		int e = fs_unlink_errno(queue_root, queue[i]);
-		if (!e)
+		if (!e || sweeping)
 			continue;
 		pthread_mutex_lock(&lock);
 		if (!failed_path) {
@@ -59,7 +60,8 @@ static void *worker(void *arg)
 	}
 }
 
-int unlink_batch_run(struct wd_err *err)
+/* Deletes the queue from a few threads and empties it. */
+static void run_queue(void)
 {
 	next = 0;
 	size_t want = nqueue / UNLINK_MIN_PER_THREAD;
@@ -74,8 +76,20 @@ int unlink_batch_run(struct wd_err *err)
 	for (size_t i = 0; i < nqueue; i++)
 		free(queue[i]);
 	nqueue = 0;
+}
+
+int unlink_batch_run(struct wd_err *err)
+{
+	run_queue();
 	if (failed_path)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot delete: %s", failed_path,
 				  strerror(failed_errno));
 	return 0;
+}
+
+void unlink_batch_sweep(void)
+{
+	sweeping = true;
+	run_queue();
+	sweeping = false;
 }

@@ -22,5 +22,10 @@ bool unlink_batch_pending(void);
  * a delete has failed, every later run of the process fails the same way, so
  * that the transaction it belonged to is never committed. */
 int unlink_batch_run(struct wd_err *err);
+/* Deletes every queued path as unlink_batch_run does, for files nothing
+ * refers to any more (what a committed removal moved aside): a path that
+ * cannot be deleted is left for the next sweep of the folder, and fails
+ * nothing later. The queue must hold only such paths. */
+void unlink_batch_sweep(void);
 
 #endif

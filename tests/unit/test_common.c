@@ -378,6 +378,48 @@ static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
 /* The deletes of a batch: all happen, one already gone is no error; a
  * failed one is named, and fails every later batch of the process. (Last of
  * the tests: the failure stays with the process.) */
+/* Runs before the test below, whose failure is kept for the process: a
+ * sweep deletes what it can from several threads, leaves what it cannot, and
+ * a later batch still succeeds. */
+static void test_unlink_batch_sweep_leaves_no_failure_behind(void **state)
+{
+	(void)state;
+	char *d = tmpdir();
+	struct fs_root root;
+	struct wd_err e;
+	assert_int_equal(fs_root_open(&root, d, &e), 0);
+	touch(d, "SUB/X");
+	char *sub = wd_path_join(d, "SUB");
+	for (int i = 0; i < 100; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "kept/removing-%d", i);
+		touch(d, name);
+		char *p = wd_path_join(d, name);
+		unlink_batch_add(&root, p);
+		free(p);
+		if (i == 50)
+			unlink_batch_add(&root, sub); /* cannot be deleted as a file */
+	}
+	unlink_batch_sweep();
+	assert_false(unlink_batch_pending());
+	for (int i = 0; i < 100; i += 33) {
+		char *p = wd_xasprintf("%s/kept/removing-%d", d, i);
+		assert_false(wd_exists(p));
+		free(p);
+	}
+	assert_true(wd_exists(sub));
+	touch(d, "NEXT.TXT");
+	char *next = wd_path_join(d, "NEXT.TXT");
+	unlink_batch_add(&root, next);
+	assert_int_equal(unlink_batch_run(&e), 0);
+	assert_false(wd_exists(next));
+	free(next);
+	free(sub);
+	fs_root_close(&root);
+	rmrf(d);
+	free(d);
+}
+
 static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 {
 	(void)state;
@@ -628,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
 		cmocka_unit_test(test_fs_refuses_hard_links_and_swapped_folders),
+		cmocka_unit_test(test_unlink_batch_sweep_leaves_no_failure_behind),
 		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
