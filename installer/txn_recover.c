@@ -14,6 +14,7 @@
 #include "common/signals.h"
 #include "state/txnlog.h"
 #include "installer/textlog.h"
+#include "installer/unlink_batch.h"
 
 /* A checked relative path from the database, resolved under the root as any
  * other path on the volume is (its case as found on disk). */
@@ -150,14 +151,20 @@ void txn_sweep_aside(struct txn *t)
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	DIR *dir = fs_opendir(TXN_FS(t), d);
 	struct dirent *de;
+	struct wd_err e;
+	if (unlink_batch_pending()) /* a transaction's own: a failure stays recorded */
+		unlink_batch_run(&e);
 	while (dir && (de = readdir(dir)))
 		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
 			char *f = wd_path_join(d, de->d_name);
-			fs_unlink_errno(TXN_FS(t), f);
+			unlink_batch_add(TXN_FS(t), f);
 			free(f);
 		}
 	if (dir)
 		closedir(dir);
+	fs_batch_begin(TXN_FS(t));
+	unlink_batch_sweep(); /* together, as after a removal (txn_remove_cleanup) */
+	fs_batch_end(TXN_FS(t));
 	free(d);
 }
 
