@@ -72,17 +72,21 @@ static int member_hash(struct tar_reader *tr, const struct tar_entry *e, struct 
 }
 
 static int read_member(struct tar_reader *tr, const struct tar_entry *e, const char *where,
-		       struct package *p, bool *seen, struct wd_err *err)
+		       struct package *p, bool *seen, size_t *hint, struct wd_err *err)
 {
-	size_t i = 0;
-	while (i < p->m.nfiles && strcmp(p->m.files[i].src, e->name))
-		i++;
-	if (i == p->m.nfiles)
+	/* from the entry after the last one found, round to it: members packed
+	 * in the manifest's order (warpdrv-admin pack's) are found at once */
+	size_t n = p->m.nfiles, i = n, k;
+	for (k = 0; k < n && i == n; k++)
+		if (!strcmp(p->m.files[(*hint + k) % n].src, e->name))
+			i = (*hint + k) % n;
+	if (i == n)
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' is not listed in the manifest",
 				  where, e->name);
 	if (seen[i])
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' appears twice", where, e->name);
 	seen[i] = true;
+	*hint = i + 1;
 	const struct pkg_file *f = &p->m.files[i];
 	if (e->size != f->size)
 		return wd_err_set(err, WD_ETRUST, "%s: member '%s' is %llu bytes; the manifest "
@@ -118,8 +122,9 @@ static int read_members(struct tar_reader *tr, const char *where, struct package
 {
 	struct tar_entry e;
 	int r;
+	size_t hint = 0;
 	while ((r = tar_next(tr, &e, err)) == 1)
-		if ((r = read_member(tr, &e, where, p, seen, err)))
+		if ((r = read_member(tr, &e, where, p, seen, &hint, err)))
 			return r;
 	if (r < 0)
 		return r;

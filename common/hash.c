@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,13 +14,30 @@ struct wd_sha256 {
 	EVP_MD_CTX *ctx;
 };
 
+/* SHA-256 fetched from its provider once per process: EVP_sha256() is
+ * looked up again at each digest's start, and a package hashes each of its
+ * files. Kept for the process (reachable, not a leak). */
+static EVP_MD *fetched;
+static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
+
+static void fetch_sha256(void)
+{
+	fetched = EVP_MD_fetch(NULL, "SHA2-256", NULL);
+}
+
+static const EVP_MD *sha256_md(void)
+{
+	pthread_once(&fetch_once, fetch_sha256);
+	return fetched ? fetched : EVP_sha256();
+}
+
 struct wd_sha256 *wd_sha256_new(void)
 {
 	struct wd_sha256 *h = malloc(sizeof *h);
 	if (!h)
 		wd_out_of_memory(); /* OpenSSL fails here only without memory */
 	h->ctx = EVP_MD_CTX_new();
-	if (!h->ctx || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
+	if (!h->ctx || EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1)
 		wd_out_of_memory();
 	return h;
 }
@@ -48,7 +66,7 @@ void wd_sha256_free(struct wd_sha256 *h)
 void wd_sha256(const void *p, size_t n, unsigned char out[WD_SHA256_LEN])
 {
 	unsigned int len = 0;
-	if (EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) != 1)
+	if (EVP_Digest(p, n, out, &len, sha256_md(), NULL) != 1)
 		wd_out_of_memory();
 }
 

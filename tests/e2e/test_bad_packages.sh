@@ -43,6 +43,18 @@ t_unsafe_destination_signed() { refused 'manifest:\OS2\KEEP.SYS=>\OS2\..\..\KEEP
 t_unknown_field() { refused 'manifest:kind psd=>kind psd
 frobnicate yes' "unknown field 'frobnicate'"; }
 
+# Not bad: members in another order than the manifest's are each found (the
+# reader looks from the one after the last it found, round to it).
+t_members_out_of_order_are_accepted() {
+	make_good_package
+	make_volume "$T/v"
+	python3 "$TOOL" reverse "$T/good.wdp" "$T/rev.wdp"
+	wd --root "$T/v" --keys "$T/k" install "$T/rev.wdp"
+	assert_rc 0
+	[ "$(cat "$T/v/OS2/BOOT/NEW.ADD")" = "new adapter driver" ] || fail "NEW.ADD not installed"
+	[ "$(cat "$T/v/IBMCOM/MACS/TEST.OS2")" = "test driver" ] || fail "TEST.OS2 not installed"
+}
+
 t_unknown_key() {
 	make_good_package
 	make_volume "$T/v"

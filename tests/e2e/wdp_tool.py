@@ -136,6 +136,8 @@ def main():
         ms.append(member("EXTRA.TXT", b"not in the manifest"))
     elif mut == "missing":
         del ms[1]
+    elif mut == "reverse":  # the same members, after the manifest in reverse order
+        ms[1:] = payload[::-1]
     elif mut == "bomb":
         tail = bytes(64 * 1024 * 1024)  # zeros: a few KiB compressed
     elif mut.startswith("manifest:"):
