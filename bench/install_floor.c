@@ -3,10 +3,15 @@
  * temporary name, one syncfs(2) of DEST's file system, each renamed into
  * place, DEST flushed; then each unlinked and DEST flushed. Run by
  * bench/install.sh beside warpdrv and dpkg on the same payload.
- *   install_floor SRC DEST NAME...   (DEST is made; the names are files of SRC)
- * Where there is no syncfs, each file is flushed with fdatasync instead. */
+ *   install_floor [-j N] SRC DEST NAME...   (DEST is made; the names are files of SRC)
+ * Where there is no syncfs, each file is flushed with fdatasync instead.
+ * With -j N the unlinks are issued from N threads at once: where freeing a
+ * file's blocks waits for the device (a discard), their waits overlap, and
+ * that is the cheaper way to do the same work. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +24,31 @@ static void die(const char *what, const char *name)
 	exit(1);
 }
 
+/* The unlinks of -j N: each thread takes the next name. */
+static int del_dir;
+static char **del_names;
+static int del_count;
+static atomic_int del_next;
+
+static void *unlink_worker(void *arg)
+{
+	(void)arg;
+	for (int i; (i = atomic_fetch_add(&del_next, 1)) < del_count;)
+		if (unlinkat(del_dir, del_names[i], 0) < 0)
+			die("unlink", del_names[i]);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: install_floor SRC DEST NAME...\n");
+	int threads = 1;
+	if (argc > 2 && !strcmp(argv[1], "-j")) {
+		threads = atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 4 || threads < 1 || threads > 64) {
+		fprintf(stderr, "usage: install_floor [-j N] SRC DEST NAME...\n");
 		return 2;
 	}
 	static char buf[1 << 16];
@@ -64,9 +90,16 @@ int main(int argc, char **argv)
 	}
 	if (fsync(dst) < 0)
 		die("fsync", argv[2]);
-	for (int i = 3; i < argc; i++)
-		if (unlinkat(dst, argv[i], 0) < 0)
-			die("unlink", argv[i]);
+	del_dir = dst;
+	del_names = argv + 3;
+	del_count = argc - 3;
+	pthread_t th[64];
+	for (int i = 1; i < threads; i++)
+		if (pthread_create(&th[i], NULL, unlink_worker, NULL) != 0)
+			die("pthread_create", NULL);
+	unlink_worker(NULL);
+	for (int i = 1; i < threads; i++)
+		pthread_join(th[i], NULL);
 	if (fsync(dst) < 0)
 		die("fsync", argv[2]);
 	close(dst);

@@ -8,6 +8,7 @@
 
 #include "catalog/names.h"
 #include "common/date.h"
+#include "os2/nameidx.h"
 
 /* One line split into space-separated words, views into the text. */
 #define MAX_WORDS 12
@@ -249,8 +250,32 @@ static int parse_pci(struct line *l, struct pkg_manifest *m, const char *where,
 }
 
 
+/* What a manifest's parse keeps from line to line. */
+struct parse_state {
+	bool seen_format;
+	/* each file's SRC and DEST by their spelling without case, to their
+	 * entry: a manifest of many files is read in time in proportion to them */
+	struct nameidx src, dest;
+};
+
+/* Whether f names a SRC (exactly) or DEST (without case) listed before. */
+static int listed_twice(const struct pkg_manifest *m, struct parse_state *ps,
+			const struct pkg_file *f, const char *where, int no, struct wd_err *err)
+{
+	const size_t *at = ni_get(&ps->src, wd_sv_make(f->src, strlen(f->src)));
+	bool twice = at && !strcmp(m->files[*at].src, f->src);
+	/* the first spelling is indexed: one differing only in case is looked for */
+	for (size_t i = 0; at && !twice && i < m->nfiles; i++)
+		twice = !strcmp(m->files[i].src, f->src);
+	if (twice)
+		return bad(err, where, no, "file: '%s' listed twice", f->src);
+	if (ni_get(&ps->dest, wd_sv_make(f->dest, strlen(f->dest))))
+		return bad(err, where, no, "file: destination '%s' listed twice", f->dest);
+	return 0;
+}
+
 static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
-		      struct wd_err *err)
+		      struct parse_state *ps, struct wd_err *err)
 {
 	if (l->n != 3 && l->n != 5)
 		return bad(err, where, l->no, "file: expected 'file SRC DEST SIZE SHA256'");
@@ -268,12 +293,8 @@ static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const
 	else if (pkg_dest_problem(f.dest))
 		r = bad(err, where, l->no, "file: destination '%s' %s", f.dest,
 			pkg_dest_problem(f.dest));
-	for (size_t i = 0; !r && i < m->nfiles; i++) {
-		if (!strcmp(m->files[i].src, f.src))
-			r = bad(err, where, l->no, "file: '%s' listed twice", f.src);
-		else if (!strcasecmp(m->files[i].dest, f.dest))
-			r = bad(err, where, l->no, "file: destination '%s' listed twice", f.dest);
-	}
+	if (!r)
+		r = listed_twice(m, ps, &f, where, l->no, err);
 	if (!r && l->n == 5) {
 		if (number(l->w[3], (uint64_t)1 << 40, &f.size))
 			r = bad(err, where, l->no, "file: size must be a number of bytes");
@@ -290,6 +311,9 @@ static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const
 		free(f.dest);
 		return r;
 	}
+	bool added;
+	ni_put(&ps->src, wd_sv_make(f.src, strlen(f.src)), m->nfiles, &added);
+	ni_put(&ps->dest, wd_sv_make(f.dest, strlen(f.dest)), m->nfiles, &added);
 	*GROW(m->files, m->nfiles) = f;
 	return 0;
 }
@@ -410,18 +434,18 @@ static int parse_nic_field(struct line *l, struct pkg_manifest *m, const char *w
 }
 
 static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const char *where,
-		      bool *seen_format, struct wd_err *err)
+		      struct parse_state *ps, struct wd_err *err)
 {
 	struct wd_sv k = l->w[0];
 	uint64_t x;
-	if (!*seen_format) {
+	if (!ps->seen_format) {
 		if (!wd_sv_eq(k, "format") || l->n != 2)
 			return bad(err, where, l->no, "the first line must be 'format %s'", "1");
 		if (number(l->w[1], 1000, &x) || x != MANIFEST_FORMAT)
 			return bad(err, where, l->no, "format %.*s is not one this warpdrv reads; "
 				   "use a newer warpdrv", (int)l->w[1].n, l->w[1].p);
 		m->format = (int)x;
-		*seen_format = true;
+		ps->seen_format = true;
 		return 0;
 	}
 	if (wd_sv_eq(k, "name")) {
@@ -466,7 +490,7 @@ static int parse_line(struct line *l, struct pkg_manifest *m, bool recipe, const
 	if (nic_field(k))
 		return parse_nic_field(l, m, where, err);
 	if (wd_sv_eq(k, "file"))
-		return parse_file(l, m, recipe, where, err);
+		return parse_file(l, m, recipe, where, ps, err);
 	if (wd_sv_eq(k, "config-need"))
 		return parse_config(l, &m->config_need, &m->nconfig_need, where, err);
 	if (wd_sv_eq(k, "config-displace"))
@@ -512,7 +536,7 @@ int manifest_parse(const char *text, size_t len, bool recipe, const char *where,
 	m->kind = PKG_KIND_UNSET;
 	if (len > MANIFEST_MAX_BYTES)
 		return wd_err_set(err, WD_ETRUST, "%s: larger than %d bytes", where, MANIFEST_MAX_BYTES);
-	bool seen_format = false;
+	struct parse_state ps = {0};
 	int r = 0, no = 0;
 	for (size_t i = 0; !r && i < len;) {
 		const char *nl = memchr(text + i, '\n', len - i);
@@ -534,9 +558,11 @@ int manifest_parse(const char *text, size_t len, bool recipe, const char *where,
 			break;
 		}
 		if (l.n)
-			r = parse_line(&l, m, recipe, where, &seen_format, err);
+			r = parse_line(&l, m, recipe, where, &ps, err);
 	}
-	if (!r && !seen_format)
+	ni_free(&ps.src);
+	ni_free(&ps.dest);
+	if (!r && !ps.seen_format)
 		r = wd_err_set(err, WD_ETRUST, "%s: empty; the first line must be 'format 1'", where);
 	if (!r)
 		r = check_complete(m, where, err);

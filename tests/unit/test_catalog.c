@@ -86,9 +86,32 @@ static void test_manifest_refuses_malformed_fields(void **state)
 	expect_bad("drivername MMLEM$\n", "", "a nic package needs driver");
 	expect_bad("\\IBMCOM\\MACS\\MMLEM.OS2", "C:\\IBMCOM\\MACS\\MMLEM.OS2", "unsafe destination");
 	expect_bad("\\IBMCOM\\MACS\\MMLEM.NIF", "\\IBMCOM\\MACS\\MMLEM.OS2", "listed twice");
+	/* a destination is the same file in any case (OS/2 has one) */
+	expect_bad("\\IBMCOM\\MACS\\MMLEM.NIF", "\\ibmcom\\macs\\mmlem.os2",
+		   "line 15: file: destination '\\ibmcom\\macs\\mmlem.os2' listed twice");
+	/* a source is one name of the recipe's folder, in its own case */
+	expect_bad("file MMLEM.NIF", "file MMLEM.OS2", "line 15: file: 'MMLEM.OS2' listed twice");
+	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n",
+		   "file mmlem.os2 \\IBMCOM\\MACS\\A.NIF\nfile mmlem.os2 \\IBMCOM\\MACS\\B.NIF\n",
+		   "line 16: file: 'mmlem.os2' listed twice");
 	expect_bad("name mmlem\n", "name mmlem\nname again\n", "'name' given twice");
 	expect_bad("kind nic", "kind nic\x01", "control character");
 	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n", "", "'MMLEM.NIF' is named but no file");
+}
+
+/* Sources differing only in case are two files of the recipe's folder. */
+static void test_manifest_sources_differ_in_case(void **state)
+{
+	(void)state;
+	const char *text = "format 1\nname p\nversion 1\nreleased 2024-01-01\nsummary s\n"
+			   "kind psd\nfile a.sys \\OS2\\A.SYS\nfile A.SYS \\OS2\\B.SYS\n"
+			   "file A.sys \\OS2\\C.SYS\n";
+	struct pkg_manifest m;
+	struct wd_err e;
+	assert_int_equal(manifest_parse(text, strlen(text), true, "t", &m, &e), 0);
+	assert_int_equal(m.nfiles, 3);
+	assert_string_equal(m.files[2].src, "A.sys");
+	manifest_free(&m);
 }
 
 static void test_safe_names(void **state)
@@ -524,6 +547,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_manifest_gives_the_planner_its_data),
 		cmocka_unit_test(test_manifest_refuses_malformed_fields),
+		cmocka_unit_test(test_manifest_sources_differ_in_case),
 		cmocka_unit_test(test_safe_names),
 		cmocka_unit_test(test_index_choose_and_nic_lines),
 		cmocka_unit_test(test_index_fields_of_a_newer_build),
