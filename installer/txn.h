@@ -92,6 +92,7 @@ struct txn_plan {
 	long gen_n;
 	char *gen_command, *gen_summary;
 	char *done_extra;
+	char *dir_seen;            /* planning: the folder last found there (host path) */
 };
 
 struct txn {

@@ -31,6 +31,7 @@ void txn_plan_free(struct txn_plan *plan)
 	txn_free_ops(plan->ops, plan->nops);
 	free(plan->pkgs);
 	free(plan->done_extra);
+	free(plan->dir_seen);
 	free(plan->gen_command);
 	free(plan->gen_summary);
 	free(plan->name);
@@ -122,8 +123,18 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 		for (size_t i = plan->nops; !planned && strlen(d) > rootlen && i-- > 0;)
 			planned = plan->ops[i].kind == TXN_MKDIR &&
 				  !strcmp(plan->ops[i].host, d + rootlen + 1);
-		if (planned || strlen(d) <= rootlen || fs_is_dir(&v->fs, d)) {
+		/* the folder of the file before, found there a moment ago: no
+		 * second look. One taken away since fails the write that needs
+		 * it (files are written by their folder's handle), as one taken
+		 * away after any look would. */
+		bool seen = plan->dir_seen && !strcmp(plan->dir_seen, d);
+		if (planned || seen || strlen(d) <= rootlen) {
 			free(d);
+			break;
+		}
+		if (fs_is_dir(&v->fs, d)) {
+			free(plan->dir_seen);
+			plan->dir_seen = d;
 			break;
 		}
 		missing = wd_xrealloc(missing, (n + 1) * sizeof *missing);

@@ -100,11 +100,17 @@ static bool listing_read(const struct fs_root *fs, const char *dir, const struct
 	return true;
 }
 
-/* The listing of dir as it is now, or NULL if dir is no readable folder. */
-static const struct listing *listing_of(const struct fs_root *fs, const char *dir)
+/* The listing of dir as it is now, or NULL if dir is no readable folder.
+ * known: dir's lstat taken just before by the caller, or NULL. */
+static const struct listing *listing_of(const struct fs_root *fs, const char *dir,
+					const struct stat *known)
 {
 	struct stat st;
-	if (fs_lstat(fs, dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (known)
+		st = *known;
+	else if (fs_lstat(fs, dir, &st) < 0)
+		return NULL;
+	if (!S_ISDIR(st.st_mode))
 		return NULL;
 	struct listing *l = NULL;
 	for (size_t i = 0; i < nlistings && !l; i++)
@@ -125,9 +131,10 @@ static const struct listing *listing_of(const struct fs_root *fs, const char *di
 	return l;
 }
 
-char *volume_find_entry(const struct volume *v, const char *dir, const char *name)
+static char *find_entry(const struct volume *v, const char *dir, const struct stat *known,
+			const char *name)
 {
-	const struct listing *l = listing_of(&v->fs, dir);
+	const struct listing *l = listing_of(&v->fs, dir, known);
 	if (!l)
 		return NULL;
 	/* the first name equal without case is the least in byte order */
@@ -145,6 +152,11 @@ char *volume_find_entry(const struct volume *v, const char *dir, const char *nam
 		if (!strcmp(l->names[i], name))
 			return wd_xstrdup(name);
 	return wd_xstrdup(l->names[lo]);
+}
+
+char *volume_find_entry(const struct volume *v, const char *dir, const char *name)
+{
+	return find_entry(v, dir, NULL, name);
 }
 
 /* ---- folders planned but not yet made ----
@@ -189,22 +201,30 @@ static char *planned_path(const char *path, const char *comp)
 
 /* An existing component: a folder (when more follows) or a plain file or
  * folder (the last), never a link, FIFO, device or socket. */
-static int check_component(const struct volume *v, const char *os2path, const char *host,
-			   bool last, struct wd_err *err)
+static int check_component_st(const struct volume *v, const char *os2path, const char *host,
+			      bool last, struct stat *stp, struct wd_err *err)
 {
 	struct stat st;
-	if (fs_lstat(&v->fs, host, &st) < 0)
+	if (!stp)
+		stp = &st;
+	if (fs_lstat(&v->fs, host, stp) < 0)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot examine %s: %s", os2path, host,
 				  strerror(errno));
-	if (S_ISDIR(st.st_mode) || (last && S_ISREG(st.st_mode)))
+	if (S_ISDIR(stp->st_mode) || (last && S_ISREG(stp->st_mode)))
 		return 0;
-	if (S_ISLNK(st.st_mode))
+	if (S_ISLNK(stp->st_mode))
 		return wd_err_set(err, WD_EFAIL, "%s: %s is a symbolic link; warpdrv does not "
 				  "follow links on a volume (replace it with the folder or file "
 				  "itself)", os2path, host);
 	return wd_err_set(err, WD_EFAIL, "%s: %s is %s where a %s is expected; warpdrv "
 			  "reads and writes plain files and folders only", os2path, host,
-			  wd_file_kind(st.st_mode), last ? "file or folder" : "folder");
+			  wd_file_kind(stp->st_mode), last ? "file or folder" : "folder");
+}
+
+static int check_component(const struct volume *v, const char *os2path, const char *host,
+			   bool last, struct wd_err *err)
+{
+	return check_component_st(v, os2path, host, last, NULL, err);
 }
 
 int volume_open(struct volume *v, const char *root, struct wd_err *err)
@@ -269,7 +289,8 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 	if (((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')) && s[1] == ':')
 		s += 2;
 	char *path = wd_xstrdup(v->root), *comp;
-	bool all = true;
+	bool all = true, known = false;
+	struct stat st; /* path's, from check_component_st, while known */
 	int parts = 0, r = 0;
 	while (!r && (comp = next_component(&s))) {
 		if (!strcmp(comp, ".")) {
@@ -282,7 +303,8 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 			free(comp);
 			break;
 		}
-		char *name = all ? volume_find_entry(v, path, comp) : NULL;
+		/* the folder's listing checked against its lstat just taken */
+		char *name = all ? find_entry(v, path, known ? &st : NULL, comp) : NULL;
 		char *next = name ? wd_path_join(path, name) : planned_path(path, comp);
 		all = all && name;
 		free(name);
@@ -291,8 +313,9 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 		path = next;
 		parts++;
 		const char *rest = s + strspn(s, "\\/");
+		known = false;
 		if (all)
-			r = check_component(v, os2path, path, !*rest, err);
+			known = !(r = check_component_st(v, os2path, path, !*rest, &st, err));
 	}
 	if (!r && !parts)
 		r = wd_err_set(err, WD_EFAIL, "'%s': empty path inside the volume", os2path);
