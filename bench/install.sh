@@ -11,7 +11,11 @@
 # alternately, RUNS rounds; prints the median wall time of install+remove for
 # each and the ratios warpdrv/floor (aim: 1.1 or less) and warpdrv/dpkg.
 # WD_BEFORE=OTHER/build/warpdrv times another build too, in the same rounds
-# (its own prepared volume).
+# (its own prepared volume). Everything runs in a folder made under TMPDIR
+# (default /tmp), whose file system is printed with the figures: on ext4
+# without a journal each new inode is checked against those deleted in the
+# last minute, so the times grow from round to round; on one with a journal
+# each flush is a journal commit.
 #   sh bench/install.sh [BUILD_DIR] [RUNS]
 set -eu
 # bash where there is one, for its clock (now_ms, below)
@@ -149,5 +153,6 @@ if [ -n "$WB" ]; then
 	awk -v b="$b" -v f="$f" -v d="$d" 'BEGIN {
 		printf "ratio before/floor:  %.2f\nratio before/dpkg:   %.2f\n", b / f, b / d }'
 fi
+echo "file system: $(findmnt -no FSTYPE,OPTIONS -T "$work" 2>/dev/null || echo unknown) ($work)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
