@@ -119,8 +119,8 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 	for (char *d = wd_dirname(abs);; d = wd_dirname(d)) {
 		/* a folder planned already (for the file before) has its
 		 * parents planned too: no look-up */
-		bool planned = false;
-		for (size_t i = plan->nops; !planned && strlen(d) > rootlen && i-- > 0;)
+		bool planned = false, below = strlen(d) > rootlen;
+		for (size_t i = plan->nops; !planned && below && i-- > 0;)
 			planned = plan->ops[i].kind == TXN_MKDIR &&
 				  !strcmp(plan->ops[i].host, d + rootlen + 1);
 		/* the folder of the file before, found there a moment ago: no
@@ -128,7 +128,7 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 		 * it (files are written by their folder's handle), as one taken
 		 * away after any look would. */
 		bool seen = plan->dir_seen && !strcmp(plan->dir_seen, d);
-		if (planned || seen || strlen(d) <= rootlen) {
+		if (planned || seen || !below) {
 			free(d);
 			break;
 		}

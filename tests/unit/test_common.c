@@ -72,6 +72,25 @@ static void test_sv_trim_and_compare(void **state)
 	assert_true(wd_sv_istarts(v, "dev"));
 }
 
+static void test_path_join_and_dirname(void **state)
+{
+	(void)state;
+	const char *cases[][3] = {
+		{"/vol", "IBMCOM", "/vol/IBMCOM"},
+		{"/vol/", "IBMCOM", "/vol/IBMCOM"},
+		{"", "x", "/x"},
+		{"a", "", "a/"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *p = wd_path_join(cases[i][0], cases[i][1]);
+		assert_string_equal(p, cases[i][2]);
+		free(p);
+	}
+	char *d = wd_dirname("/vol/IBMCOM/MACS");
+	assert_string_equal(d, "/vol/IBMCOM");
+	free(d);
+}
+
 static void test_dates(void **state)
 {
 	(void)state;
@@ -658,6 +677,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_grows_and_formats),
 		cmocka_unit_test(test_sv_trim_and_compare),
+		cmocka_unit_test(test_path_join_and_dirname),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_sha256_known_answer),
 		cmocka_unit_test(test_atomic_write_replaces),
