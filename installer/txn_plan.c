@@ -117,17 +117,17 @@ static void plan_folders(const struct volume *v, struct txn_plan *plan, const ch
 	char **missing = NULL;
 	size_t n = 0;
 	for (char *d = wd_dirname(abs);; d = wd_dirname(d)) {
-		/* a folder planned already (for the file before) has its
-		 * parents planned too: no look-up */
-		bool planned = false, below = strlen(d) > rootlen;
-		for (size_t i = plan->nops; !planned && below && i-- > 0;)
-			planned = plan->ops[i].kind == TXN_MKDIR &&
-				  !strcmp(plan->ops[i].host, d + rootlen + 1);
 		/* the folder of the file before, found there a moment ago: no
 		 * second look. One taken away since fails the write that needs
 		 * it (files are written by their folder's handle), as one taken
 		 * away after any look would. */
 		bool seen = plan->dir_seen && !strcmp(plan->dir_seen, d);
+		/* a folder planned already (for the file before) has its
+		 * parents planned too: no look-up */
+		bool planned = false, below = strlen(d) > rootlen;
+		for (size_t i = plan->nops; !seen && !planned && below && i-- > 0;)
+			planned = plan->ops[i].kind == TXN_MKDIR &&
+				  !strcmp(plan->ops[i].host, d + rootlen + 1);
 		if (planned || seen || !below) {
 			free(d);
 			break;
