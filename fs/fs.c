@@ -290,7 +290,12 @@ static void batch_keep(const struct fs_root *r, const char *rel, int fd)
 	if (!b || fstat(fd, &st) < 0)
 		return;
 	pthread_mutex_lock(&b->lock);
-	if (b->depth && b->n < FS_BATCH_DIRS) {
+	/* threads of one batch may open the same folder at once: one handle
+	 * is kept, the others are closed after their operation (put_dir) */
+	bool held = false;
+	for (size_t i = 0; i < b->n; i++)
+		held |= !strcmp(b->dir[i].rel, rel);
+	if (b->depth && !held && b->n < FS_BATCH_DIRS) {
 		b->dir[b->n].rel = wd_xstrdup(rel);
 		b->dir[b->n].fd = fd;
 		b->dir[b->n++].dev = st.st_dev;
@@ -323,6 +328,11 @@ void fs_batch_begin(const struct fs_root *r)
 {
 	if (r->batch)
 		r->batch->depth++;
+}
+
+bool fs_batch_open(const struct fs_root *r)
+{
+	return r->batch && r->batch->depth > 0;
 }
 
 void fs_batch_end(const struct fs_root *r)

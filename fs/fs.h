@@ -182,6 +182,10 @@ int fs_free_bytes(const struct fs_root *r, unsigned long long *free_bytes, struc
 #define FS_BATCH_DIRS 8
 void fs_batch_begin(const struct fs_root *r);
 void fs_batch_end(const struct fs_root *r);
+/* Whether a batch is open (its begins not all ended): never, between two
+ * transactions' phases (installer/txn_lock.c checks it at each
+ * transaction's end in the programs built for the tests). */
+bool fs_batch_open(const struct fs_root *r);
 /* Whether p (a file beneath the root) lies in a folder on the root's own
  * file system, answered from a batch's folder handle where there is one
  * (else -1 with errno, as fs_lstat): 1 yes, 0 no (a mount inside). */

@@ -328,6 +328,7 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 		}
 	}
 	unlink_batch_sweep();
+	fs_batch_end(TXN_FS(t));
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);

@@ -155,6 +155,15 @@ int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd
 
 void txn_end(struct txn *t)
 {
+#if WD_TEST_HOOKS
+	/* every batch of folder handles is one phase's (fs/fs.h): one still
+	 * open here is a begin without its end */
+	if (t->v && fs_batch_open(TXN_FS(t))) {
+		fprintf(stderr, "warpdrv: internal error: a batch of folder handles is still "
+			"open at the end of a transaction\n");
+		abort();
+	}
+#endif
 	db_close(&t->db);
 	if (t->lock_fd >= 0)
 		close(t->lock_fd); /* closing drops the fcntl lock */
