@@ -187,9 +187,7 @@ static EVP_PKEY *fast_ed25519_pub(const char *path)
 		goto out;
 	if (EVP_DecodeBlock(der, b64, n) != 45 || memcmp(der, spki, sizeof spki))
 		goto out;
-	/* by the provider's name: the legacy type (EVP_PKEY_ED25519) makes a
-	 * key that each verification first exports to the provider */
-	pkey = EVP_PKEY_new_raw_public_key_ex(NULL, "ED25519", NULL, der + sizeof spki, 32);
+	pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, der + sizeof spki, 32);
 out:
 	wd_buf_free(&b);
 	return pkey;
