@@ -254,22 +254,30 @@ static int parse_pci(struct line *l, struct pkg_manifest *m, const char *where,
 struct parse_state {
 	bool seen_format;
 	/* each file's SRC and DEST by their spelling without case, to their
-	 * entry: a manifest of many files is read in time in proportion to them */
+	 * entry: a manifest of many files is read in time in proportion to them
+	 * (but for sources that differ only in case, looked for one by one) */
 	struct nameidx src, dest;
 };
 
-/* Whether f names a SRC (exactly) or DEST (without case) listed before. */
+/* Whether f names a SRC (exactly) or DEST (without case) listed before; of
+ * two, the one listed first is named. */
 static int listed_twice(const struct pkg_manifest *m, struct parse_state *ps,
 			const struct pkg_file *f, const char *where, int no, struct wd_err *err)
 {
+	size_t n = m->nfiles, src = n, dest = n;
 	const size_t *at = ni_get(&ps->src, wd_sv_make(f->src, strlen(f->src)));
-	bool twice = at && !strcmp(m->files[*at].src, f->src);
-	/* the first spelling is indexed: one differing only in case is looked for */
-	for (size_t i = 0; at && !twice && i < m->nfiles; i++)
-		twice = !strcmp(m->files[i].src, f->src);
-	if (twice)
+	if (at && !strcmp(m->files[*at].src, f->src))
+		src = *at;
+	/* the first spelling is indexed: one differing only in case is looked
+	 * for file by file */
+	for (size_t i = 0; at && src == n && i < n; i++)
+		if (!strcmp(m->files[i].src, f->src))
+			src = i;
+	if ((at = ni_get(&ps->dest, wd_sv_make(f->dest, strlen(f->dest)))))
+		dest = *at;
+	if (src < n && src <= dest)
 		return bad(err, where, no, "file: '%s' listed twice", f->src);
-	if (ni_get(&ps->dest, wd_sv_make(f->dest, strlen(f->dest))))
+	if (dest < n)
 		return bad(err, where, no, "file: destination '%s' listed twice", f->dest);
 	return 0;
 }
@@ -311,9 +319,8 @@ static int parse_file(struct line *l, struct pkg_manifest *m, bool recipe, const
 		free(f.dest);
 		return r;
 	}
-	bool added;
-	ni_put(&ps->src, wd_sv_make(f.src, strlen(f.src)), m->nfiles, &added);
-	ni_put(&ps->dest, wd_sv_make(f.dest, strlen(f.dest)), m->nfiles, &added);
+	ni_put(&ps->src, wd_sv_make(f.src, strlen(f.src)), m->nfiles, NULL);
+	ni_put(&ps->dest, wd_sv_make(f.dest, strlen(f.dest)), m->nfiles, NULL);
 	*GROW(m->files, m->nfiles) = f;
 	return 0;
 }

@@ -94,6 +94,10 @@ static void test_manifest_refuses_malformed_fields(void **state)
 	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n",
 		   "file mmlem.os2 \\IBMCOM\\MACS\\A.NIF\nfile mmlem.os2 \\IBMCOM\\MACS\\B.NIF\n",
 		   "line 16: file: 'mmlem.os2' listed twice");
+	/* of two files listed before, the first is named (its destination here) */
+	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n",
+		   "file B.SYS \\OS2\\TWO.SYS\nfile B.SYS \\IBMCOM\\MACS\\MMLEM.OS2\n",
+		   "line 16: file: destination '\\IBMCOM\\MACS\\MMLEM.OS2' listed twice");
 	expect_bad("name mmlem\n", "name mmlem\nname again\n", "'name' given twice");
 	expect_bad("kind nic", "kind nic\x01", "control character");
 	expect_bad("file MMLEM.NIF \\IBMCOM\\MACS\\MMLEM.NIF\n", "", "'MMLEM.NIF' is named but no file");

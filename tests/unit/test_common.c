@@ -394,12 +394,10 @@ static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
 	free(out);
 }
 
-/* The deletes of a batch: all happen, one already gone is no error; a
- * failed one is named, and fails every later batch of the process. (Last of
- * the tests: the failure stays with the process.) */
 /* Runs before the test below, whose failure is kept for the process: a
- * sweep deletes what it can from several threads, leaves what it cannot, and
- * a later batch still succeeds. */
+ * sweep deletes what it can from several threads (in a batch of folder
+ * handles, as after a removal), leaves what it cannot, and a later batch
+ * still succeeds. */
 static void test_unlink_batch_sweep_leaves_no_failure_behind(void **state)
 {
 	(void)state;
@@ -419,7 +417,10 @@ static void test_unlink_batch_sweep_leaves_no_failure_behind(void **state)
 		if (i == 50)
 			unlink_batch_add(&root, sub); /* cannot be deleted as a file */
 	}
+	fs_batch_begin(&root);
 	unlink_batch_sweep();
+	fs_batch_end(&root);
+	assert_false(fs_batch_open(&root));
 	assert_false(unlink_batch_pending());
 	for (int i = 0; i < 100; i += 33) {
 		char *p = wd_xasprintf("%s/kept/removing-%d", d, i);
@@ -439,6 +440,9 @@ static void test_unlink_batch_sweep_leaves_no_failure_behind(void **state)
 	free(d);
 }
 
+/* The deletes of a batch: all happen, one already gone is no error; a
+ * failed one is named, and fails every later batch of the process. (Last of
+ * the tests: the failure stays with the process.) */
 static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
 {
 	(void)state;
