@@ -312,7 +312,6 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 	struct wd_err e;
 	if (unlink_batch_pending()) /* the transaction's own: a failure stays recorded */
 		unlink_batch_run(&e);
-	fs_batch_begin(TXN_FS(t));
 	/* queued and deleted together: where freeing a file's blocks waits for
 	 * the device (a discard), the waits overlap (installer/unlink_batch.h) */
 	for (size_t i = 0; i < n; i++) {
@@ -328,7 +327,6 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 		}
 	}
 	unlink_batch_sweep();
-	fs_batch_end(TXN_FS(t));
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);

@@ -162,9 +162,7 @@ void txn_sweep_aside(struct txn *t)
 		}
 	if (dir)
 		closedir(dir);
-	fs_batch_begin(TXN_FS(t));
 	unlink_batch_sweep(); /* together, as after a removal (txn_remove_cleanup) */
-	fs_batch_end(TXN_FS(t));
 	free(d);
 }
 

@@ -60,9 +60,13 @@ static void *worker(void *arg)
 	}
 }
 
-/* Deletes the queue from a few threads and empties it. */
+/* Deletes the queue from a few threads and empties it, in a batch of the
+ * root's folder handles (fs/fs.h): the threads share each folder's. */
 static void run_queue(void)
 {
+	const struct fs_root *root = nqueue ? queue_root : NULL;
+	if (root)
+		fs_batch_begin(root);
 	next = 0;
 	size_t want = nqueue / UNLINK_MIN_PER_THREAD;
 	pthread_t th[UNLINK_THREADS];
@@ -76,6 +80,8 @@ static void run_queue(void)
 	for (size_t i = 0; i < nqueue; i++)
 		free(queue[i]);
 	nqueue = 0;
+	if (root)
+		fs_batch_end(root);
 }
 
 int unlink_batch_run(struct wd_err *err)

@@ -4,7 +4,8 @@
  * blocks issues a discard, say), so 500 deletes one after the other cost 500
  * round trips. The deletes of a batch have no order among them (the flush
  * after the batch makes them durable together), so they are queued, then
- * issued from a few threads at once when the batch is run. */
+ * issued from a few threads at once when the batch is run, in a batch of
+ * the root's folder handles (fs_batch_begin), which they share. */
 #ifndef WD_UNLINK_BATCH_H
 #define WD_UNLINK_BATCH_H
 

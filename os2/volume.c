@@ -201,7 +201,7 @@ static char *planned_path(const char *path, const char *comp)
 
 /* An existing component: a folder (when more follows) or a plain file or
  * folder (the last), never a link, FIFO, device or socket. */
-static int check_component_st(const struct volume *v, const char *os2path, const char *host,
+static int check_component(const struct volume *v, const char *os2path, const char *host,
 			      bool last, struct stat *stp, struct wd_err *err)
 {
 	struct stat st;
@@ -219,12 +219,6 @@ static int check_component_st(const struct volume *v, const char *os2path, const
 	return wd_err_set(err, WD_EFAIL, "%s: %s is %s where a %s is expected; warpdrv "
 			  "reads and writes plain files and folders only", os2path, host,
 			  wd_file_kind(stp->st_mode), last ? "file or folder" : "folder");
-}
-
-static int check_component(const struct volume *v, const char *os2path, const char *host,
-			   bool last, struct wd_err *err)
-{
-	return check_component_st(v, os2path, host, last, NULL, err);
 }
 
 int volume_open(struct volume *v, const char *root, struct wd_err *err)
@@ -248,7 +242,7 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 	}
 	v->config_sys = wd_path_join(v->root, name);
 	free(name);
-	int r = check_component(v, "CONFIG.SYS", v->config_sys, true, err);
+	int r = check_component(v, "CONFIG.SYS", v->config_sys, true, NULL, err);
 	if (!r && fs_is_dir(&v->fs, v->config_sys))
 		r = wd_err_set(err, WD_EFAIL, "%s: is a folder; CONFIG.SYS must be a file",
 			       v->config_sys);
@@ -315,7 +309,7 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 		const char *rest = s + strspn(s, "\\/");
 		known = false;
 		if (all)
-			known = !(r = check_component_st(v, os2path, path, !*rest, &st, err));
+			known = !(r = check_component(v, os2path, path, !*rest, &st, err));
 	}
 	if (!r && !parts)
 		r = wd_err_set(err, WD_EFAIL, "'%s': empty path inside the volume", os2path);
