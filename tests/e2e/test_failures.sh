@@ -216,6 +216,30 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 	[ -f "$T/c/IBMCOM/MACS/TEST.OS2" ] || fail "TEST.OS2 was lost"
 }
 
+# A removal deletes what it moved aside after its commit without flushing the
+# kept folder: a crash can lose those deletes. What they leave is deleted by
+# the next command that writes, and left alone by one that only reads.
+t_files_a_crash_left_aside_go_with_the_next_writing_command() {
+	make_good_package
+	make_volume "$T/v"
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	wd --yes --root "$T/v" remove testpkg
+	assert_rc 0
+	local kept="$T/v/var/lib/warpdrv/kept"
+	[ -z "$(ls "$kept" | grep '^removing-' || true)" ] || fail "the removal left a file aside"
+	# what lost deletes would leave: the moved files, under their aside names
+	printf 'driver\r\n' >"$kept/removing-0"
+	printf 'more\r\n' >"$kept/removing-7"
+	wd --root "$T/v" list --installed
+	assert_rc 0
+	[ -f "$kept/removing-0" ] && [ -f "$kept/removing-7" ] || fail "a reading command deleted them"
+	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
+	assert_rc 0
+	[ -z "$(ls "$kept" | grep '^removing-' || true)" ] || fail "still aside: $(ls "$kept")"
+	[ -f "$T/v/IBMCOM/MACS/TEST.OS2" ] || fail "the install did not put TEST.OS2 in place"
+}
+
 # The clock guard learns the date from every command that writes to the
 # volume: an install, a removal, a repository added, not only setup and
 # activation. Set back behind it afterwards, the clock is caught.
