@@ -28,6 +28,11 @@ static void warn(const struct session *s, const char *fmt, ...)
 	s->o.cb.warn(s->o.cb.ud, msg);
 }
 
+bool session_may_fetch(const struct session *s)
+{
+	return s->o.root || s->o.nrepos > 0;
+}
+
 int session_open(struct session *s, const struct session_opts *o, struct wd_err *err)
 {
 	(void)err;

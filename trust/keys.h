@@ -27,8 +27,11 @@ int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
  * file (about a millisecond of a short command; what it sets is TLS policy,
  * and an Ed25519 check does not depend on it). key_crypto_full reads it
  * then, if it was left out, before libcurl starts (catalog/fetch_curl.c),
- * so that a download's TLS keeps the system's policy. */
-void key_crypto_quick(void);
+ * so that a download's TLS keeps the system's policy. no_tls: the run makes
+ * no TLS connection at all (nothing it reads can ask for a download), so
+ * OpenSSL's legacy digest names, which a certificate chain's check needs,
+ * are left out too. */
+void key_crypto_quick(bool no_tls);
 /* Before any key: OpenSSL keeps its legacy cipher names (trust/keys.c), as
  * a program that reads private keys needs for one encrypted the old PEM way
  * (DEK-Info: AES-256-CBC). warpdrv-admin asks for it. */

@@ -294,6 +294,13 @@ t_https_needs_the_ca() {
 	# --repo for one run, over https too
 	wd --root "$T/v" --keys "$T/k" --cacert "$FIXT/ca.pem" --repo "$URL/b/" --json list
 	assert_json '"'"$URL"'/b/" in [p["repository"] for p in d["packages"]]'
+	# detect, which starts OpenSSL without what TLS needs when it has nothing
+	# to fetch, keeps it for a repository it reads over https
+	wd --keys "$T/k" --cacert "$FIXT/ca.pem" --repo "$URL/b/" --json detect \
+		--pci "lspci:$FIX/pci/vbox-82540em.lspci-n"
+	assert_rc 0
+	assert_json "[x.get('package') for x in d['devices'] if x['network']] == ['e1000']"
+	[ -z "$ERR" ] || fail "detect warned: $ERR"
 }
 
 # The key as HTTP Basic credentials: user = key id, password = key text.
