@@ -194,24 +194,29 @@ static const char *search_vendor(const char *p, const char *end, int want)
 	return NULL;
 }
 
-/* The vendor's line, found by bisection or else by its text, from where
- * the bisection left off and then from the start, rather than line by line;
- * NULL when not there so (the caller then scans the database whole, as for
- * another spelling). */
-static const char *find_vendor(const char *begin, const char *end, int want)
+/* The vendor's line, found by bisection from start (a line's start: in a
+ * database in order, every vendor sought later lies after where the one
+ * before was read to) or else by its text, from where the bisection left
+ * off, then from start and from begin, rather than line by line; NULL when
+ * not there so (the caller then scans the database whole, as for another
+ * spelling). */
+static const char *find_vendor(const char *begin, const char *start, const char *end, int want)
 {
-	const char *from = begin;
-	const char *b = bisect_vendor(begin, end, want, &from);
-	if (!b && from > begin)
+	const char *from = start;
+	const char *b = bisect_vendor(start, end, want, &from);
+	if (!b && from > start)
 		b = search_vendor(from - 1, end, want); /* from - 1: the newline before */
+	if (!b && start > begin)
+		b = search_vendor(start - 1, end, want);
 	return b ? b : search_vendor(begin, end, want);
 }
 
 /* Names the devices of the vendor whose line starts at s from its section:
  * the lines up to the next that is no device's (a vendor's, or the class
  * list), in one pass that compares a device line only with the devices of
- * that vendor still unnamed. */
-static void scan_section(struct pci_list *l, const char *s, const char *end, int vendor)
+ * that vendor still unnamed, and stops when none is left; returns the start
+ * of the line it stopped at. */
+static const char *scan_section(struct pci_list *l, const char *s, const char *end, int vendor)
 {
 	size_t *want = wd_xcalloc(l->n + 1, sizeof *want), nw = 0;
 	for (size_t i = 0; i < l->n; i++)
@@ -222,7 +227,8 @@ static void scan_section(struct pci_list *l, const char *s, const char *end, int
 	if (n && s[n - 1] == '\r')
 		n--;
 	struct wd_sv vname = wd_sv_trim(wd_sv_make(s + 4, n > 4 ? n - 4 : 0));
-	for (const char *p = nl ? nl + 1 : end; p < end && nw; p = nl ? nl + 1 : end) {
+	const char *p = nl ? nl + 1 : end;
+	for (; p < end && nw; p = nl ? nl + 1 : end) {
 		if (p[0] != '\t' && p[0] != '#' && p[0] != '\n' && p[0] != '\r')
 			break; /* the next vendor's line, or the class list */
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -242,28 +248,43 @@ static void scan_section(struct pci_list *l, const char *s, const char *end, int
 		}
 	}
 	free(want);
+	return p;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
 }
 
 /* Names the devices of each vendor present from that vendor's section
- * alone (found by find_vendor; the scan stops at the next vendor's line);
+ * alone (found by find_vendor; the scan stops at the next vendor's line),
+ * the vendors in the order of their IDs, each sought from where the one
+ * before was read to (past Intel's 370 KB when VirtualBox's 80EE follows);
  * any vendor not found so sends the whole database to scan. */
 static void scan_by_vendor(struct pci_list *l, const char *p, const char *end)
 {
-	bool whole = false;
-	for (size_t i = 0; !whole && i < l->n; i++) {
+	int *vs = wd_xcalloc(l->n + 1, sizeof *vs);
+	size_t nv = 0;
+	for (size_t i = 0; i < l->n; i++) {
 		int v = l->devs[i].vendor;
 		bool seen = false;
-		for (size_t k = 0; k < i; k++)
-			seen |= l->devs[k].vendor == v;
-		if (seen || v < 0 || l->devs[i].name)
-			continue;
-		const char *s = find_vendor(p, end, v);
-		if (!s) {
-			whole = true;
-			break;
-		}
-		scan_section(l, s, end, v);
+		for (size_t k = 0; k < nv; k++)
+			seen |= vs[k] == v;
+		if (!seen && v >= 0 && !l->devs[i].name)
+			vs[nv++] = v;
 	}
+	qsort(vs, nv, sizeof *vs, cmp_int);
+	const char *start = p;
+	bool whole = false;
+	for (size_t i = 0; i < nv && !whole; i++) {
+		const char *s = find_vendor(p, start, end, vs[i]);
+		if (s)
+			start = scan_section(l, s, end, vs[i]);
+		else
+			whole = true;
+	}
+	free(vs);
 	if (whole)
 		scan(l, p, end);
 }

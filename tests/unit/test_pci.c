@@ -125,6 +125,112 @@ static void test_pci_ids_crlf(void **state)
 	free(tmpl);
 }
 
+/* A database in order, of 400 vendors with sections from none to 3,000
+ * devices (with subsystems: sections of 200 KB, longer than a probe reads),
+ * written out; what each device is called is known from how it was made.
+ * Batches of devices in any order, some of them in no section, are named
+ * as that says: the search by bisection, vendor after vendor from where the
+ * one before ended, agrees with the database read line by line. */
+static unsigned lcg(unsigned *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return (*x >> 16) & 0x7fff;
+}
+
+static bool builtin_vendor(int v)
+{
+	return v == 0x80ee || v == 0x8086 || v == 0x106b || v == 0x1022 || v == 0x1af4;
+}
+
+static void test_pci_ids_in_order_named_as_read_line_by_line(void **state)
+{
+	(void)state;
+	enum { NV = 400 };
+	static int vid[NV], ndev[NV];
+	static int dev[NV][64];
+	unsigned seed = 7;
+	struct wd_buf db = {0};
+	wd_buf_adds(&db, "# made by the test\n\n");
+	int v = 0x0010;
+	for (int i = 0; i < NV; i++) {
+		do
+			v += 1 + (int)(lcg(&seed) % 97);
+		while (builtin_vendor(v));
+		vid[i] = v;
+		int big = i % 50 == 7; /* a few long sections */
+		int n = big ? 3000 : (int)(lcg(&seed) % 12);
+		wd_buf_addf(&db, "%04x  Vendor %04x Inc.\n", v, v);
+		int d = 0;
+		for (int k = 0; k < n; k++) {
+			d += 1 + (int)(lcg(&seed) % (big ? 20 : 900));
+			if (d > 0xffff)
+				break;
+			if (ndev[i] < 64 && (k % (big ? 47 : 1)) == 0)
+				dev[i][ndev[i]++] = d;
+			wd_buf_addf(&db, "\t%04x  Device %04x of %04x\n", d, d, v);
+			for (int m = (int)(lcg(&seed) % 4); m > 0; m--)
+				wd_buf_addf(&db, "\t\t%04x %04x  Board %d\n", v, m, m);
+			if (k % 500 == 3)
+				wd_buf_adds(&db, "# a comment in the section\n");
+		}
+	}
+	wd_buf_adds(&db, "\n# classes\nC 02  Network controller\n\t00  Ethernet controller\n");
+	const char *tmp = getenv("TMPDIR");
+	char *tmpl = wd_xasprintf("%s/wdtest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(tmpl));
+	char *path = wd_path_join(tmpl, "pci.ids");
+	struct wd_err e;
+	assert_int_equal(wd_write_atomic(path, db.p, db.len, 0644, &e), 0);
+	for (int batch = 0; batch < 300; batch++) {
+		struct pci_list l = {0};
+		size_t n = 1 + lcg(&seed) % 12;
+		l.devs = wd_xcalloc(n, sizeof *l.devs);
+		int want_v[12], want_d[12];
+		bool known[12];
+		for (size_t k = 0; k < n; k++) {
+			int i = (int)(lcg(&seed) % NV);
+			known[k] = ndev[i] > 0 && lcg(&seed) % 4 != 0;
+			want_v[k] = vid[i];
+			/* one not in the section: often a device of another vendor's */
+			int o = (int)(lcg(&seed) % NV);
+			want_d[k] = known[k]      ? dev[i][lcg(&seed) % (unsigned)ndev[i]]
+				    : ndev[o] > 0 ? dev[o][lcg(&seed) % (unsigned)ndev[o]]
+						  : 0xffff - (int)k;
+			if (!known[k] && lcg(&seed) % 3 == 0)
+				want_v[k] = vid[i] + 1; /* no such vendor, most often */
+			for (int j = 0; !known[k] && j < NV; j++)
+				for (int m = 0; m < ndev[j]; m++)
+					known[k] |= vid[j] == want_v[k] && dev[j][m] == want_d[k];
+			l.devs[k] = (struct pci_dev){.vendor = want_v[k], .device = want_d[k],
+						     .subvendor = PCI_NONE, .subdevice = PCI_NONE,
+						     .class_code = PCI_NONE, .revision = PCI_NONE};
+			l.devs[k].slot = wd_xasprintf("0000:00:%02zx.0", k);
+			l.n++;
+		}
+		assert_int_equal(pci_name_devices(&l, path, &e), 0);
+		for (size_t k = 0; k < n; k++) {
+			if (!known[k]) {
+				/* not in the database: no name, unless it is one built in */
+				if (l.devs[k].name && builtin_vendor(want_v[k]))
+					continue;
+				assert_null(l.devs[k].name);
+				continue;
+			}
+			char *expect = wd_xasprintf("Vendor %04x Inc. Device %04x of %04x", want_v[k],
+						    want_d[k], want_v[k]);
+			assert_non_null(l.devs[k].name);
+			assert_string_equal(l.devs[k].name, expect);
+			free(expect);
+		}
+		pci_list_free(&l);
+	}
+	unlink(path);
+	rmdir(tmpl);
+	free(path);
+	free(tmpl);
+	wd_buf_free(&db);
+}
+
 /* A machine-readable listing with no adapter lines at all (or an empty file)
  * is a VirtualBox guest without NICs, not an error. */
 static void test_vbox_without_adapters(void **state)
@@ -239,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_lspci_rejects_half_lines),
 		cmocka_unit_test(test_vbox_last_value_wins_and_order),
 		cmocka_unit_test(test_pci_ids_crlf),
+		cmocka_unit_test(test_pci_ids_in_order_named_as_read_line_by_line),
 		cmocka_unit_test(test_vbox_without_adapters),
 		cmocka_unit_test(test_vbox_neither_format),
 		cmocka_unit_test(test_vbox_xml_adapters),
