@@ -133,7 +133,7 @@ int fetch_validators_write(const struct fs_root *fs, const char *path,
 			    vs->v[i].last_modified ? vs->v[i].last_modified : "-");
 	for (size_t i = 0; i < vs->nnotes; i++)
 		wd_buf_addf(&b, "=%s\t%s\n", vs->note_key[i], vs->note_text[i]);
-	int r = fs_write_atomic(fs, path, b.p ? b.p : "", b.len, 0644, true, err);
+	int r = fs_write_atomic(fs, path, b.p ? b.p : "", b.len, 0644, err);
 	wd_buf_free(&b);
 	return r;
 }

@@ -844,7 +844,7 @@ int fs_write_new(const struct fs_root *r, const char *p, const void *data, size_
 }
 
 int fs_write_atomic(const struct fs_root *r, const char *p, const void *data, size_t len,
-		    mode_t mode, bool flush_folder, struct wd_err *err)
+		    mode_t mode, struct wd_err *err)
 {
 	char *tmp = wd_xasprintf("%s.wd-new", p);
 	int fd = fs_create(r, tmp, mode, true, err);
@@ -864,7 +864,7 @@ int fs_write_atomic(const struct fs_root *r, const char *p, const void *data, si
 		fs_unlink(r, tmp, &e);
 	}
 	free(tmp);
-	return rc || !flush_folder ? rc : fs_fsync_parent(r, p, err);
+	return rc ? rc : fs_fsync_parent(r, p, err);
 }
 
 int fs_copy(const struct fs_root *r, const char *from, const char *to, struct wd_err *err)

@@ -137,11 +137,9 @@ bool fs_has_sha256(const struct fs_root *r, const char *p, const char *sha);
 int fs_write_new(const struct fs_root *r, const char *p, const void *data, size_t len,
 		 mode_t mode, bool nosync, struct wd_err *err);
 /* Writes data beside p (p.wd-new, made afresh), gives it p's mode and owner,
- * flushes it, renames it over p and, with flush_folder, flushes the folder
- * (without, the rename may be lost in a crash, leaving the old file whole:
- * for a caller that puts that right by itself). */
+ * flushes it, renames it over p and flushes the folder. */
 int fs_write_atomic(const struct fs_root *r, const char *p, const void *data, size_t len,
-		    mode_t mode, bool flush_folder, struct wd_err *err);
+		    mode_t mode, struct wd_err *err);
 /* Copies the plain file from to a new file to (made afresh, a stale one
  * unlinked), in fixed-size chunks, with from's mode and (where the process
  * may give it) owner; not flushed. */

@@ -171,12 +171,8 @@ int textlog_append(const struct volume *v, const char *line, struct wd_err *err)
 		wd_buf_adds(&out, "\r\n");
 	wd_buf_adds(&out, line);
 	wd_buf_adds(&out, "\r\n");
-	/* the new log is flushed before it replaces the old (a crash never
-	 * leaves an empty one), but the folder is not: a rename a crash loses
-	 * leaves the old log whole, and the next writing run appends the line
-	 * again (textlog_catch_up) */
 	if (!r)
-		r = fs_write_atomic(&v->fs, path, out.p, out.len, 0644, false, err);
+		r = fs_write_atomic(&v->fs, path, out.p, out.len, 0644, err);
 out:
 	wd_buf_free(&old);
 	wd_buf_free(&out);

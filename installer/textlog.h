@@ -16,10 +16,9 @@
  * database's meta table by the same commit that records the change
  * ("textlog-last"; the intent's part in "textlog-intent", for recovery),
  * and the log file is rewritten afterwards (read bounded, appended, written
- * as a new file, flushed and renamed over the old: fs_write_atomic, the
- * folder not flushed after). Every writing run, after its recovery, appends
- * the stored line when the log does not end with it, so a crash between the
- * commit and the rename, or one that loses the rename, loses no line, and
+ * as a new file and renamed over the old: fs_write_atomic). Every writing
+ * run, after its recovery, appends the stored line when the log does not end
+ * with it, so a crash between the commit and the rename loses no line, and
  * the log never says "done" of a change that was undone. */
 #ifndef WD_TEXTLOG_H
 #define WD_TEXTLOG_H

@@ -306,9 +306,7 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
 
 /* After a removal's commit: what it moved aside, and kept copies it could
  * only copy back, go. Not steps: nothing refers to them any more, and what a
- * crash leaves is swept by the next transaction (txn_sweep_aside). For the
- * same reason the kept folder is not flushed after: a delete a crash loses
- * leaves a file the next sweep deletes again. */
+ * crash leaves is swept by the next transaction (txn_sweep_aside). */
 void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 {
 	struct wd_err e;
@@ -329,6 +327,9 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 		}
 	}
 	unlink_batch_sweep();
+	char *d = txn_abs(t, WD_KEPT_DIR);
+	fs_fsync_dir(TXN_FS(t), d, &e);
+	free(d);
 }
 
 /* Whether every kept copy a removal puts back is there, a plain file with

@@ -216,9 +216,10 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 	[ -f "$T/c/IBMCOM/MACS/TEST.OS2" ] || fail "TEST.OS2 was lost"
 }
 
-# A removal deletes what it moved aside after its commit without flushing the
-# kept folder: a crash can lose those deletes. What they leave is deleted by
-# the next command that writes, and left alone by one that only reads.
+# A removal deletes what it moved aside after its commit: a crash before the
+# kept folder is flushed can bring those files back. What it leaves is deleted
+# by the next transaction (an install here), and left alone by a command that
+# only reads.
 t_files_a_crash_left_aside_go_with_the_next_writing_command() {
 	make_good_package
 	make_volume "$T/v"

@@ -354,7 +354,7 @@ static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
 	/* a stale temporary that is a hard link is unlinked, its target untouched */
 	char *tmp = wd_path_join(d, "VOL/var/C.wd-new");
 	assert_int_equal(link(host, tmp), 0);
-	assert_int_equal(fs_write_atomic(&r, "var/C", "new", 3, 0644, true, &e), 0);
+	assert_int_equal(fs_write_atomic(&r, "var/C", "new", 3, 0644, &e), 0);
 	struct wd_buf b = {0};
 	assert_int_equal(wd_read_file(host, 0, &b, &e), 0);
 	assert_int_equal(b.len, 1); /* touch wrote one byte */
@@ -368,7 +368,7 @@ static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
 			setenv("WARPDRV_NO_OPENAT2", "1", 1);
 		assert_true(fs_create(&r, "var/EVIL", 0644, true, &e) < 0);
 		assert_non_null(strstr(e.msg, "symbolic link"));
-		assert_int_equal(fs_write_atomic(&r, "var/host.txt", "x", 1, 0644, true, &e), -WD_EFAIL);
+		assert_int_equal(fs_write_atomic(&r, "var/host.txt", "x", 1, 0644, &e), -WD_EFAIL);
 		assert_int_equal(fs_unlink(&r, "var/host.txt", &e), -WD_EFAIL);
 		assert_int_equal(fs_rename(&r, "var.old/C", "var/C", &e), -WD_EFAIL);
 		assert_int_equal(fs_mkdirs(&r, "var/NEWDIR", &e), -WD_EFAIL);
