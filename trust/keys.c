@@ -32,7 +32,8 @@ struct wd_key {
  * EVP_get_cipherbyname finds none in such a process, so a private key
  * encrypted the old PEM way, DEK-Info, is not read: warpdrv-admin, which
  * reads the vendor's keys, keeps the table, key_crypto_legacy_names). The
- * legacy digest table stays: a certificate's signature strength is judged
+ * legacy digest table stays, except for a run that makes no TLS connection
+ * (key_crypto_quick(true)): a certificate's signature strength is judged
  * through it (X509 verification's security level), and leaving it out costs
  * TLS its chains (tests/e2e/test_remote.sh). What it loads on first use is
  * as before unless key_crypto_quick came first. Once per process,

@@ -30,7 +30,9 @@ int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
  * so that a download's TLS keeps the system's policy. no_tls: the run makes
  * no TLS connection at all (nothing it reads can ask for a download), so
  * OpenSSL's legacy digest names, which a certificate chain's check needs,
- * are left out too. */
+ * are left out too: they cannot be added later, and a TLS connection after
+ * that would have every CA-signed chain refused (the programs built for the
+ * tests abort in key_crypto_full instead). */
 void key_crypto_quick(bool no_tls);
 /* Before any key: OpenSSL keeps its legacy cipher names (trust/keys.c), as
  * a program that reads private keys needs for one encrypted the old PEM way

@@ -147,7 +147,7 @@ static void test_pci_ids_in_order_named_as_read_line_by_line(void **state)
 	(void)state;
 	enum { NV = 400 };
 	static int vid[NV], ndev[NV];
-	static int dev[NV][64];
+	static int *dev[NV]; /* every device of each section, in order */
 	unsigned seed = 7;
 	struct wd_buf db = {0};
 	wd_buf_adds(&db, "# made by the test\n\n");
@@ -161,12 +161,12 @@ static void test_pci_ids_in_order_named_as_read_line_by_line(void **state)
 		int n = big ? 3000 : (int)(lcg(&seed) % 12);
 		wd_buf_addf(&db, "%04x  Vendor %04x Inc.\n", v, v);
 		int d = 0;
+		dev[i] = wd_xcalloc((size_t)n + 1, sizeof *dev[i]);
 		for (int k = 0; k < n; k++) {
 			d += 1 + (int)(lcg(&seed) % (big ? 20 : 900));
 			if (d > 0xffff)
 				break;
-			if (ndev[i] < 64 && (k % (big ? 47 : 1)) == 0)
-				dev[i][ndev[i]++] = d;
+			dev[i][ndev[i]++] = d;
 			wd_buf_addf(&db, "\t%04x  Device %04x of %04x\n", d, d, v);
 			for (int m = (int)(lcg(&seed) % 4); m > 0; m--)
 				wd_buf_addf(&db, "\t\t%04x %04x  Board %d\n", v, m, m);
@@ -224,6 +224,8 @@ static void test_pci_ids_in_order_named_as_read_line_by_line(void **state)
 		}
 		pci_list_free(&l);
 	}
+	for (int i = 0; i < NV; i++)
+		free(dev[i]);
 	unlink(path);
 	rmdir(tmpl);
 	free(path);
