@@ -154,15 +154,22 @@ void txn_sweep_aside(struct txn *t)
 	struct wd_err e;
 	if (unlink_batch_pending()) /* a transaction's own: a failure stays recorded */
 		unlink_batch_run(&e);
+	size_t swept = 0;
 	while (dir && (de = readdir(dir)))
 		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
 			char *f = wd_path_join(d, de->d_name);
 			unlink_batch_add(TXN_FS(t), f);
 			free(f);
+			swept++;
 		}
 	if (dir)
 		closedir(dir);
 	unlink_batch_sweep(); /* together, as after a removal (txn_remove_cleanup) */
+	/* flushed before this transaction moves files aside under the same
+	 * names: a power cut must not bring an old one back to be taken for
+	 * this removal's (recover --abandon puts back what it finds) */
+	if (swept)
+		fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);
 }
 
