@@ -47,13 +47,6 @@ const struct bc_entry *boot_critical_line(const struct config_sys *cs, size_t i)
 	return e && e->cls != BC_NONE ? e : NULL;
 }
 
-/* A line of the new CONFIG.SYS, by its text: sorted, the lines of one text
- * stand together in the order of the file. */
-struct line_ref {
-	struct wd_sv t;
-	size_t k;
-};
-
 static int cmp_text(struct wd_sv a, struct wd_sv b)
 {
 	size_t m = a.n < b.n ? a.n : b.n;
@@ -61,11 +54,9 @@ static int cmp_text(struct wd_sv a, struct wd_sv b)
 	return c ? c : (a.n > b.n) - (a.n < b.n);
 }
 
-static int cmp_line_ref(const void *x, const void *y)
+static int cmp_line(const void *x, const void *y)
 {
-	const struct line_ref *a = x, *b = y;
-	int c = cmp_text(a->t, b->t);
-	return c ? c : (a->k > b->k) - (a->k < b->k);
+	return cmp_text(*(const struct wd_sv *)x, *(const struct wd_sv *)y);
 }
 
 int boot_critical_guard(const struct config_sys *orig, const struct config_sys *now,
@@ -74,13 +65,14 @@ int boot_critical_guard(const struct config_sys *orig, const struct config_sys *
 	/* Each boot-critical line of the old file must be in the new one, a
 	 * line of the new one standing for one old line only: the new lines are
 	 * sorted by text once (not searched for each old line, which a file of
-	 * 4 MiB made take seconds), and each text's lines are taken in turn. */
+	 * 4 MiB made take seconds), and each text's equal lines are taken in
+	 * turn (which of them stands for which old line does not matter). */
 	size_t n = config_sys_lines(now);
-	struct line_ref *ord = wd_xcalloc(n + 1, sizeof *ord);
+	struct wd_sv *ord = wd_xcalloc(n + 1, sizeof *ord);
 	size_t *taken = wd_xcalloc(n + 1, sizeof *taken); /* at a text's first place */
 	for (size_t k = 0; k < n; k++)
-		ord[k] = (struct line_ref){tl_text(&now->t, k), k};
-	qsort(ord, n, sizeof *ord, cmp_line_ref);
+		ord[k] = tl_text(&now->t, k);
+	qsort(ord, n, sizeof *ord, cmp_line);
 	long lost = -1;
 	size_t nlost = 0;
 	for (size_t i = 0; i < config_sys_lines(orig); i++) {
@@ -90,13 +82,13 @@ int boot_critical_guard(const struct config_sys *orig, const struct config_sys *
 		size_t lo = 0, hi = n; /* the first place of text t */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (cmp_text(ord[mid].t, t) < 0)
+			if (cmp_text(ord[mid], t) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		size_t at = lo + (lo < n ? taken[lo] : 0);
-		if (at < n && !cmp_text(ord[at].t, t)) {
+		if (at < n && !cmp_text(ord[at], t)) {
 			taken[lo]++;
 			continue;
 		}

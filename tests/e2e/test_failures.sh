@@ -220,7 +220,7 @@ t_abandon_puts_back_what_a_removal_moved_aside() {
 # kept folder is flushed can bring those files back. What it leaves is deleted
 # by the next transaction (an install here), and left alone by a command that
 # only reads.
-t_files_a_crash_left_aside_go_with_the_next_writing_command() {
+t_files_a_crash_left_aside_go_with_the_next_transaction() {
 	make_good_package
 	make_volume "$T/v"
 	wd --root "$T/v" --keys "$T/k" install "$T/good.wdp"
