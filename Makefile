@@ -74,7 +74,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 UI_OBJS := $(UI_SRCS:%.c=$(O)/obj/%.o)
 BENCHES := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
-TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
+TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%) $(O)/tests/test_pci_plain
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
 
 all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES) $(O)/lost_unlink.so
@@ -108,6 +108,17 @@ $(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $
 	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$($(PKG_CONFIG) --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The pci.ids tests again on the scanner's plain line search (memchr), the
+# one a machine without SSE2 builds (pci/pci_ids.c).
+$(O)/obj/pci/pci_ids_plain.o: pci/pci_ids.c $(O)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -DWD_PCI_PLAIN $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(O)/tests/test_pci_plain: $(O)/obj/tests/unit/test_pci.o $(O)/obj/pci/pci_ids_plain.o \
+		$(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$($(PKG_CONFIG) --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 

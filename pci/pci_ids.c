@@ -16,6 +16,79 @@
 #include "common/file.h"
 #include "pci/pci.h"
 
+#if defined(__SSE2__) && !defined(WD_PCI_PLAIN)
+#include <emmintrin.h>
+#endif
+
+/* The newlines of [p, end) in order. A section is read a line at a time
+ * (44 bytes on average), and a memchr per line costs more in its start than
+ * in its search: where the machine has SSE2 (every x86-64), 64 bytes are
+ * compared at once and their newlines kept as a mask; elsewhere, and built
+ * with WD_PCI_PLAIN, it is memchr. Nothing past end is read. */
+struct nl_iter {
+	const char *blk, *end; /* SSE2: the 64 bytes (or fewer, at end) of mask */
+	uint64_t mask;         /* their newlines not yet returned */
+};
+
+#if defined(__SSE2__) && !defined(WD_PCI_PLAIN)
+static inline uint64_t nl16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const void *)p);
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+}
+
+static inline void nl_load(struct nl_iter *it)
+{
+	size_t left = (size_t)(it->end - it->blk);
+	if (left >= 64) {
+		const char *q = it->blk;
+		it->mask = nl16(q) | nl16(q + 16) << 16 | nl16(q + 32) << 32 | nl16(q + 48) << 48;
+		return;
+	}
+	uint64_t m = 0;
+	for (size_t i = 0; i < left; i++)
+		m |= (uint64_t)(it->blk[i] == '\n') << i;
+	it->mask = m;
+}
+
+static inline void nl_start(struct nl_iter *it, const char *p, const char *end)
+{
+	it->blk = p;
+	it->end = end;
+	it->mask = 0;
+	if (p < end)
+		nl_load(it);
+}
+
+/* The next newline; NULL when none is left. */
+static inline const char *nl_next(struct nl_iter *it)
+{
+	while (!it->mask) {
+		if (it->end - it->blk <= 64)
+			return NULL;
+		it->blk += 64;
+		nl_load(it);
+	}
+	const char *r = it->blk + __builtin_ctzll(it->mask);
+	it->mask &= it->mask - 1;
+	return r;
+}
+#else
+static inline void nl_start(struct nl_iter *it, const char *p, const char *end)
+{
+	it->blk = p;
+	it->end = end;
+	it->mask = 0;
+}
+
+static inline const char *nl_next(struct nl_iter *it)
+{
+	const char *r = it->blk < it->end ? memchr(it->blk, '\n', (size_t)(it->end - it->blk)) : NULL;
+	it->blk = r ? r + 1 : it->end;
+	return r;
+}
+#endif
+
 static const struct {
 	int vendor, device;
 	const char *name;
@@ -47,22 +120,23 @@ static void name_builtin(struct pci_dev *d)
 		d->name = wd_xstrdup(m->title);
 }
 
-/* isxdigit's digits in every locale, without its call per character: the
- * database has 36,000 lines. */
-static int hex4(const char *p)
+/* One more than the value of each hex digit, 0 for any other byte:
+ * isxdigit's digits in every locale, without its call per character (the
+ * database has 36,000 lines). */
+static const unsigned char hexval[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
+	['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+	['F'] = 16,
+};
+
+static inline int hex4(const char *p)
 {
-	int v = 0;
-	for (int i = 0; i < 4; i++) {
-		int c = (unsigned char)p[i];
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			c = (c | 0x20) - 'a' + 10;
-		else
-			return -1;
-		v = v * 16 + c;
-	}
-	return v;
+	const unsigned char *u = (const unsigned char *)p;
+	int a = hexval[u[0]] - 1, b = hexval[u[1]] - 1, c = hexval[u[2]] - 1, d = hexval[u[3]] - 1;
+	if ((a | b | c | d) < 0)
+		return -1;
+	return a << 12 | b << 8 | c << 4 | d;
 }
 
 static bool wants_vendor(const struct pci_list *l, int vendor)
@@ -111,7 +185,7 @@ static void scan(struct pci_list *l, const char *p, const char *end)
  * start, then a blank. */
 static bool vendor_line(const char *p, const char *end)
 {
-	return end - p > 5 && hex4(p) >= 0 && (p[4] == ' ' || p[4] == '\t');
+	return end - p > 5 && p[0] != '\t' && hex4(p) >= 0 && (p[4] == ' ' || p[4] == '\t');
 }
 
 /* The first vendor's line that starts at or after p (a line start) and
@@ -119,12 +193,14 @@ static bool vendor_line(const char *p, const char *end)
  * ("C " lines follow the vendors); NULL when none. */
 static const char *next_vendor(const char *p, const char *lim, const char *end)
 {
+	struct nl_iter it;
+	nl_start(&it, p, end);
 	while (p < lim) {
 		if (p[0] == 'C' && end - p > 1 && p[1] == ' ')
 			return NULL;
 		if (vendor_line(p, end))
 			return p;
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = nl_next(&it);
 		p = nl ? nl + 1 : end;
 	}
 	return NULL;
@@ -214,15 +290,21 @@ static const char *find_vendor(const char *begin, const char *start, const char 
 /* Names the devices of the vendor whose line starts at s from its section:
  * the lines up to the next that is no device's (a vendor's, or the class
  * list), in one pass that compares a device line only with the devices of
- * that vendor still unnamed, and stops when none is left; returns the start
- * of the line it stopped at. */
+ * that vendor still unnamed (a line whose ID is none of theirs modulo 64 is
+ * passed at once), and stops when none is left; returns the start of the
+ * line it stopped at. */
 static const char *scan_section(struct pci_list *l, const char *s, const char *end, int vendor)
 {
 	size_t *want = wd_xcalloc(l->n + 1, sizeof *want), nw = 0;
+	uint64_t maybe = 0; /* bit d % 64 for each device d sought */
 	for (size_t i = 0; i < l->n; i++)
-		if (l->devs[i].vendor == vendor && !l->devs[i].name)
+		if (l->devs[i].vendor == vendor && !l->devs[i].name) {
 			want[nw++] = i;
-	const char *nl = memchr(s, '\n', (size_t)(end - s));
+			maybe |= UINT64_C(1) << ((unsigned)l->devs[i].device & 63);
+		}
+	struct nl_iter it;
+	nl_start(&it, s, end);
+	const char *nl = nl_next(&it);
 	size_t n = (size_t)((nl ? nl : end) - s);
 	if (n && s[n - 1] == '\r')
 		n--;
@@ -231,14 +313,18 @@ static const char *scan_section(struct pci_list *l, const char *s, const char *e
 	for (; p < end && nw; p = nl ? nl + 1 : end) {
 		if (p[0] != '\t' && p[0] != '#' && p[0] != '\n' && p[0] != '\r')
 			break; /* the next vendor's line, or the class list */
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (p[0] != '\t' || p[1] == '\t')
-			continue; /* a comment, a blank line or a subsystem */
+		nl = nl_next(&it);
+		if (p[0] != '\t' || end - p < 8 || p[1] == '\t')
+			continue; /* a comment, a blank line, a subsystem or too short */
+		int dev = hex4(p + 1);
+		if (dev < 0 || !(maybe >> (dev & 63) & 1))
+			continue;
 		n = (size_t)((nl ? nl : end) - p);
 		if (n && p[n - 1] == '\r')
 			n--;
-		int dev = n > 7 ? hex4(p + 1) : -1;
-		for (size_t k = 0; dev >= 0 && k < nw; k++) {
+		if (n <= 7)
+			continue; /* too short to name a device */
+		for (size_t k = 0; k < nw; k++) {
 			struct pci_dev *d = &l->devs[want[k]];
 			if (d->device != dev)
 				continue;

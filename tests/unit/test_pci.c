@@ -167,9 +167,16 @@ static void test_pci_ids_in_order_named_as_read_line_by_line(void **state)
 			if (d > 0xffff)
 				break;
 			dev[i][ndev[i]++] = d;
-			wd_buf_addf(&db, "\t%04x  Device %04x of %04x\n", d, d, v);
+			/* some lines end in CR LF; subsystem names of every length put
+			 * the line breaks at every place of a 64-byte block */
+			wd_buf_addf(&db, "\t%04x  Device %04x of %04x%s\n", d, d, v,
+				    k % 7 == 2 ? "\r" : "");
 			for (int m = (int)(lcg(&seed) % 4); m > 0; m--)
-				wd_buf_addf(&db, "\t\t%04x %04x  Board %d\n", v, m, m);
+				wd_buf_addf(&db, "\t\t%04x %04x  Board %d%.*s\n", v, m, m,
+					    (int)(lcg(&seed) % 130),
+					    "................................................................"
+					    "................................................................"
+					    "..");
 			if (k % 500 == 3)
 				wd_buf_adds(&db, "# a comment in the section\n");
 		}
