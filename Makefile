@@ -30,9 +30,11 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libcurl openssl sqlite3 zlib
 # Linked: all but libcurl, which catalog/fetch_curl.c loads (dlopen) when the
-# first http(s) transfer starts; its headers still come from pkg-config. A
-# package must therefore name libcurl as a dependency itself (debian/control).
-LINK_PKGS := openssl sqlite3 zlib
+# first http(s) transfer starts, and libsqlite3, which common/sqlite_lib.c
+# loads when the first database opens; their headers still come from
+# pkg-config. A package must therefore name both as dependencies itself
+# (debian/control).
+LINK_PKGS := openssl zlib
 
 ifeq ($(SANITIZE),1)
 O ?= build/san

@@ -18,7 +18,7 @@
 int db_fail(struct db *db, struct wd_err *err, const char *what)
 {
 	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database", what,
-			  db->h ? sqlite3_errmsg(db->h) : "not open");
+			  db->h ? sqlite3_errmsg(db->h) : wd_sqlite_why());
 }
 
 int db_exec(struct db *db, const char *sql, struct wd_err *err)
@@ -402,6 +402,8 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 			       "aside)", db->path, S_ISREG(js.st_mode) ? "a file with other hard links"
 								   : wd_file_kind(js.st_mode));
 	free(journal);
+	if (!r && wd_sqlite_load())
+		r = wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, wd_sqlite_why());
 	const char *vfs = r ? NULL : db_vfs_name();
 	if (!r && !vfs)
 		r = wd_err_set(err, WD_EFAIL, "%s: SQLite's default file layer cannot be wrapped",

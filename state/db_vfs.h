@@ -3,7 +3,7 @@
 #ifndef WD_DB_VFS_H
 #define WD_DB_VFS_H
 
-#include <sqlite3.h>
+#include "common/sqlite_lib.h"
 
 #include "common/buf.h"
 

@@ -267,6 +267,9 @@ t_slow_3_debian_packages() {
 	ls "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb >/dev/null || fail "packages missing: $(ls "$deb")"
 	grep -q '^E: ' "$T/out" && fail "lintian errors: $(grep '^E: ' "$T/out")"
 	dpkg-deb -f "$deb"/warpdrv_*.deb Depends | grep libcurl4 >/dev/null || fail "warpdrv does not depend on libcurl4"
+	for p in "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb; do
+		dpkg-deb -f "$p" Depends | grep libsqlite3-0 >/dev/null || fail "$p does not depend on libsqlite3-0"
+	done
 	dpkg-deb -c "$deb"/warpdrv_*.deb | grep warpdrv-admin >/dev/null && fail "warpdrv ships warpdrv-admin"
 	for p in "$deb"/*.deb; do dpkg -x "$p" "$T/root"; done
 	W="$T/root/usr/bin/warpdrv"

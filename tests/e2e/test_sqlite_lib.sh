@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SQLite without linking libsqlite3 (common/sqlite_lib.c): the programs start
+# without it, what opens no database (detect without --root, --version) never
+# loads it, and the first database loads it; a libsqlite3 that cannot be
+# loaded, is not SQLite or is too old fails that command only, naming the
+# library and the package to install, with the volume unchanged.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
+. "$FIX/pci/sysfs.sh"
+
+guest() {
+	make_sysfs "$T/g" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 Am79C973)"
+}
+
+# A volume with warpdrv's state on it: pcntnd installed.
+state_volume() {
+	make_volume "$T/v"
+	wd --root "$T/v" install pcntnd
+	assert_rc 0
+}
+
+t_programs_do_not_link_libsqlite3() {
+	local needed
+	needed=$(readelf -d "$WD" "$WDA" | grep NEEDED)
+	case $needed in *libcrypto*) ;; *) fail "readelf shows no libraries: $needed" ;; esac
+	case $needed in *sqlite*) fail "linked with libsqlite3: $needed" ;; esac
+}
+
+t_detect_without_a_volume_loads_no_sqlite() {
+	guest
+	LD_DEBUG=libs wd detect --pci "sysfs:$T/g"
+	assert_rc 0
+	assert_out "0000:00:03.0: driver pcntnd"
+	grep -q 'calling init: .*libcrypto' "$T/err" || fail "LD_DEBUG shows no library start: $ERR"
+	if grep -q 'libsqlite3' "$T/err"; then fail "detect loaded libsqlite3: $(grep libsqlite3 "$T/err")"; fi
+	# and a volume's commands load it
+	state_volume
+	LD_DEBUG=libs wd --root "$T/v" list
+	assert_rc 0
+	assert_out "pcntnd"
+	grep -q 'calling init: .*libsqlite3' "$T/err" || fail "list did not load libsqlite3"
+}
+
+t_no_libsqlite3_fails_what_opens_a_database_and_changes_nothing() {
+	state_volume
+	guest
+	local before
+	before=$(snapshot "$T/v")
+	export WARPDRV_LIBSQLITE=libsqlite3-absent.so.0
+	wd --root "$T/v" list
+	assert_rc 1
+	assert_err "warpdrv.db: cannot open: SQLite is needed, and libsqlite3-absent.so.0 cannot be loaded"
+	assert_err "install the package libsqlite3-0 (apt-get install libsqlite3-0)"
+	wd --root "$T/v" remove --yes pcntnd
+	assert_rc 1
+	assert_err "libsqlite3-absent.so.0 cannot be loaded"
+	wd --root "$T/v" install e1000
+	assert_rc 1
+	assert_err "libsqlite3-absent.so.0 cannot be loaded"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a command without SQLite changed the volume"
+	# what needs no database still works
+	wd detect --pci "sysfs:$T/g"
+	assert_rc 0
+	assert_out "0000:00:03.0: driver pcntnd"
+	wd --version
+	assert_rc 0
+	unset WARPDRV_LIBSQLITE
+	wd --root "$T/v" list
+	assert_rc 0
+	assert_out "pcntnd"
+}
+
+t_a_library_that_is_not_sqlite_is_refused() {
+	state_volume
+	local before
+	before=$(snapshot "$T/v")
+	WARPDRV_LIBSQLITE=libz.so.1 wd --root "$T/v" list
+	assert_rc 1
+	assert_err "libz.so.1 has no sqlite3_bind_blob (not SQLite 3.31 or later); install the package libsqlite3-0"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "list changed the volume"
+}
+
+# A library with every function warpdrv calls, whose version is 3.30.1.
+t_an_sqlite_older_than_3_31_is_refused() {
+	command -v cc >/dev/null || skip "no C compiler"
+	state_volume
+	local before f
+	before=$(snapshot "$T/v")
+	{
+		for f in bind_blob bind_double bind_int bind_int64 bind_text busy_timeout changes \
+			clear_bindings close column_blob column_bytes column_double column_int \
+			column_int64 column_text column_type db_config errmsg exec finalize free \
+			get_autocommit last_insert_rowid open_v2 prepare_v2 progress_handler reset \
+			step trace_v2 vfs_find vfs_register vmprintf; do
+			echo "int sqlite3_$f(void) { return 1; }"
+		done
+		echo "int sqlite3_libversion_number(void) { return 3030001; }"
+	} >"$T/old.c"
+	cc -shared -fPIC -o "$T/libold.so" "$T/old.c" || fail "cannot build the old library"
+	WARPDRV_LIBSQLITE=$T/libold.so wd --root "$T/v" list
+	assert_rc 1
+	assert_err "libold.so is SQLite 3.30.1, and warpdrv needs 3.31 or later; install a newer package libsqlite3-0"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "list changed the volume"
+}
+
+run_tests
