@@ -41,7 +41,7 @@ static void load_once(void)
 	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
 		void *f = dlsym(lib, syms[i].name);
 		if (!f) {
-			snprintf(why, sizeof why, "%s has no %s (not SQLite 3.31 or later); install "
+			snprintf(why, sizeof why, "%s has no %s (not SQLite 3.33 or later); install "
 				 "the package %s", name, syms[i].name, WD_LIBSQLITE_PACKAGE);
 			dlclose(lib);
 			return;
@@ -51,7 +51,7 @@ static void load_once(void)
 	}
 	int v = t.p_libversion_number();
 	if (v < WD_SQLITE_MIN) {
-		snprintf(why, sizeof why, "%s is SQLite %d.%d.%d, and warpdrv needs 3.31 or later; "
+		snprintf(why, sizeof why, "%s is SQLite %d.%d.%d, and warpdrv needs 3.33 or later; "
 			 "install a newer package %s", name, v / 1000000, v / 1000 % 1000, v % 1000,
 			 WD_LIBSQLITE_PACKAGE);
 		dlclose(lib);

@@ -2,8 +2,9 @@
  *
  * libsqlite3 is not linked: loading it at every start (Debian's is linked
  * with -z now, so each of its 1,600 symbol references is bound before main)
- * cost about 1 ms of a run here, and the commands that open no database
- * (detect, check of a volume's files, --version) paid it for nothing. Every
+ * cost about 1 ms of a run here, and the runs that open no database
+ * (detect without --root, check of a volume that has no state yet,
+ * --version) paid it for nothing. Every
  * file that calls SQLite includes this header instead of <sqlite3.h>: it has
  * SQLite's own declarations, and the names of the functions warpdrv calls are
  * turned into calls through one table, filled by dlopen when the first
@@ -38,8 +39,8 @@ extern struct wd_sqlite_fns wd_sqlite;
 /* The library's name, and the Debian package that has it. */
 #define WD_LIBSQLITE "libsqlite3.so.0"
 #define WD_LIBSQLITE_PACKAGE "libsqlite3-0"
-/* The oldest SQLite warpdrv runs on (SQLITE_DBCONFIG_TRUSTED_SCHEMA). */
-#define WD_SQLITE_MIN 3031000
+/* The oldest SQLite warpdrv runs on (the name sqlite_schema). */
+#define WD_SQLITE_MIN 3033000
 
 /* Loads the library, once per process: 0, or -1 with wd_sqlite_why() saying
  * why. The programs built for the tests load the file WARPDRV_LIBSQLITE

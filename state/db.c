@@ -366,11 +366,24 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
  * by handle (fs/), the file by openat in it, never following a link, and a
  * plain file with one link (it is written in place); its journal, if one is
  * there, the same. SQLite then opens both through the confined VFS. */
+int db_sqlite_ready(const char *path, struct wd_err *err)
+{
+	return wd_sqlite_load() ? wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path,
+					     wd_sqlite_why())
+				: 0;
+}
+
 int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
 	       int flags, struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
 	db->path = wd_path_join(dir, name);
+	int lr = db_sqlite_ready(db->path, err); /* before anything is made */
+	if (lr) {
+		free(db->path);
+		db->path = NULL;
+		return lr;
+	}
 	int dfd = fs_open_dir(fs, dir, err);
 	if (dfd < 0) {
 		free(db->path);
@@ -402,8 +415,6 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 			       "aside)", db->path, S_ISREG(js.st_mode) ? "a file with other hard links"
 								   : wd_file_kind(js.st_mode));
 	free(journal);
-	if (!r && wd_sqlite_load())
-		r = wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, wd_sqlite_why());
 	const char *vfs = r ? NULL : db_vfs_name();
 	if (!r && !vfs)
 		r = wd_err_set(err, WD_EFAIL, "%s: SQLite's default file layer cannot be wrapped",
@@ -443,12 +454,19 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 		return r;
 	char *path = wd_path_join(dir, WD_DB_NAME);
 	bool have = found && fs_exists(&v->fs, path);
-	free(path);
 	if (exists)
 		*exists = have;
 	if (!have && !create) {
+		free(path);
 		free(dir);
 		return 0;
+	}
+	/* no folder is made for a database SQLite could not open */
+	r = db_sqlite_ready(path, err);
+	free(path);
+	if (r) {
+		free(dir);
+		return r;
 	}
 	if (!found && (r = volume_mkdirs(v, dir, err))) {
 		free(dir);

@@ -33,6 +33,10 @@ struct db {
  * volume, *exists is false and nothing is written (a read-only command must
  * not even create the state folder). With create true, the state folder and
  * the database are made and migrated to the newest schema. */
+/* 0 when SQLite is loaded (common/sqlite_lib.c: the first call loads it);
+ * else an error that names path and the package to install. A command
+ * calls it before it makes anything a database will be kept with. */
+int db_sqlite_ready(const char *path, struct wd_err *err);
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	    struct wd_err *err);
 void db_close(struct db *db);

@@ -70,18 +70,38 @@ t_no_libsqlite3_fails_what_opens_a_database_and_changes_nothing() {
 	assert_out "pcntnd"
 }
 
+# A volume warpdrv never wrote to: nothing is made on it (no state folder,
+# lock or empty database) by a command that cannot open the database.
+t_no_libsqlite3_makes_nothing_on_a_fresh_volume() {
+	make_volume "$T/v"
+	local before
+	before=$(snapshot "$T/v")
+	export WARPDRV_LIBSQLITE=libsqlite3-absent.so.0
+	wd --root "$T/v" install pcntnd
+	assert_rc 1
+	assert_err "warpdrv.db: cannot open: SQLite is needed, and libsqlite3-absent.so.0 cannot be loaded"
+	wd --root "$T/v" repo add main http://127.0.0.1:9/r/
+	assert_rc 1
+	assert_err "install the package libsqlite3-0"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed: $(find "$T/v" -newer "$T/v/CONFIG.SYS")"
+	[ ! -e "$T/v/var" ] || fail "var/ was made: $(find "$T/v/var")"
+	unset WARPDRV_LIBSQLITE
+	wd --root "$T/v" install pcntnd
+	assert_rc 0
+}
+
 t_a_library_that_is_not_sqlite_is_refused() {
 	state_volume
 	local before
 	before=$(snapshot "$T/v")
 	WARPDRV_LIBSQLITE=libz.so.1 wd --root "$T/v" list
 	assert_rc 1
-	assert_err "libz.so.1 has no sqlite3_bind_blob (not SQLite 3.31 or later); install the package libsqlite3-0"
+	assert_err "libz.so.1 has no sqlite3_bind_blob (not SQLite 3.33 or later); install the package libsqlite3-0"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "list changed the volume"
 }
 
-# A library with every function warpdrv calls, whose version is 3.30.1.
-t_an_sqlite_older_than_3_31_is_refused() {
+# A library with every function warpdrv calls, whose version is 3.32.3.
+t_an_sqlite_older_than_3_33_is_refused() {
 	command -v cc >/dev/null || skip "no C compiler"
 	state_volume
 	local before f
@@ -94,12 +114,12 @@ t_an_sqlite_older_than_3_31_is_refused() {
 			step trace_v2 vfs_find vfs_register vmprintf; do
 			echo "int sqlite3_$f(void) { return 1; }"
 		done
-		echo "int sqlite3_libversion_number(void) { return 3030001; }"
+		echo "int sqlite3_libversion_number(void) { return 3032003; }"
 	} >"$T/old.c"
 	cc -shared -fPIC -o "$T/libold.so" "$T/old.c" || fail "cannot build the old library"
 	WARPDRV_LIBSQLITE=$T/libold.so wd --root "$T/v" list
 	assert_rc 1
-	assert_err "libold.so is SQLite 3.30.1, and warpdrv needs 3.31 or later; install a newer package libsqlite3-0"
+	assert_err "libold.so is SQLite 3.32.3, and warpdrv needs 3.33 or later; install a newer package libsqlite3-0"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "list changed the volume"
 }
 
