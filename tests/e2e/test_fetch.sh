@@ -15,11 +15,13 @@ guest() {
 	make_sysfs "$T/g" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 Am79C973)"
 }
 
-t_programs_do_not_link_libcurl() {
+# libcurl here, libsqlite3 in test_sqlite_lib.sh: both are loaded, not linked.
+t_programs_link_neither_libcurl_nor_libsqlite3() {
 	local needed
 	needed=$(readelf -d "$WD" "$WDA" | grep NEEDED)
 	case $needed in *libcrypto*) ;; *) fail "readelf shows no libraries: $needed" ;; esac
 	case $needed in *curl*) fail "linked with libcurl: $needed" ;; esac
+	case $needed in *sqlite*) fail "linked with libsqlite3: $needed" ;; esac
 }
 
 t_detect_with_drivers_named_loads_no_libcurl() {

@@ -19,12 +19,7 @@ state_volume() {
 	assert_rc 0
 }
 
-t_programs_do_not_link_libsqlite3() {
-	local needed
-	needed=$(readelf -d "$WD" "$WDA" | grep NEEDED)
-	case $needed in *libcrypto*) ;; *) fail "readelf shows no libraries: $needed" ;; esac
-	case $needed in *sqlite*) fail "linked with libsqlite3: $needed" ;; esac
-}
+# (that neither program links libsqlite3: test_fetch.sh, with libcurl)
 
 t_detect_without_a_volume_loads_no_sqlite() {
 	guest
