@@ -362,10 +362,6 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
 	return r;
 }
 
-/* Opens the file name in the folder dir below the volume's root: the folder
- * by handle (fs/), the file by openat in it, never following a link, and a
- * plain file with one link (it is written in place); its journal, if one is
- * there, the same. SQLite then opens both through the confined VFS. */
 int db_sqlite_ready(const char *path, struct wd_err *err)
 {
 	return wd_sqlite_load() ? wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path,
@@ -373,6 +369,10 @@ int db_sqlite_ready(const char *path, struct wd_err *err)
 				: 0;
 }
 
+/* Opens the file name in the folder dir below the volume's root: the folder
+ * by handle (fs/), the file by openat in it, never following a link, and a
+ * plain file with one link (it is written in place); its journal, if one is
+ * there, the same. SQLite then opens both through the confined VFS. */
 int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
 	       int flags, struct wd_err *err)
 {
