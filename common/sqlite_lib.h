@@ -4,11 +4,11 @@
  * with -z now, so each of its 1,600 symbol references is bound before main)
  * cost about 1 ms of a run here, and the runs that open no database
  * (detect without --root, check of a volume that has no state yet,
- * --version) paid it for nothing. Every
- * file that calls SQLite includes this header instead of <sqlite3.h>: it has
- * SQLite's own declarations, and the names of the functions warpdrv calls are
- * turned into calls through one table, filled by dlopen when the first
- * database opens (sqlite3_open_v2 below). The calls that take no database
+ * --version) paid it for nothing. Every file that calls SQLite includes this
+ * header instead of <sqlite3.h>: it has SQLite's own declarations, and the
+ * names of the functions warpdrv calls are turned into calls through one
+ * table, filled by dlopen when the first database opens (sqlite3_open_v2
+ * below). The calls that take no database
  * (open, the VFS look-ups, mprintf) load the library themselves; the ones
  * that clean up (close, finalize, free, errmsg) accept being called before
  * any load, as SQLite's own accept NULL. A package must name libsqlite3 as a

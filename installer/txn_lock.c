@@ -65,6 +65,15 @@ static int take_lock(struct txn *t, const char *path, const char *what, struct w
 	return 0;
 }
 
+/* db_sqlite_ready for the state database in the state folder dir. */
+static int sqlite_ready_in(const char *dir, struct wd_err *err)
+{
+	char *db_path = wd_path_join(dir, WD_DB_NAME);
+	int r = db_sqlite_ready(db_path, err);
+	free(db_path);
+	return r;
+}
+
 int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err)
 {
 	*fd = -1;
@@ -89,11 +98,8 @@ int txn_write_lock(const struct volume *v, const char *what, int *fd, struct wd_
 	char *dir = NULL;
 	bool found = false;
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
-	if (!r && found) { /* the lock is not made where the database cannot open */
-		char *db_path = wd_path_join(dir, WD_DB_NAME);
-		r = db_sqlite_ready(db_path, err);
-		free(db_path);
-	}
+	if (!r && found) /* the lock is not made where the database cannot open */
+		r = sqlite_ready_in(dir, err);
 	if (!r && found) { /* none: no transaction ever ran here, and none is created */
 		struct txn t = {.v = v, .lock_fd = -1};
 		char *lock = wd_path_join(dir, "lock");
@@ -126,11 +132,8 @@ int txn_begin_as(struct txn *t, const struct volume *v, const char *what, bool r
 	char *dir = NULL, *kept = NULL;
 	bool found;
 	int r = volume_resolve(v, WD_STATE_DIR, &dir, &found, err);
-	if (!r) { /* nothing is made (the folder, the lock) where the database cannot open */
-		char *db_path = wd_path_join(dir, WD_DB_NAME);
-		r = db_sqlite_ready(db_path, err);
-		free(db_path);
-	}
+	if (!r) /* nothing is made (the folder, the lock) where the database cannot open */
+		r = sqlite_ready_in(dir, err);
 	if (!r)
 		r = volume_mkdirs(v, dir, err);
 	if (!r) {
