@@ -128,7 +128,13 @@ $(O)/tests/test_pci_plain: $(O)/obj/tests/unit/test_pci.o $(O)/obj/pci/pci_ids_p
 $(O)/bench/%: $(O)/obj/bench/%.o $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
-benches: $(BENCHES)
+benches: $(BENCHES) $(O)/bench/no_flush.so
+
+# bench/install.sh's flush-less run of warpdrv (LD_PRELOAD; bench/shim/no_flush.c),
+# built without the sanitizers, as the crash test's shim below.
+$(O)/bench/no_flush.so: bench/shim/no_flush.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g $(WARN) -fPIC -shared -o $@ $<
 
 # The power-cut shim of the crash test (LD_PRELOAD; tests/shim/lost_unlink.c):
 # built without the sanitizers, which must come first in a program's libraries.

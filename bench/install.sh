@@ -15,7 +15,12 @@
 # (default /tmp), whose file system is printed with the figures: on ext4
 # without a journal each new inode is checked against those deleted in the
 # last minute, so the times grow from round to round; on one with a journal
-# each flush is a journal commit.
+# each flush is a journal commit. Where build/bench/no_flush.so is (make
+# benches), warpdrv also runs in the same rounds with every flush skipped
+# (LD_PRELOAD; not durable, a measurement only): its time splits warpdrv's
+# into what the flushes cost and the rest of its own work, and its ratio to
+# the floor (which does flush) is what no saving of flushes can go below.
+# Where strace is, the flushes of one install+remove are counted too.
 #   sh bench/install.sh [BUILD_DIR] [RUNS]
 set -eu
 # bash where there is one, for its clock (now_ms, below)
@@ -118,9 +123,22 @@ floor_run() { # [-j N]
 
 names=$(cd "$work/recipe" && ls F*.TXT | tr '\n' ' ')
 
+NOFLUSH="$O/bench/no_flush.so"
+[ -f "$NOFLUSH" ] || NOFLUSH=
+nf_run() { # warpdrv with every flush skipped
+	v="$work/vol"
+	rm -rf "$v" && cp -a "$work/tmpl" "$v"
+	sync
+	t0=$(now_ms)
+	LD_PRELOAD="$NOFLUSH" "$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
+	LD_PRELOAD="$NOFLUSH" "$WD" -q --root "$v" remove --yes bench
+	echo $(($(now_ms) - t0))
+}
+
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 : >"$work/wd" && : >"$work/dpkg" && : >"$work/fl" && : >"$work/flj" && : >"$work/before"
+: >"$work/nf"
 k=0
 while [ "$k" -lt "$RUNS" ]; do
 	floor_run >>"$work/fl"
@@ -128,6 +146,7 @@ while [ "$k" -lt "$RUNS" ]; do
 	wd_run >>"$work/wd"
 	dpkg_run >>"$work/dpkg"
 	[ -z "$WB" ] || wd_run "$WB" "$work/tmplb" >>"$work/before"
+	[ -z "$NOFLUSH" ] || nf_run >>"$work/nf"
 	k=$((k + 1))
 done
 w=$(median <"$work/wd")
@@ -152,6 +171,34 @@ if [ -n "$WB" ]; then
 	echo "  before:  $b ms   (runs: $(tr '\n' ' ' <"$work/before")) $WB"
 	awk -v b="$b" -v f="$f" -v d="$d" 'BEGIN {
 		printf "ratio before/floor:  %.2f\nratio before/dpkg:   %.2f\n", b / f, b / d }'
+fi
+if [ -n "$NOFLUSH" ]; then
+	x=$(median <"$work/nf")
+	echo "  warpdrv, every flush skipped (not durable): $x ms   (runs: $(tr '\n' ' ' <"$work/nf"))"
+	awk -v w="$w" -v x="$x" -v f="$f" 'BEGIN {
+		printf "  of warpdrv'"'"'s time, the flushes: %d ms; its work beyond the floor'"'"'s, unflushed: %d ms\n", w - x, x - f
+		printf "ratio warpdrv without flushes/floor: %.2f (the floor flushes: no saving of flushes goes below this)\n", x / f
+	}'
+else
+	echo "  (make benches builds $O/bench/no_flush.so, for warpdrv's time without its flushes)"
+fi
+if command -v strace >/dev/null; then
+	count_flushes() { # PROGRAM ARGS...: flushes asked of the kernel
+		strace -f -qq -o "$work/strace" -e trace=fsync,fdatasync,syncfs "$@" >/dev/null
+		grep -c -E '(fsync|fdatasync|syncfs)\(' "$work/strace" || true
+	}
+	v="$work/vol"
+	rm -rf "$v" && cp -a "$work/tmpl" "$v"
+	a=$(count_flushes "$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp")
+	b=$(count_flushes "$WD" -q --root "$v" remove --yes bench)
+	rm -rf "$work/floor"
+	# shellcheck disable=SC2086 # the names, one word each
+	c=$(count_flushes "$FLOOR" "$work/recipe" "$work/floor" $names)
+	echo "flushes of one install+remove: warpdrv $((a + b)) (install $a, remove $b), floor $c"
+	if [ -n "$NOFLUSH" ]; then
+		n=$(LD_PRELOAD="$NOFLUSH" count_flushes "$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp")
+		[ "$n" = 0 ] || echo "  warning: $n flushes reached the kernel under $NOFLUSH: its figure above is not flush-free"
+	fi
 fi
 echo "file system: $(findmnt -no FSTYPE,OPTIONS -T "$work" 2>/dev/null || echo unknown) ($work)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
