@@ -88,14 +88,14 @@ if [ -n "$WB" ]; then
 	"$WB" -q --root "$work/tmplb" remove --yes bench
 fi
 
-wd_run() { # [PROGRAM TEMPLATE]
-	p=${1:-$WD} tm=${2:-$work/tmpl}
+wd_run() { # [PROGRAM TEMPLATE PRELOAD]: PRELOAD goes to warpdrv alone, not to sync
+	p=${1:-$WD} tm=${2:-$work/tmpl} pre=${3:-}
 	v="$work/vol"
 	rm -rf "$v" && cp -a "$tm" "$v"
 	sync
 	t0=$(now_ms)
-	"$p" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
-	"$p" -q --root "$v" remove --yes bench
+	LD_PRELOAD="$pre" "$p" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
+	LD_PRELOAD="$pre" "$p" -q --root "$v" remove --yes bench
 	echo $(($(now_ms) - t0))
 }
 
@@ -125,15 +125,6 @@ names=$(cd "$work/recipe" && ls F*.TXT | tr '\n' ' ')
 
 NOFLUSH="$O/bench/no_flush.so"
 [ -f "$NOFLUSH" ] || NOFLUSH=
-nf_run() { # warpdrv with every flush skipped
-	v="$work/vol"
-	rm -rf "$v" && cp -a "$work/tmpl" "$v"
-	sync
-	t0=$(now_ms)
-	LD_PRELOAD="$NOFLUSH" "$WD" -q --root "$v" --keys "$work/keys" install "$work/bench.wdp"
-	LD_PRELOAD="$NOFLUSH" "$WD" -q --root "$v" remove --yes bench
-	echo $(($(now_ms) - t0))
-}
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
@@ -146,7 +137,7 @@ while [ "$k" -lt "$RUNS" ]; do
 	wd_run >>"$work/wd"
 	dpkg_run >>"$work/dpkg"
 	[ -z "$WB" ] || wd_run "$WB" "$work/tmplb" >>"$work/before"
-	[ -z "$NOFLUSH" ] || nf_run >>"$work/nf"
+	[ -z "$NOFLUSH" ] || wd_run "$WD" "$work/tmpl" "$NOFLUSH" >>"$work/nf" # every flush skipped
 	k=$((k + 1))
 done
 w=$(median <"$work/wd")
