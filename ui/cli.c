@@ -81,7 +81,22 @@ static size_t count_opts(const struct wd_opt *o)
 	return n;
 }
 
-static void print_help(const char *prog, const struct wd_cmd *cmds, const char *synopsis)
+/* The global options warpdrv-admin takes too; warpdrv takes every one. The
+ * vendor's program reads and writes only the files its command names: no
+ * volume, repository, device or network option, nothing to ask. */
+static const char *const admin_globals[] = {"keys", "json", "dry-run", "quiet", "verbose",
+					    "color", "help", "version", NULL};
+
+static bool takes(bool admin, const struct gopt *g)
+{
+	for (const char *const *n = admin_globals; admin && *n; n++)
+		if (!strcmp(*n, g->o.name))
+			return true;
+	return !admin;
+}
+
+static void print_help(const char *prog, bool admin, const struct wd_cmd *cmds,
+		       const char *synopsis)
 {
 	printf("%s\n\nCommands:\n", synopsis);
 	for (const struct wd_cmd *c = cmds; c->name; c++) {
@@ -93,13 +108,17 @@ static void print_help(const char *prog, const struct wd_cmd *cmds, const char *
 			printf("  %-26s %s\n", left, c->summary);
 	}
 	printf("\nGlobal options:\n");
-	print_opts(&global_opts[0].o, sizeof global_opts[0],
-		   sizeof global_opts / sizeof global_opts[0] - 1);
-	printf("\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
-	       "3 integrity or trust failure, 4 subscription problem, 5 no supported device\n"
-	       "to configure.\n"
-	       "See %s(1).\n",
-	       prog);
+	for (const struct gopt *g = global_opts; g->o.name; g++)
+		if (takes(admin, g))
+			print_opts(&g->o, sizeof *g, 1);
+	if (admin)
+		printf("\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
+		       "3 integrity or trust failure.\n");
+	else
+		printf("\nExit status: 0 done, 1 failed (or interrupted by a signal), 2 usage error,\n"
+		       "3 integrity or trust failure, 4 subscription problem, 5 no supported device\n"
+		       "to configure.\n");
+	printf("See %s(1).\n", prog);
 }
 
 static void print_cmd_help(const char *prog, const char *path, const struct wd_cmd *c)
@@ -189,6 +208,7 @@ enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 struct parse {
 	struct wd_ctx *ctx;
 	const struct wd_cmd *cmds, *cmd, *sub;
+	bool admin; /* warpdrv-admin: only the global options marked for it */
 	bool help, version;
 	enum color_when color;
 };
@@ -210,8 +230,9 @@ static const struct wd_opt *find_opt(const struct parse *p, const char *name, si
 				   : strlen(o->name) == n && !strncmp(o->name, name, n))
 				return o;
 	for (const struct gopt *g = global_opts; g->o.name; g++)
-		if (letter ? g->o.letter == letter
-			   : strlen(g->o.name) == n && !strncmp(g->o.name, name, n))
+		if (takes(p->admin, g) &&
+		    (letter ? g->o.letter == letter
+			    : strlen(g->o.name) == n && !strncmp(g->o.name, name, n)))
 			return &g->o;
 	return NULL;
 }
@@ -273,12 +294,17 @@ static const char *near_opt(const struct parse *p, const char *word)
 		for (const struct wd_opt *o = tabs[t]; o && o->name; o++)
 			nearer(word, o->name, &best, &d);
 	for (const struct gopt *g = global_opts; g->o.name; g++)
-		nearer(word, g->o.name, &best, &d);
+		if (takes(p->admin, g))
+			nearer(word, g->o.name, &best, &d);
 	return best;
 }
 
-static int unknown_opt(struct parse *p, const char *shown, const char *word)
+static int unknown_opt(struct parse *p, const char *shown, const char *word, char letter)
 {
+	for (const struct gopt *g = global_opts; p->admin && g->o.name; g++)
+		if (!takes(true, g) && (word ? !strcmp(g->o.name, word) : g->o.letter == letter))
+			return -ui_usage(p->ctx, "unknown option '%s': it is warpdrv's, not %s's",
+					 shown, p->ctx->prog);
 	const char *m = word ? near_opt(p, word) : NULL;
 	if (m)
 		return -ui_usage(p->ctx, "unknown option '%s'; did you mean '--%s'?", shown, m);
@@ -394,7 +420,7 @@ static int parse_args(struct parse *p, int argc, char **argv, char **rest, int *
 			if (!o) {
 				char w[64];
 				snprintf(w, sizeof w, "%.*s", (int)(n < 63 ? n : 63), name);
-				return unknown_opt(p, a, w);
+				return unknown_opt(p, a, w, 0);
 			}
 			const char *val = NULL;
 			if (o->arg && eq)
@@ -412,7 +438,7 @@ static int parse_args(struct parse *p, int argc, char **argv, char **rest, int *
 				const struct wd_opt *o = find_opt(p, NULL, 0, a[j]);
 				if (!o) {
 					char sh[3] = {'-', a[j], 0};
-					return unknown_opt(p, sh, NULL);
+					return unknown_opt(p, sh, NULL, a[j]);
 				}
 				const char *val = NULL;
 				if (o->arg && a[j + 1])
@@ -513,7 +539,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	char **rest = wd_xcalloc((size_t)argc + 1, sizeof *rest);
 	ctx.optv = wd_xcalloc((size_t)argc + 1, sizeof *ctx.optv);
 	int nrest = 0;
-	struct parse p = {.ctx = &ctx, .cmds = cmds};
+	struct parse p = {.ctx = &ctx, .cmds = cmds, .admin = strcmp(prog, "warpdrv") != 0};
 	/* --json anywhere (before a --) makes a usage error met before it a
 	 * JSON document too */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -528,7 +554,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	bool version = p.version, help = p.help;
 	if (version) {
 		printf("%s %s\n", prog, WD_VERSION);
-		if (!strcmp(prog, "warpdrv")) {
+		if (!p.admin) {
 			bool dev;
 			char *dir = bundled_keys(&ctx, &dev);
 			if (!dir)
@@ -546,7 +572,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		if (cmd)
 			print_cmd_help(prog, ctx.cmd_path, cmd);
 		else
-			print_help(prog, cmds, synopsis);
+			print_help(prog, p.admin, cmds, synopsis);
 		goto out;
 	}
 	if (!cmd) {

@@ -19,14 +19,31 @@ int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "keygen: --out PREFIX is required");
 	struct wd_err err = {0};
 	char fpr[WD_FPR_HEX];
-	int r = key_generate(out, fpr, &err);
-	if (r)
-		return ui_fail(ctx, r, &err);
+	if (ctx->dry_run) {
+		/* the folder the pair would go to must be there, as for a real run */
+		char *dir = wd_dirname(out);
+		bool there = wd_is_dir(dir); /* host: the vendor's output */
+		int r = there ? 0 : wd_err_set(&err, WD_EFAIL, "%s.key: cannot create: no folder %s",
+					       out, dir);
+		free(dir);
+		if (r)
+			return ui_fail(ctx, r, &err);
+	} else {
+		int r = key_generate(out, fpr, &err);
+		if (r)
+			return ui_fail(ctx, r, &err);
+	}
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "fingerprint", fpr);
+		if (ctx->dry_run)
+			json_null(&ctx->j, "fingerprint");
+		else
+			json_str(&ctx->j, "fingerprint", fpr);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
+	} else if (ctx->dry_run) {
+		ui_say(ctx, "Would write %s.key and %s.pub (--dry-run: nothing written).\n", out, out);
 	} else {
 		printf("%s\n", fpr);
 		ui_say(ctx, "Wrote %s.key (private: keep it secret) and %s.pub.\n", out, out);
@@ -65,17 +82,20 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 		dest = wd_is_dir(out) ? wd_path_join(out, name) : wd_xstrdup(out); /* host: the vendor's output */
 		free(name);
 		out = dest;
-		r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err); /* host: the vendor's output */
+		if (!ctx->dry_run)
+			r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err); /* host: the vendor's output */
 	}
 	if (!r) {
-		ui_say(ctx, "Packed %s %s (%zu files, %zu bytes) into %s.\n", m.name, m.version,
-		       m.nfiles, wdp.len, out);
+		ui_say(ctx, "%s %s %s (%zu files, %zu bytes) into %s%s.\n",
+		       ctx->dry_run ? "Would pack" : "Packed", m.name, m.version, m.nfiles, wdp.len, out,
+		       ctx->dry_run ? " (--dry-run: nothing written)" : "");
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
 			json_str(&ctx->j, "name", m.name);
 			json_str(&ctx->j, "version", m.version);
 			json_str(&ctx->j, "file", out);
 			json_int(&ctx->j, "size", (long long)wdp.len);
+			json_bool(&ctx->j, "dry_run", ctx->dry_run);
 			json_obj_end(&ctx->j);
 			json_finish(&ctx->j);
 		}
@@ -208,15 +228,19 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 		goto out;
 	index_write(&idx, &out);
 	if ((r = signed_append(&out, k, &err)) ||
-	    (r = wd_write_atomic(path, out.p, out.len, 0644, &err))) /* host: the vendor's repository */
+	    (!ctx->dry_run &&
+	     (r = wd_write_atomic(path, out.p, out.len, 0644, &err)))) /* host: the vendor's repository */
 		goto out;
-	ui_say(ctx, "Wrote %s: serial %llu, %zu packages, %zu revoked keys.\n", path,
-	       (unsigned long long)idx.serial, idx.npkgs, idx.nrevoked);
+	ui_say(ctx, "%s %s: serial %llu, %zu package%s, %zu revoked key%s%s.\n",
+	       ctx->dry_run ? "Would write" : "Wrote", path, (unsigned long long)idx.serial, idx.npkgs,
+	       idx.npkgs == 1 ? "" : "s", idx.nrevoked, idx.nrevoked == 1 ? "" : "s",
+	       ctx->dry_run ? " (--dry-run: nothing written)" : "");
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "index", path);
 		json_int(&ctx->j, "serial", (long long)idx.serial);
 		json_int(&ctx->j, "package_count", (long long)idx.npkgs);
+		json_bool(&ctx->j, "dry_run", ctx->dry_run);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	}

@@ -69,20 +69,32 @@ static int fields(struct wd_ctx *ctx, const struct issue_opts *o, struct subscri
 	return rc;
 }
 
+/* The key (text), or under --dry-run what it would hold and not the key. */
 static void report(struct wd_ctx *ctx, const struct subscription *s, const char *text)
 {
+	char issued[WD_DATE_LEN], expires[WD_DATE_LEN], ents[128];
+	wd_date_format(s->issued, issued);
+	wd_date_format(s->expires, expires);
 	if (!ctx->json) {
+		if (ctx->dry_run) {
+			sub_entitlements_format(s->entitlements, ", ", ents, sizeof ents);
+			ui_say(ctx, "Would issue key id %s for customer %lu: %s, %s to %s, %u "
+			       "installation%s (--dry-run: the key is not printed).\n", s->id,
+			       (unsigned long)s->customer, ents, issued, expires, s->seats,
+			       s->seats == 1 ? "" : "s");
+			return;
+		}
 		printf("%s\n", text);
 		if (!ctx->quiet)
 			fprintf(stderr, "key id %s\n", s->id);
 		return;
 	}
-	char issued[WD_DATE_LEN], expires[WD_DATE_LEN], ents[128];
-	wd_date_format(s->issued, issued);
-	wd_date_format(s->expires, expires);
 	sub_entitlements_format(s->entitlements, ",", ents, sizeof ents);
 	json_obj_begin(&ctx->j, NULL);
-	json_str(&ctx->j, "key", text);
+	if (ctx->dry_run)
+		json_null(&ctx->j, "key");
+	else
+		json_str(&ctx->j, "key", text);
 	json_str(&ctx->j, "key_id", s->id);
 	json_int(&ctx->j, "customer", s->customer);
 	json_arr_begin(&ctx->j, "entitlements");
@@ -92,6 +104,7 @@ static void report(struct wd_ctx *ctx, const struct subscription *s, const char 
 	json_str(&ctx->j, "issued", issued);
 	json_str(&ctx->j, "expires", expires);
 	json_int(&ctx->j, "seats", s->seats);
+	json_bool(&ctx->j, "dry_run", ctx->dry_run);
 	json_obj_end(&ctx->j);
 	json_finish(&ctx->j);
 }

@@ -135,15 +135,15 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 	before=$(snapshot "$T/v")
 	while IFS='|' read -r prog help args; do
 		[ -n "$prog" ] || continue
-		local bin=$WD
-		[ "$prog" = a ] && bin=$WDA
+		local bin=$WD root=(--root "$T/v")
+		[ "$prog" = a ] && bin=$WDA root=() # warpdrv-admin takes no volume
 		# shellcheck disable=SC2086
-		run "$bin" --root "$T/v" $args
+		run "$bin" "${root[@]}" $args
 		[ "$RC" -eq 2 ] || fail "'$args': exit $RC, wanted 2; stderr: $ERR"
 		[ -z "$OUT" ] || fail "'$args': stdout: $OUT"
 		grep -qF "Try '$help --help'." "$T/err" || fail "'$args' does not name '$help --help': $ERR"
 		# shellcheck disable=SC2086
-		run "$bin" --root "$T/v" --json $args
+		run "$bin" "${root[@]}" --json $args
 		[ "$RC" -eq 2 ] || fail "'--json $args': exit $RC"
 		assert_json 'd["error"]["exit_code"] == 2'
 		n=$((n + 1))
