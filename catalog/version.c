@@ -123,3 +123,8 @@ int version_compare(const char *a, const char *b, int *out, struct wd_err *err)
 	*out = version_cmp(a, b);
 	return 0;
 }
+
+bool version_is_downgrade(const char *from, const char *to)
+{
+	return from && to && version_cmp(to, from) < 0;
+}

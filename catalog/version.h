@@ -16,6 +16,9 @@ bool version_valid(const char *v);
  * invalid version sorts before every valid one, and invalid ones among
  * themselves by their bytes, so the order stays total. */
 int version_cmp(const char *a, const char *b);
+/* Whether replacing version from by version to goes down (to sorts before
+ * from): a downgrade, which every output names so (never an "upgrade"). */
+bool version_is_downgrade(const char *from, const char *to);
 /* version_cmp, refusing an invalid version with a message naming it. */
 int version_compare(const char *a, const char *b, int *out, struct wd_err *err);
 

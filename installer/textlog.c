@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/version.h"
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/hooks.h"
@@ -40,7 +41,8 @@ static void add_pkg(struct wd_buf *b, struct db *db, const char *name, const cha
 		old = NULL;
 	wd_buf_addf(b, "%s%s ", b->len ? ", " : "", name);
 	if (old && strcmp(old, version))
-		wd_buf_addf(b, "%s -> %s", old, version);
+		wd_buf_addf(b, "%s -> %s%s", old, version,
+			    version_is_downgrade(old, version) ? " (downgrade)" : "");
 	else
 		wd_buf_adds(b, version);
 	free(old);

@@ -2,6 +2,7 @@
  * and removed on this volume, and when. */
 #include <string.h>
 
+#include "catalog/version.h"
 #include "common/buf.h"
 #include "installer/generation.h"
 #include "state/history.h"
@@ -65,13 +66,23 @@ static const char *what_of(const struct history_row *x)
 	return wd_buf_cstr(&b);
 }
 
+/* The row's action: the database records a change of version as an
+ * upgrade; one that went down is told as the downgrade it was. */
+static const char *action_of(const struct history_row *x)
+{
+	if (x->action && !strcmp(x->action, "upgrade") && has_version(x->from_version) &&
+	    has_version(x->version) && version_is_downgrade(x->from_version, x->version))
+		return "downgrade";
+	return x->action;
+}
+
 static void json_history_row(struct wd_ctx *ctx, const struct history_row *x)
 {
 	struct json *j = &ctx->j;
 	json_obj_begin(j, NULL);
 	json_int(j, "id", x->id);
 	json_time(j, "at", x->at);
-	json_str(j, "action", x->action);
+	json_str(j, "action", action_of(x));
 	json_str(j, "package", x->package);
 	json_str(j, "version", has_version(x->version) ? x->version : NULL);
 	json_str(j, "from_version", has_version(x->from_version) ? x->from_version : NULL);
@@ -124,7 +135,7 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 			json_history_row(ctx, x);
 		} else {
 			ui_say(ctx, "%4lld  %s  %s %s\n", x->id, ui_local_time(x->at),
-			       ui_esc(x->action), what_of(x));
+			       ui_esc(action_of(x)), what_of(x));
 		}
 	}
 	history_list_free(h, nh);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "catalog/version.h"
 #include "catalog/versions.h"
 #include "installer/install.h"
 #include "ui/commands.h"
@@ -22,12 +23,26 @@ static const char *op_verb(const struct txn_op *o)
 	}
 }
 
+/* What a change of an installed version is called: up or down. */
+static const char *change_word(const char *from, const char *to, bool done)
+{
+	if (version_is_downgrade(from, to))
+		return done ? "Downgraded" : "Downgrade";
+	return done ? "Upgraded" : "Upgrade";
+}
+
+static const char *change_action(const char *from, const char *to)
+{
+	return version_is_downgrade(from, to) ? "downgrade" : "upgrade";
+}
+
 void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 {
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
-		json_str(&ctx->j, "action", plan->upgrade_from ? "upgrade" : plan->install ? "install"
-										: "remove");
+		json_str(&ctx->j, "action", plan->upgrade_from ? change_action(plan->upgrade_from,
+									       plan->version)
+					    : plan->install ? "install" : "remove");
 		json_str(&ctx->j, "name", plan->name);
 		json_str(&ctx->j, "version", plan->version);
 		if (plan->upgrade_from)
@@ -45,8 +60,8 @@ void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan)
 		return;
 	}
 	if (plan->upgrade_from)
-		ui_say(ctx, "Upgrade %s %s -> %s:\n", ui_esc(plan->name), ui_esc(plan->upgrade_from),
-		       ui_esc(plan->version));
+		ui_say(ctx, "%s %s %s -> %s:\n", change_word(plan->upgrade_from, plan->version, false),
+		       ui_esc(plan->name), ui_esc(plan->upgrade_from), ui_esc(plan->version));
 	else
 		ui_say(ctx, "%s %s %s:\n", plan->install ? "Install" : "Remove", ui_esc(plan->name),
 		       ui_esc(plan->version));
@@ -101,8 +116,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	if (!ctx->json) {
 		if (ev == PKG_UPGRADED && by)
-			ui_say(ctx, "Upgraded %s %s -> %s (%zu files).\n", ui_esc(name), ui_esc(by),
-			       ui_esc(version), nfiles);
+			ui_say(ctx, "%s %s %s -> %s (%zu files).\n", change_word(by, version, true),
+			       ui_esc(name), ui_esc(by), ui_esc(version), nfiles);
 		else if (ev == PKG_UPGRADED)
 			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
 			       nfiles);
@@ -115,8 +130,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	render_open(rd);
 	json_obj_begin(&ctx->j, NULL);
-	json_str(&ctx->j, "action", ev == PKG_UPGRADED ? "upgrade" : ev == PKG_INSTALLED ? "install"
-								  : "remove");
+	json_str(&ctx->j, "action", ev == PKG_UPGRADED ? change_action(by, version)
+				    : ev == PKG_INSTALLED ? "install" : "remove");
 	json_str(&ctx->j, "name", name);
 	json_str(&ctx->j, "version", version);
 	if (ev == PKG_UPGRADED && by)
@@ -179,6 +194,45 @@ static int load_arg(struct wd_ctx *ctx, struct db *db, const struct keyring *kr,
 	if (!r && strchr(arg, '='))
 		p->downgrade_ok = true;
 	return r;
+}
+
+/* install PKG=VERSION below the installed version: each such plan shown
+ * (as text), counted for the question. */
+struct downgrades {
+	struct wd_ctx *ctx;
+	int n;
+	char first[160]; /* "pcntnd 4.13 goes below the installed 4.14" */
+};
+
+static void note_downgrade(void *ud, const struct txn_plan *plan)
+{
+	struct downgrades *d = ud;
+	if (!plan->upgrade_from || !version_is_downgrade(plan->upgrade_from, plan->version))
+		return;
+	if (!d->ctx->json)
+		pkg_show_plan(d->ctx, plan);
+	if (!d->n++)
+		snprintf(d->first, sizeof d->first, "%s %s goes below the installed %s", plan->name,
+			 plan->version, plan->upgrade_from);
+}
+
+/* A downgrade is a change the user may not expect: shown and asked first,
+ * as remove and setup ask (ui_confirm: --yes, or refused with no terminal). */
+static int confirm_downgrades(struct wd_ctx *ctx, struct volume *v, struct db *db, bool have,
+			      const struct package *pkgs, int n, struct wd_err *err)
+{
+	bool named = false;
+	for (int i = 0; i < n; i++)
+		named |= pkgs[i].downgrade_ok;
+	if (ctx->dry_run || ctx->yes || !named)
+		return 0;
+	struct downgrades d = {.ctx = ctx};
+	struct pkg_cb preview = {.plan = note_downgrade, .ud = &d};
+	int r = install_preplan(v, db, have, pkgs, (size_t)n, &preview, err);
+	if (r || !d.n)
+		return r;
+	return ui_confirm(ctx, d.n == 1 ? "Downgrade this package?" : "Downgrade these packages?",
+			  err, "install: %s%s", d.first, d.n > 1 ? " (and more)" : "");
 }
 
 /* --dry-run downloads nothing: a package that would be downloaded is named
@@ -246,6 +300,8 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 			n++;
 	if (!r)
 		r = install_check_entitlements(db, kr, cat, pkgs, (size_t)n, &err);
+	if (!r)
+		r = confirm_downgrades(ctx, v, db, have, pkgs, n, &err);
 	if (!r)
 		r = install_preplan(v, db, have, pkgs, (size_t)n, &cb, &err);
 	if (!r && !ctx->dry_run)

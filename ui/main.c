@@ -55,7 +55,8 @@ static const struct wd_cmd commands[] = {
 	 "ids by vendor and rank. With several packages, --json gives {\"packages\": [...]}.\n", NULL, NULL},
 	{"install", cmd_install, "PKG|PKG=VERSION|FILE.wdp...", "install packages on the volume",
 	 "An installed package at another version is upgraded in place, in one transaction;\n"
-	 "an older version (a downgrade) must be named as PKG=VERSION.\n", NULL, NULL},
+	 "an older version (a downgrade) must be named as PKG=VERSION, and is shown and asked\n"
+	 "first (--yes does not ask; with no terminal and no --yes it refuses).\n", NULL, NULL},
 	{"upgrade", cmd_upgrade, "[PKG...]", "upgrade installed packages to the newest allowed",
 	 "For each installed package (or each named), the newest version any repository\n"
 	 "offers that the subscription allows: a package that needs an entitlement only\n"

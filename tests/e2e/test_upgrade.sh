@@ -90,9 +90,9 @@ t_install_of_a_newer_version_is_an_upgrade_and_a_downgrade_needs_the_version() {
 	assert_rc 1
 	assert_err "testpkg 1.1 is installed and 1.0 is older: a downgrade must be asked for by version ('warpdrv install testpkg=1.0')"
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "a refused downgrade changed the volume"
-	up install testpkg=1.0
+	up --yes install testpkg=1.0 # a downgrade asks (tests/e2e/test_downgrade.sh)
 	assert_rc 0
-	assert_out "Upgraded testpkg 1.1 -> 1.0"
+	assert_out "Downgraded testpkg 1.1 -> 1.0"
 	assert_same_file "$T/v/OS2/BOOT/NEW.ADD" "$T/r10/NEW.ADD"
 	[ ! -e "$T/v/OS2/OTHER.SYS" ] || fail "1.1's OTHER.SYS stayed after the downgrade"
 	up install testpkg=9.9

@@ -103,9 +103,9 @@ t_upgrade_and_install_at_a_version_down_and_up() {
 	[ "$(version_of e1000)" = 4.04 ] || fail "e1000 is not at 4.04"
 	grep -q 'e1000 4.04 from the loopback' "$T/v/IBMCOM/MACS/E1000.OS2" || fail "not 4.04's file"
 	# down, then up, by version
-	w install e1000=4.03
+	w --yes install e1000=4.03
 	assert_rc 0
-	assert_out "e1000 4.04 -> 4.03"
+	assert_out "Downgraded e1000 4.04 -> 4.03"
 	grep -q 'e1000 4.03 from the loopback' "$T/v/IBMCOM/MACS/E1000.OS2" || fail "not 4.03's file"
 	w install e1000=4.04
 	assert_rc 0
@@ -169,9 +169,9 @@ t_an_active_key_gets_the_newest_release() {
 	assert_rc 0
 	assert_out "Installed mmlem 2.07"
 	grep -q 'mmlem 2.07 from the loopback' "$T/v/IBMCOM/MACS/MMLEM.OS2" || fail "not 2.07's file"
-	w install mmlem=2.06
+	w --yes install mmlem=2.06
 	assert_rc 0
-	assert_out "mmlem 2.07 -> 2.06"
+	assert_out "Downgraded mmlem 2.07 -> 2.06"
 	grep -q 'mmlem 2.06 from the loopback' "$T/v/IBMCOM/MACS/MMLEM.OS2" || fail "not 2.06's file"
 }
 
