@@ -200,3 +200,13 @@ int catalog_gate_entry(struct db *db, const struct keyring *kr, const struct cat
 	activation_free(&a);
 	return r;
 }
+
+int catalog_need_repository(const struct catalog *c, struct wd_err *err)
+{
+	if (c->n)
+		return 0;
+	return wd_err_set(err, WD_EFAIL, "no repository to take packages from: none is bundled "
+			  "with this warpdrv, none is given with --repo, none is stored on the "
+			  "volume; add one with 'warpdrv --root DIR repo add NAME URL', then "
+			  "'warpdrv --root DIR update' (or give --repo URL for one run)");
+}

@@ -18,6 +18,11 @@ struct catalog_version {
 	const struct repo *from;
 };
 
+/* A command that takes packages from the repositories and finds none at
+ * all (none bundled with the program, none given with --repo, none stored
+ * on the volume): WD_EFAIL, saying so and how to add one. 0 otherwise. */
+int catalog_need_repository(const struct catalog *c, struct wd_err *err);
+
 /* Each version of name once, newest first (a version several repositories
  * have: the first repository's, in the catalog's order). malloc'd; *n 0
  * (and NULL) when no repository has name. */

@@ -1,9 +1,28 @@
 /* detect's advice: the driver package each network controller would get,
  * and why not a better one or none (installer/nic_plan.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/buf.h"
 #include "installer/nic_plan.h"
+
+/* The VirtualBox model every OS/2 driver set drives (the Intel PRO/1000 MT
+ * Desktop): the one to switch an unsupported adapter to. */
+#define NIC_SWITCH_TO "82540EM"
+
+char *nic_unsupported_why(const struct pci_dev *d, int adapter)
+{
+	if (d->vbox_model && strcmp(d->vbox_model, NIC_SWITCH_TO))
+		return wd_xasprintf("no package drives the VirtualBox %s at %s; switch the adapter "
+				    "to a supported Intel model on the host: VBoxManage modifyvm VM "
+				    "--nictype%d " NIC_SWITCH_TO, d->vbox_model, d->slot, adapter);
+	if (d->vbox_model)
+		return wd_xasprintf("no package drives the VirtualBox %s at %s: the repositories "
+				    "hold no driver for it ('warpdrv list' shows what they offer)",
+				    d->vbox_model, d->slot);
+	return wd_xasprintf("no package drives the network controller at %s (%04x:%04x)", d->slot,
+			    d->vendor & 0xffff, d->device & 0xffff);
+}
 
 int nic_advise(const struct nic_plan_in *in, const struct pci_list *l, char **driver,
 	       char **why, struct wd_err *err)
@@ -23,11 +42,8 @@ int nic_advise(const struct nic_plan_in *in, const struct pci_list *l, char **dr
 		if (c < 0)
 			why[i] = wd_xstrdup(e.msg);
 		else if (c == 0 && l->devs[i].vbox_model)
-			/* no package drives this VirtualBox model: the one every
-			 * OS/2 driver set has, the Intel PRO/1000 MT Desktop */
-			why[i] = wd_xasprintf("switch the adapter to a supported Intel model: "
-					      "VBoxManage modifyvm VM --nictype%d 82540EM",
-					      l->devs[i].adapter ? l->devs[i].adapter : (int)nic_no);
+			why[i] = nic_unsupported_why(&l->devs[i], l->devs[i].adapter ? l->devs[i].adapter
+										   : (int)nic_no);
 		else if (it.nnotes)
 			why[i] = wd_xstrdup(it.notes[0]);
 		for (size_t k = 0; k < it.nnotes; k++)

@@ -305,16 +305,7 @@ static int find_sections(struct nic_ctx *c, const struct boot_model *m)
 static void unsupported_note(struct nic_ctx *c, const struct pci_dev *d, size_t nic_no)
 {
 	int adapter = d->adapter ? d->adapter : (int)nic_no;
-	if (d->vbox_model)
-		nic_add_note(&c->out->notes, &c->out->nnotes,
-			     wd_xasprintf("no package drives the VirtualBox %s at %s; switch the "
-					  "adapter to a supported Intel model on the host: VBoxManage "
-					  "modifyvm VM --nictype%d 82540EM", d->vbox_model, d->slot,
-					  adapter));
-	else
-		nic_add_note(&c->out->notes, &c->out->nnotes,
-			     wd_xasprintf("no package drives the network controller at %s "
-					  "(%04x:%04x)", d->slot, d->vendor & 0xffff, d->device & 0xffff));
+	nic_add_note(&c->out->notes, &c->out->nnotes, nic_unsupported_why(d, adapter));
 }
 
 /* "00:03.0" names the same slot as "0000:00:03.0". */

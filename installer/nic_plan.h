@@ -88,6 +88,12 @@ int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic
  * (its boot drive); not the files. */
 int nic_advise(const struct nic_plan_in *in, const struct pci_list *l, char **driver,
 	       char **why, struct wd_err *err);
+/* Why no package drives network device d, the adapter-th of its machine
+ * (malloc'd): for a VirtualBox model other than the 82540EM (the one every
+ * OS/2 driver set has), the VBoxManage line that switches it; for the
+ * 82540EM itself or a device not VirtualBox's, that the repositories hold
+ * no driver for it. setup's note and detect's advice alike. */
+char *nic_unsupported_why(const struct pci_dev *d, int adapter);
 /* The one PCI matcher: does package p drive device d (and at what rank)? */
 bool nic_drives(const struct package *p, const struct pci_dev *d, int *rank);
 const struct package *nic_package_of_driver(const struct nic_plan_in *in, const char *file);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/versions.h"
 #include "common/buf.h"
 #include "pci/pci.h"
 #include "session/session.h"
@@ -130,7 +131,12 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 	char **driver = wd_xcalloc(l.n + 1, sizeof *driver), **why = wd_xcalloc(l.n + 1, sizeof *why);
 	struct wd_err e2 = {0};
 	if (setup_would_get(ctx, &l, driver, why, &e2)) {
-		if (e2.code == WD_EUSAGE || e2.code == WD_EFAIL) {
+		/* no repository at all: the devices are still listed */
+		struct catalog *cat;
+		struct wd_err e3 = {0};
+		bool none = !session_catalog(ctx->s, false, &cat, &e3) &&
+			    catalog_need_repository(cat, &e3);
+		if (!none && (e2.code == WD_EUSAGE || e2.code == WD_EFAIL)) {
 			/* --root given but no volume there is the user's mistake */
 			if (ctx->root) {
 				pci_list_free(&l);

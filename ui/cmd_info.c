@@ -273,7 +273,8 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	struct db *db;
 	if (ctx->root && (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
 		rc = ui_fail(ctx, r, &err);
-	if (!rc && (r = session_catalog(ctx->s, false, &cat, &err)))
+	if (!rc && ((r = session_catalog(ctx->s, false, &cat, &err)) ||
+		    (r = pkg_need_repository(cat, argc, argv, &err))))
 		rc = ui_fail(ctx, r, &err);
 	/* {"packages": [...]}, for one package as for several (docs/json.md).
 	 * A package that cannot be shown is said, and the others still are. */

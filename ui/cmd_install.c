@@ -291,6 +291,8 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (!(r = session_keyring(ctx->s, &kr, &err)))
 		r = session_catalog(ctx->s, true, &cat, &err);
+	if (!r)
+		r = pkg_need_repository(cat, argc, argv, &err);
 	bool have = false;
 	if (!r) /* read only, for the subscription's choice, its gate and the plans */
 		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, &err);

@@ -206,6 +206,8 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 			  (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err))))
 		return r;
 	r = session_catalog(ctx->s, false, &cat, err);
+	if (!r)
+		r = catalog_need_repository(cat, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/versions.h"
 #include "installer/repair.h"
 #include "state/installed.h"
 #include "ui/commands.h"
@@ -127,6 +128,8 @@ static int run_open(struct reinstall_run *u, struct wd_err *err)
 		r = session_keyring(u->ctx->s, &u->kr, err);
 	if (!r)
 		r = session_catalog(u->ctx->s, true, &u->cat, err);
+	if (!r)
+		r = catalog_need_repository(u->cat, err);
 	return r;
 }
 

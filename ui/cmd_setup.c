@@ -93,6 +93,8 @@ static int job_packages(struct job *j, struct wd_err *err)
 	 * it offline) */
 	if (!r)
 		r = session_catalog(ss, j->writes, &j->cat, err);
+	if (!r)
+		r = catalog_need_repository(j->cat, err);
 	if (r)
 		return r;
 	struct wd_err ignore; /* a key that does not load: the gate says so when asked */

@@ -8,6 +8,7 @@
 #include "catalog/fetch_stored.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
+#include "catalog/versions.h"
 #include "common/date.h"
 #include "common/file.h"
 #include "license/activation.h"
@@ -281,6 +282,9 @@ int cmd_update(struct wd_ctx *ctx, int argc, char **argv)
 		r = session_keyring(ctx->s, &kr, &err);
 	if (!r)
 		r = repolist_read(db, &l, &err);
+	struct catalog *cat; /* none to update and none bundled: no repository at all */
+	if (!r && !l.n && !(r = session_catalog(ctx->s, false, &cat, &err)))
+		r = catalog_need_repository(cat, &err);
 	if (!r && !l.n) {
 		ui_say(ctx, "No remote repositories ('warpdrv repo add NAME URL' adds one); the "
 			    "bundled repository is always read directly.\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog/versions.h"
 #include "common/buf.h"
 #include "installer/upgrade.h"
 #include "ui/commands.h"
@@ -238,8 +239,8 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 	int r = session_volume(s, &u->v, err);
 	if (r)
 		return r;
-	if (!(r = session_keyring(s, &u->kr, err)))
-		r = session_catalog(s, true, &u->cat, err);
+	if (!(r = session_keyring(s, &u->kr, err)) && !(r = session_catalog(s, true, &u->cat, err)))
+		r = catalog_need_repository(u->cat, err);
 	if (!r)
 		r = session_db(s, SESSION_DB_PLAIN, &db, &have, err);
 	if (!r && !have && n)

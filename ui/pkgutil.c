@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/versions.h"
 #include "common/date.h"
 #include "session/session.h"
 #include "ui/progress.h"
@@ -45,12 +46,26 @@ void ui_session_close(struct wd_ctx *ctx)
 	ctx->s = NULL;
 }
 
+bool pkg_is_file(const char *a)
+{
+	size_t n = strlen(a);
+	return strchr(a, '/') || (n > 4 && !strcasecmp(a + n - 4, ".wdp"));
+}
+
+int pkg_need_repository(const struct catalog *cat, int argc, char *const *argv,
+			struct wd_err *err)
+{
+	for (int i = 0; i < argc; i++)
+		if (!pkg_is_file(argv[i]))
+			return catalog_need_repository(cat, err);
+	return 0;
+}
+
 void pkg_fold_names(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
 		char *a = argv[i];
-		size_t n = strlen(a);
-		if (strchr(a, '/') || (n > 4 && !strcasecmp(a + n - 4, ".wdp")))
+		if (pkg_is_file(a))
 			continue; /* a file: session_load's rule (and FOO.WDP is a file too) */
 		for (char *c = a; *c && *c != '='; c++)
 			*c = (char)tolower((unsigned char)*c);

@@ -33,6 +33,13 @@ void pkg_render_close(struct render *rd);
  * capitals: each argument that names a package (not a .wdp file or a path)
  * is folded to lowercase in place, its =VERSION kept as typed. */
 void pkg_fold_names(int argc, char **argv);
+/* Whether an argument names a package file (a path, or NAME.wdp in any
+ * case) rather than a package of the repositories. */
+bool pkg_is_file(const char *arg);
+/* A command's arguments name at least one package of the repositories:
+ * then there must be a repository (catalog_need_repository). */
+int pkg_need_repository(const struct catalog *cat, int argc, char *const *argv,
+			struct wd_err *err);
 /* The JSON or text description of a day number. */
 void pkg_date(int days, char out[11]);
 
