@@ -64,18 +64,11 @@ struct catalog_version *catalog_newest_each(const struct catalog *c, size_t *n)
 		for (size_t j = 0; j < c->repos[i].idx.npkgs; j++)
 			v[k++] = (struct at){{&c->repos[i].idx.pkgs[j], &c->repos[i]}, i, j};
 	qsort(v, k, sizeof *v, by_name_newest);
-	/* the newest of each name, placed where its name first appears */
+	/* the newest of each name (the first of its run), in name order */
 	size_t m = 0;
-	for (size_t i = 0, end; i < k; i = end) {
-		struct at first = v[i];
-		for (end = i + 1; end < k && !strcmp(v[end].v.e->name, v[i].v.e->name); end++)
-			if (by_first_seen(&v[end], &first) < 0) {
-				first.repo = v[end].repo;
-				first.pos = v[end].pos;
-			}
-		v[m++] = first;
-	}
-	qsort(v, m, sizeof *v, by_first_seen);
+	for (size_t i = 0; i < k; i++)
+		if (!i || strcmp(v[i].v.e->name, v[i - 1].v.e->name))
+			v[m++] = v[i];
 	struct catalog_version *out = wd_xcalloc(m + 1, sizeof *out);
 	for (size_t i = 0; i < m; i++)
 		out[i] = v[i].v;

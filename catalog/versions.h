@@ -27,8 +27,8 @@ int catalog_need_repository(const struct catalog *c, struct wd_err *err);
  * have: the first repository's, in the catalog's order). malloc'd; *n 0
  * (and NULL) when no repository has name. */
 struct catalog_version *catalog_versions(const struct catalog *c, const char *name, size_t *n);
-/* Each name once, at its newest version, in the order the names first
- * appear in the catalog (what list and search show). malloc'd. */
+/* Each name once, at its newest version, in name order (what list and
+ * search show, as apt, dnf, pacman and apk do). malloc'd. */
 struct catalog_version *catalog_newest_each(const struct catalog *c, size_t *n);
 
 /* Adds what the catalog's indexes say to an activation's decision: their

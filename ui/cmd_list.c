@@ -173,8 +173,9 @@ static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct d
 	free(v);
 }
 
-/* The size of the volume's download cache (installer/clean.h): a line
- * after the list, or "cache" in the --json document. */
+/* The size of the volume's download cache (installer/clean.h): "cache" in
+ * the --json document; as text only with -v, on stderr, so that stdout is
+ * the listing alone. */
 static void show_cache(struct wd_ctx *ctx, const struct volume *v)
 {
 	struct clean_report rep;
@@ -187,8 +188,8 @@ static void show_cache(struct wd_ctx *ctx, const struct volume *v)
 		json_int(&ctx->j, "file_count", (long long)rep.removed);
 		json_int(&ctx->j, "size", (long long)rep.bytes);
 		json_obj_end(&ctx->j);
-	} else if (rep.removed) {
-		ui_say(ctx, "Download cache: %zu file%s, %llu bytes in %s ('warpdrv clean' removes "
+	} else if (rep.removed && ctx->verbose && !ctx->quiet) {
+		fprintf(stderr, "Download cache: %zu file%s, %llu bytes in %s ('warpdrv clean' removes "
 		       "them).\n", rep.removed, rep.removed == 1 ? "" : "s",
 		       (unsigned long long)rep.bytes, ui_esc(rep.dir));
 	}

@@ -45,7 +45,8 @@ static const struct wd_cmd commands[] = {
 	 "held packages say so. --installed: what the volume has. --upgradable: the\n"
 	 "installed packages a newer version of which is on offer. PATTERN: only the\n"
 	 "names it matches, a glob ('e*', 'pcnt?d'; quote it from the shell); case is\n"
-	 "ignored. Exit 1 when PATTERN matches none.\n", cmd_list_opts, NULL},
+	 "ignored. Exit 1 when PATTERN matches none. In name order; stdout is the listing\n"
+	 "alone (-v with --root: the download cache's size, on stderr).\n", cmd_list_opts, NULL},
 	{"search", cmd_search, "TERM", "the packages whose name or summary has TERM",
 	 "Looks in every repository (as list does, each package once at its newest\n"
 	 "version); case is ignored. Exit 1 when none has it.\n", NULL, NULL},

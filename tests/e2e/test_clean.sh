@@ -78,9 +78,14 @@ t_clean_frees_the_bytes_it_says() {
 	assert_out "would remove pcntnd-4.13.wdp.part (a partial download), 1234 bytes"
 	assert_out "Would remove 2 files from $T/v/$CACHE, freeing $want bytes"
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "clean --dry-run changed the volume"
-	w list
+	w list # stdout is the listing alone: the cache's size with -v, on stderr
 	assert_rc 0
-	assert_out "Download cache: 2 files, $want bytes in $T/v/$CACHE ('warpdrv clean' removes them)."
+	assert_no_out "Download cache"
+	[ -z "$ERR" ] || fail "list said more than the listing: $ERR"
+	w -v list
+	assert_rc 0
+	assert_no_out "Download cache"
+	assert_err "Download cache: 2 files, $want bytes in $T/v/$CACHE ('warpdrv clean' removes them)."
 	w --json list
 	assert_json 'd["cache"] == {"file_count": 2, "size": '"$want"'}'
 	# the lock file says who holds it: "warpdrv clean"
