@@ -15,12 +15,11 @@ BIN=$(dirname "$WD")
 BUILD=${WARPDRV_BUILD:-$BIN}
 PCI="lspci:$FIX/pci/ecs-guest.lspci-nn"
 
-# The completion of the words given (the last one is completed), in bash.
+# What bash offers when TAB is pressed at the end of the words given, joined
+# by spaces (an interactive bash: tests/e2e/complete_bash.py), one a line.
 complete_bash() {
-	PATH="$BIN:$PATH" bash -c '
-		. "$1/completion/warpdrv.bash"; shift
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
-		_warpdrv; printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC" "$@"
+	PATH="$BIN:$PATH" python3 "$SRC/tests/e2e/complete_bash.py" "$SRC/completion/warpdrv.bash" \
+		"$*" | sed '/^--$/d'
 }
 
 t_completion_bash() {
