@@ -254,7 +254,7 @@ release:
 SHARE = $(DESTDIR)$(DATADIR)/warpdrv
 USER_DOCS := docs/setup.md docs/config-files.md docs/recovery.md docs/repository.md \
 	docs/subscription.md docs/formats.md docs/bench.md docs/building.md docs/threat-model.md \
-	docs/os2-facts.md
+	docs/os2-facts.md docs/json.md
 install: all release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)

@@ -221,7 +221,8 @@ t_slow_1_reproducible() {
 	(cd "$SHARED/a/root" && find . -type f -o -type l | sort | xargs sha256sum) >"$T/a"
 	(cd "$SHARED/second-build/root" && find . -type f -o -type l | sort | xargs sha256sum) >"$T/b"
 	grep -q ' ./usr/bin/warpdrv$' "$T/a" && grep -q ' ./usr/share/warpdrv/repo/INDEX$' "$T/a" &&
-		grep -q ' ./usr/share/man/man1/warpdrv-admin.1$' "$T/a" || fail "installed too little: $(cat "$T/a")"
+		grep -q ' ./usr/share/man/man1/warpdrv-admin.1$' "$T/a" &&
+		grep -q ' ./usr/share/doc/warpdrv/json.md$' "$T/a" || fail "installed too little: $(cat "$T/a")"
 	diff "$T/a" "$T/b" || fail "two builds of one commit differ"
 	diff -r "$SHARED/a/root" "$SHARED/second-build/root" || fail "two builds differ"
 	echo "$(wc -l <"$T/a") installed files, the same bytes in both builds"
