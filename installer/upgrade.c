@@ -99,7 +99,7 @@ static int choose_one(struct db *db, const struct keyring *kr, const struct cata
 	return r;
 }
 
-static int choices_of(struct db *db, char *const *names, size_t n,
+static int choices_of(struct db *db, const struct catalog *cat, char *const *names, size_t n,
 		      struct upgrade_choice **out, size_t *nout, struct wd_err *err)
 {
 	struct installed_pkg *ip = NULL;
@@ -111,9 +111,14 @@ static int choices_of(struct db *db, char *const *names, size_t n,
 		const char *name = names ? names[i] : ip[i].name;
 		struct upgrade_choice *c = &(*out)[(*nout)++];
 		c->name = wd_xstrdup(name);
-		if (!(r = installed_version(db, name, &c->installed, err)) && !c->installed)
+		if (!(r = installed_version(db, name, &c->installed, err)) && !c->installed &&
+		    catalog_find(cat, name, NULL))
 			r = wd_err_set(err, WD_EFAIL, "%s is not installed, so it cannot be upgraded "
 				       "('warpdrv install %s' installs it)", name, name);
+		else if (!r && !c->installed)
+			r = wd_err_set(err, WD_EFAIL, "%s is not installed, and no repository has a "
+				       "package of that name ('warpdrv list' shows those they have)",
+				       name);
 		if (!r)
 			r = hold_get(db, name, &c->held, err);
 	}
@@ -125,7 +130,7 @@ int upgrade_choose(struct db *db, const struct keyring *kr, const struct catalog
 		   char *const *names, size_t n, struct upgrade_choice **out, size_t *nout,
 		   struct wd_err *err)
 {
-	int r = choices_of(db, names, n, out, nout, err);
+	int r = choices_of(db, cat, names, n, out, nout, err);
 	struct gate g;
 	gate_init(&g, cat);
 	for (size_t i = 0; !r && i < *nout; i++)

@@ -86,8 +86,9 @@ int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 			r = wd_write_atomic(out, wdp.p, wdp.len, 0644, &err); /* host: the vendor's output */
 	}
 	if (!r) {
-		ui_say(ctx, "%s %s %s (%zu files, %zu bytes) into %s%s.\n",
-		       ctx->dry_run ? "Would pack" : "Packed", m.name, m.version, m.nfiles, wdp.len, out,
+		ui_say(ctx, "%s %s %s (%s, %zu bytes) into %s%s.\n",
+		       ctx->dry_run ? "Would pack" : "Packed", m.name, m.version, ui_count(m.nfiles, "file"),
+		       wdp.len, out,
 		       ctx->dry_run ? " (--dry-run: nothing written)" : "");
 		if (ctx->json) {
 			json_obj_begin(&ctx->j, NULL);
@@ -231,10 +232,9 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 	    (!ctx->dry_run &&
 	     (r = wd_write_atomic(path, out.p, out.len, 0644, &err)))) /* host: the vendor's repository */
 		goto out;
-	ui_say(ctx, "%s %s: serial %llu, %zu package%s, %zu revoked key%s%s.\n",
-	       ctx->dry_run ? "Would write" : "Wrote", path, (unsigned long long)idx.serial, idx.npkgs,
-	       idx.npkgs == 1 ? "" : "s", idx.nrevoked, idx.nrevoked == 1 ? "" : "s",
-	       ctx->dry_run ? " (--dry-run: nothing written)" : "");
+	ui_say(ctx, "%s %s: serial %llu, %s, %s%s.\n", ctx->dry_run ? "Would write" : "Wrote", path,
+	       (unsigned long long)idx.serial, ui_count(idx.npkgs, "package"),
+	       ui_count(idx.nrevoked, "revoked key"), ctx->dry_run ? " (--dry-run: nothing written)" : "");
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "index", path);
@@ -275,15 +275,15 @@ int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r && b.len >= 2 && (unsigned char)b.p[0] == 0x1f && (unsigned char)b.p[1] == 0x8b) {
 		struct package p;
 		if (!(r = package_read(b.p, b.len, &kr, file, &p, &err))) {
-			ui_say(ctx, "%s: good package %s %s, %zu files, signed by %s\n", file, p.m.name,
-			       p.m.version, p.m.nfiles, p.signer);
+			ui_say(ctx, "%s: good package %s %s, %s, signed by %s\n", file, p.m.name,
+			       p.m.version, ui_count(p.m.nfiles, "file"), p.signer);
 			package_free(&p);
 		}
 	} else if (!r) {
 		struct repo_index idx;
 		if (!(r = index_read(b.p, b.len, &kr, today, file, &idx, &err))) {
-			ui_say(ctx, "%s: good index, serial %llu, %zu packages, signed by %s\n", file,
-			       (unsigned long long)idx.serial, idx.npkgs, idx.signer);
+			ui_say(ctx, "%s: good index, serial %llu, %s, signed by %s\n", file,
+			       (unsigned long long)idx.serial, ui_count(idx.npkgs, "package"), idx.signer);
 			index_free(&idx);
 		}
 	}

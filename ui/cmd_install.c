@@ -116,14 +116,14 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	}
 	if (!ctx->json) {
 		if (ev == PKG_UPGRADED && by)
-			ui_say(ctx, "%s %s %s -> %s (%zu files).\n", change_word(by, version, true),
-			       ui_esc(name), ui_esc(by), ui_esc(version), nfiles);
+			ui_say(ctx, "%s %s %s -> %s (%s).\n", change_word(by, version, true),
+			       ui_esc(name), ui_esc(by), ui_esc(version), ui_count(nfiles, "file"));
 		else if (ev == PKG_UPGRADED)
-			ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
-			       nfiles);
+			ui_say(ctx, "Upgraded %s to %s (%s).\n", ui_esc(name), ui_esc(version),
+			       ui_count(nfiles, "file"));
 		else if (ev == PKG_INSTALLED)
-			ui_say(ctx, "Installed %s %s (%zu files).\n", ui_esc(name), ui_esc(version),
-			       nfiles);
+			ui_say(ctx, "Installed %s %s (%s).\n", ui_esc(name), ui_esc(version),
+			       ui_count(nfiles, "file"));
 		else
 			ui_say(ctx, "Removed %s %s.\n", ui_esc(name), ui_esc(version));
 		return;

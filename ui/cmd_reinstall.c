@@ -47,7 +47,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	if (ev == PKG_RECOVERED)
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 	else if (ev == PKG_UPGRADED && !ctx->json)
-		ui_say(ctx, "Reinstalled %s %s (%zu files).\n", ui_esc(name), ui_esc(version), nfiles);
+		ui_say(ctx, "Reinstalled %s %s (%s).\n", ui_esc(name), ui_esc(version),
+		       ui_count(nfiles, "file"));
 }
 
 /* Each name's installed version, read from the repository that has it. */
@@ -226,8 +227,9 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 		size_t ns = 0, nf2 = 0;
 		r = damaged(u.v, db, pkg, &still, &ns, &nf2, &err);
 		if (!r && ns)
-			r = wd_err_set(&err, WD_ETRUST, "%zu installed files still differ after the "
-				       "reinstall ('warpdrv verify' names them)", nf2);
+			r = wd_err_set(&err, WD_ETRUST, "%zu installed file%s still differ%s after the "
+				       "reinstall ('warpdrv verify' names them)", nf2, nf2 == 1 ? "" : "s",
+				       nf2 == 1 ? "s" : "");
 		repair_names_free(still, ns);
 		if (!r && ctx->json)
 			json_done(ctx, &u, nfiles);

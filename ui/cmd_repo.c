@@ -109,10 +109,9 @@ static int repo_add(struct wd_ctx *ctx, int argc, char **argv)
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
 	} else if (!r) {
-		ui_say(ctx, "%s repository %s: %s (%zu mirrors%s).\n",
+		ui_say(ctx, "%s repository %s: %s (%s%s).\n",
 		       ctx->dry_run ? "Would add" : "Added", ui_esc(a.c.name), ui_esc(a.c.url),
-		       a.c.nmirrors,
-		       a.c.subscription ? ", subscription" : "");
+		       ui_count(a.c.nmirrors, "mirror"), a.c.subscription ? ", subscription" : "");
 		ui_say(ctx, "Run 'warpdrv update' to fetch its catalog.\n");
 	}
 	add_args_free(&a);
@@ -190,8 +189,8 @@ static void show_one(struct wd_ctx *ctx, const struct repo_conf *c, sqlite3 *sto
 		for (size_t i = 0; i < c->nmirrors; i++)
 			ui_say(ctx, "%-16s   mirror %s\n", "", ui_esc(mirrors[i]));
 		if (found)
-			ui_say(ctx, "%-16s   catalog: serial %llu, %zu packages, expires %s\n", "",
-			       (unsigned long long)idx.serial, idx.npkgs, exp);
+			ui_say(ctx, "%-16s   catalog: serial %llu, %s, expires %s\n", "",
+			       (unsigned long long)idx.serial, ui_count(idx.npkgs, "package"), exp);
 		else
 			ui_say(ctx, "%-16s   catalog: %s ('warpdrv update')\n", "",
 			       bad ? "does not verify, not used" : "not fetched yet");

@@ -138,10 +138,10 @@ static void report(struct wd_ctx *ctx, const struct repo_list *l, const struct o
 			}
 			json_obj_end(&ctx->j);
 		} else if (x->have_fresh) {
-			ui_say(ctx, "%s: %s, serial %llu, %zu packages, %zu revoked keys (from %s)\n",
-			       ui_esc(c->name), same ? "up to date" : "updated",
-			       (unsigned long long)x->fresh.serial, x->fresh.npkgs, x->fresh.nrevoked,
-			       ui_esc(from));
+			ui_say(ctx, "%s: %s, serial %llu, %s, %s (from %s)\n", ui_esc(c->name),
+			       same ? "up to date" : "updated", (unsigned long long)x->fresh.serial,
+			       ui_count(x->fresh.npkgs, "package"),
+			       ui_count(x->fresh.nrevoked, "revoked key"), ui_esc(from));
 		}
 	}
 	if (ctx->json) {

@@ -147,8 +147,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 	if (ev == PKG_RECOVERED)
 		ui_warn(ctx, "an interrupted run on this volume was finished or undone first\n");
 	else if (ev == PKG_UPGRADED)
-		ui_say(ctx, "Upgraded %s to %s (%zu files).\n", ui_esc(name), ui_esc(version),
-		       nfiles);
+		ui_say(ctx, "Upgraded %s to %s (%s).\n", ui_esc(name), ui_esc(version),
+		       ui_count(nfiles, "file"));
 }
 
 /* Is any package one whose new version may change the boot files (a NIC

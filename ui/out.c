@@ -63,6 +63,13 @@ static struct wd_buf *ring_next(void)
 	return b;
 }
 
+const char *ui_count(size_t n, const char *noun)
+{
+	struct wd_buf *b = ring_next();
+	wd_buf_addf(b, "%zu %s%s", n, noun, n == 1 ? "" : "s");
+	return wd_buf_cstr(b);
+}
+
 static const char *escn(const char *p, size_t n, bool keep_nl)
 {
 	if (plain_text(p, n, keep_nl))
@@ -198,9 +205,15 @@ int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 		json_obj_end(j);
 		json_finish(j);
 	} else {
-		fprintf(stderr, "%s: %s", ctx->prog, ui_color_err(ctx, "red"));
-		put_msg(stderr, msg);
-		fprintf(stderr, "%s\n", ui_color_err(ctx, "reset"));
+		/* each line its own, named by the program (update names each
+		 * repository that failed on a line) */
+		const char *t = ui_esc_text(msg, strlen(msg));
+		do {
+			size_t len = strcspn(t, "\n");
+			fprintf(stderr, "%s: %s%.*s%s\n", ctx->prog, ui_color_err(ctx, "red"), (int)len, t,
+				ui_color_err(ctx, "reset"));
+			t += len + (t[len] == '\n');
+		} while (*t);
 	}
 	return code;
 }

@@ -70,11 +70,14 @@ void progress_line(const char *label, uint64_t done, uint64_t total, double seco
 		out[width] = '\0';
 }
 
-/* The state of the drawing: one download at a time. */
+/* The state of the drawing: one download at a time. draw: a terminal that
+ * takes cursor controls (the bar, rewritten in place); plain: a terminal
+ * that does not (TERM=dumb), which gets a line as each file begins, as apt
+ * prints one. */
 static struct {
 	struct wd_ctx *ctx;
 	struct fetch_net net;
-	bool draw, shown;
+	bool draw, plain, shown;
 	double start, first, last;
 	uint64_t done, total, bytes_before;
 	int files;
@@ -125,14 +128,22 @@ static void on_progress(void *ud, const char *label, uint64_t done, uint64_t tot
 	}
 	P.done = done;
 	P.total = total;
-	if (t - P.last >= 0.1)
+	if (P.plain && !P.shown) {
+		char size[32] = "size not known yet";
+		if (total)
+			progress_bytes(total, size, sizeof size);
+		printf("Downloading %s (%s)\n", label ? label : "", size);
+		fflush(stdout);
+		P.shown = true;
+	} else if (P.draw && t - P.last >= 0.1) {
 		draw(label);
+	}
 }
 
 static void on_finished(void *ud, const char *label, int r)
 {
 	(void)ud;
-	if (P.shown) {
+	if (P.shown && P.draw) {
 		draw(label);
 		/* keep the finished bar, clear the overall line for the next one */
 		printf("\r\033[1A\n\033[K");
@@ -158,14 +169,15 @@ const struct fetch_net *ui_net(struct wd_ctx *ctx)
 {
 	P.ctx = ctx;
 	P.draw = ui_term_ok(STDOUT_FILENO) && !ctx->json && !ctx->quiet;
+	P.plain = !P.draw && isatty(STDOUT_FILENO) && !ctx->json && !ctx->quiet;
 	P.net = (struct fetch_net){
 		.cacert = ctx->cacert,
 		.connect_timeout = ctx->connect_timeout,
 		.speed_limit = ctx->speed_limit,
 		.speed_time = ctx->speed_time,
 		.max_time = ctx->max_time,
-		.progress = P.draw ? on_progress : NULL,
-		.finished = P.draw ? on_finished : NULL,
+		.progress = P.draw || P.plain ? on_progress : NULL,
+		.finished = P.draw || P.plain ? on_finished : NULL,
 		.note = on_note,
 		.ud = ctx,
 	};

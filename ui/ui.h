@@ -103,6 +103,10 @@ const char *ui_esc(const char *s);
 /* The same for text of several lines (a diff, a message): its newlines and
  * tabs kept, every other control byte (a NUL too) escaped; n bytes of p. */
 const char *ui_esc_text(const char *p, size_t n);
+/* "1 package", "2 packages", "0 revoked keys": n and the noun, plural but
+ * for one (each noun warpdrv counts takes an s). A buffer valid for 16 more
+ * calls of the ui_esc family. */
+const char *ui_count(size_t n, const char *noun);
 /* Text from the volume (a CONFIG.SYS line, a section or file name of it)
  * for a terminal: decoded from the volume's code page into UTF-8, then
  * escaped as ui_esc does; ui_vol_text keeps newlines as ui_esc_text. */

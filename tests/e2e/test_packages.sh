@@ -204,7 +204,7 @@ t_admin_verify_and_index_round_trip() {
 	assert_rc 0
 	wda verify "$T/repo/INDEX" --keys "$T/k"
 	assert_rc 0
-	assert_out "good index, serial 1, 1 packages"
+	assert_out "good index, serial 1, 1 package"
 	wda index "$T/repo" --key "$T/k/repo/test.key"
 	assert_out "serial 2"
 	grep -q '^revoke CUST-0001$' "$T/repo/INDEX" && fail "revocations are per run" || true

@@ -70,7 +70,7 @@ t_update_then_install_from_the_cache_offline() {
 	assert_rc 0
 	w update
 	assert_rc 0
-	assert_out "main: updated, serial 5, 1 packages"
+	assert_out "main: updated, serial 5, 1 package"
 	w --json repo list
 	assert_json 'd["repositories"][0]["name"] == "main" and d["repositories"][0]["serial"] == 5 and d["repositories"][0]["mirrors"] == ["'"$URL"'/b/"]'
 	w --json list
@@ -92,7 +92,9 @@ t_update_then_install_from_the_cache_offline() {
 	w update
 	assert_rc 1
 	assert_err "repository main: $URL/a/: all 2 locations failed"
-	assert_err "(the previous catalog of each failed repository stays in use)"
+	# each line of the failure says whose it is, the last one too
+	assert_err "warpdrv: (the previous catalog of each failed repository stays in use)"
+	! grep -v '^warpdrv: ' "$T/err" || fail "a line of the failure lacks the program's name: $ERR"
 }
 
 t_each_fault_moves_on_to_the_next_mirror() {
@@ -430,6 +432,49 @@ PY
 	assert_no_out "KiB/s"
 }
 
+# A terminal that takes no cursor controls (TERM=dumb) gets a line as each
+# file begins, as apt prints one, not silence until the download ends: the
+# line comes before the last of the slow body does (each line is timed).
+t_progress_a_line_per_file_on_a_dumb_terminal() {
+	setup
+	cp -R "$FIXT/srv2" "$T/www/c"
+	start_fault
+	w repo add main "$URL/c/"
+	w update
+	echo "/c/tinypkg-1.0.wdp slow" >"$T/faults"
+	local size
+	size=$(stat -c %s "$T/www/c/tinypkg-1.0.wdp")
+	[ "$size" -gt 1024 ] || fail "the package is too small to be slow: $size bytes"
+	TERM=dumb python3 - "$WD" --root "$T/v" --keys "$T/k" install tinypkg >"$T/pty" <<'PY'
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out, start, at = b"", time.time(), None
+while True:
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+    if at is None and b"Downloading " in out:
+        at = time.time()
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace"))
+print("\nlead %.3f" % (time.time() - at if at else -1))
+PY
+	grep -q "^Downloading tinypkg-1.0.wdp ([0-9.]* KiB)"$'\r'"\?\$" "$T/pty" ||
+		fail "no line for the file: $(cat -v "$T/pty")"
+	[ "$(grep -c "Downloading" "$T/pty")" = 1 ] || fail "not one line: $(cat -v "$T/pty")"
+	! grep -q $'\033' "$T/pty" || fail "escape codes on a dumb terminal: $(cat -v "$T/pty")"
+	! grep -q "KiB/s" "$T/pty" || fail "a bar on a dumb terminal: $(cat -v "$T/pty")"
+	grep -q "Installed tinypkg 1.0" "$T/pty" || fail "not installed: $(cat -v "$T/pty")"
+	# 512 bytes each 50 ms: the line came at least one wait before the end
+	awk '/^lead / { exit !($2 >= 0.05) }' "$T/pty" || fail "the line came at the end: $(tail -1 "$T/pty")"
+}
+
 # A server dripping 2 bytes a second passes any low-speed limit of 1 byte/s;
 # the total deadline ends the transfer: exit 1, a message naming the option,
 # the volume and the stored catalog as they were.
@@ -598,7 +643,7 @@ t_remote_revocations_apply_to_bundled_packages() {
 	g repo add main "$URL/a/"
 	g update
 	assert_rc 0
-	assert_out "main: updated, serial 6, 1 packages, 1 revoked keys"
+	assert_out "main: updated, serial 6, 1 package, 1 revoked key"
 	before=$(snapshot "$T/g")
 	g -y install acpi-psd
 	assert_rc 4
@@ -635,7 +680,7 @@ t_unchanged_update_is_a_304_that_rewrites_nothing() {
 	sleep 1.1 # a rewrite would show in the mtime
 	w update
 	assert_rc 0
-	assert_out "main: up to date, serial 5, 1 packages"
+	assert_out "main: up to date, serial 5, 1 package"
 	[ "$(grep -c "^GET /a/INDEX " "$T/log")" -eq 1 ] || fail "requests: $(cat "$T/log")"
 	[ "$(grep -c "^304 /a/INDEX$" "$T/log")" -eq 1 ] || fail "no 304: $(cat "$T/log")"
 	! grep -q "/b/" "$T/log" || fail "the mirror was asked: $(cat "$T/log")"

@@ -48,13 +48,13 @@ t_an_unchanged_update_reports_from_the_note() {
 	w repo add main "$URL/a/"
 	w update
 	assert_rc 0
-	assert_out "main: updated, serial 5, 1 packages"
+	assert_out "main: updated, serial 5, 1 package"
 	VAL | grep -q "^=stored main $URL/a/	" || fail "no note kept: $(VAL)"
 	before=$(snapshot "$T/v")
 	: >"$T/log"
 	w update
 	assert_rc 0
-	assert_out "main: up to date, serial 5, 1 packages, 0 revoked keys"
+	assert_out "main: up to date, serial 5, 1 package, 0 revoked keys"
 	[ "$(grep -c "^304 /a/INDEX$" "$T/log")" -eq 1 ] || fail "no 304: $(cat "$T/log")"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "the volume changed"
 	# a changed index: fetched whole, and the note follows it
@@ -62,7 +62,7 @@ t_an_unchanged_update_reports_from_the_note() {
 	w update
 	assert_out "main: updated, serial 6"
 	w update
-	assert_out "main: up to date, serial 6, 1 packages"
+	assert_out "main: up to date, serial 6, 1 package"
 }
 
 # Two repositories, one unchanged and one changed: the catalog is written
@@ -75,13 +75,13 @@ t_an_unchanged_repository_beside_a_changed_one_is_kept_whole() {
 	w repo add tiny "$URL/c/"
 	w update
 	assert_rc 0
-	assert_out "tiny: updated, serial 1, 1 packages"
+	assert_out "tiny: updated, serial 1, 1 package"
 	"$WDA" -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 6 >/dev/null
 	: >"$T/log"
 	w update
 	assert_rc 0
 	assert_out "main: updated, serial 6"
-	assert_out "tiny: up to date, serial 1, 1 packages"
+	assert_out "tiny: up to date, serial 1, 1 package"
 	grep -q "^304 /c/INDEX$" "$T/log" || fail "tiny was not asked conditionally: $(cat "$T/log")"
 	w --json list
 	assert_json 'sorted(p["name"] for p in d["packages"] if p["name"] in ("testpkg", "tinypkg")) == ["testpkg", "tinypkg"]'
@@ -142,15 +142,15 @@ t_a_bad_note_is_not_used() {
 	lie | sed 's/$/ extra/' >"$f"
 	w update
 	assert_rc 0
-	assert_out "main: up to date, serial 5, 1 packages"
+	assert_out "main: up to date, serial 5, 1 package"
 	lie | sed 's/ [0-9a-f]\{64\}$/ '"$(printf '0%.0s' $(seq 64))"'/' >"$f"
 	w update
 	assert_rc 0
-	assert_out "main: up to date, serial 5, 1 packages"
+	assert_out "main: up to date, serial 5, 1 package"
 	lie | sed 's/^\(=stored [^\t]*\t\)[^ ]*/\1 1:2:3:4.0:5.0/' >"$f"
 	w update
 	assert_rc 0
-	assert_out "main: up to date, serial 5, 1 packages"
+	assert_out "main: up to date, serial 5, 1 package"
 }
 
 # dnf's rule: under 1000 bytes/s for the low-speed time, the mirror is left
@@ -164,7 +164,7 @@ t_a_dripping_mirror_is_left_for_the_next() {
 	w -v --speed-time 2 update
 	took=$(($(date +%s) - start))
 	assert_rc 0
-	assert_out "main: updated, serial 5, 1 packages, 0 revoked keys (from $URL/b/)"
+	assert_out "main: updated, serial 5, 1 package, 0 revoked keys (from $URL/b/)"
 	assert_err "$URL/a/INDEX: stalled: under 1000 bytes/s for 2 s (--speed-limit, --speed-time)"
 	# 2 s and the start; the margin is for a machine busy with other tests
 	[ "$took" -le 8 ] || fail "update took $took s with --speed-time 2"

@@ -124,7 +124,7 @@ t_stored_catalog_altered_is_refused_and_update_repairs_it() {
 	w update
 	assert_rc 0
 	assert_err "is not one the trusted keys signed"
-	assert_out "main: updated, serial 5, 1 packages"
+	assert_out "main: updated, serial 5, 1 package"
 	w install testpkg
 	assert_rc 0
 	assert_same_file "$FIXT/recipe/TEST.OS2" "$T/v/IBMCOM/MACS/TEST.OS2"
