@@ -128,7 +128,7 @@ t_upgrade_of_a_package_not_installed_is_refused() {
 	snap=$(snapshot "$T/v")
 	up upgrade nosuch --yes
 	assert_rc 1
-	assert_err "nosuch is not installed, so it cannot be upgraded"
+	assert_err "nosuch is not installed, and no repository has a package of that name"
 	[ "$(snapshot "$T/v")" = "$snap" ] || fail "the refusal changed the volume"
 }
 
