@@ -256,7 +256,7 @@ USER_DOCS := docs/setup.md docs/config-files.md docs/recovery.md docs/repository
 	docs/subscription.md docs/formats.md docs/bench.md docs/building.md docs/threat-model.md \
 	docs/os2-facts.md docs/json.md
 install: all release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 $(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(DESTDIR)$(BINDIR)/
 	@if [ -f $(O)/keys/DEVELOPMENT ] && [ "$(DEV_KEYS)" != 1 ]; then \
@@ -274,6 +274,8 @@ install: all release
 	for m in warpdrv warpdrv-admin; do sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' \
 		-e 's|/usr/share/warpdrv|$(DATADIR)/warpdrv|g' docs/$$m.1 \
 		>$(DESTDIR)$(MANDIR)/man1/$$m.1 && chmod 0644 $(DESTDIR)$(MANDIR)/man1/$$m.1; done
+	sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' docs/warpdrv.conf.5 \
+		>$(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5 && chmod 0644 $(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5
 	install -m 0644 $(USER_DOCS) LICENSE $(DESTDIR)$(DOCDIR)/
 	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv
 	install -m 0644 completion/warpdrv.bash $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin
@@ -283,6 +285,7 @@ install: all release
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/warpdrv $(DESTDIR)$(BINDIR)/warpdrv-admin \
 		$(DESTDIR)$(MANDIR)/man1/warpdrv.1 $(DESTDIR)$(MANDIR)/man1/warpdrv-admin.1 \
+		$(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/warpdrv $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin \
 		$(DESTDIR)$(ZSHCOMPDIR)/_warpdrv
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(USER_DOCS)) LICENSE)

@@ -1,7 +1,7 @@
 /* Test hooks: environment variables the tests and benchmarks use to steer a
  * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT,
  * WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE (installer/txn_step.c),
- * WARPDRV_SIGNAL_AT, WARPDRV_LOCK_WAIT). WARPDRV_SIGNAL_AT=N:TERM (or INT,
+ * WARPDRV_SIGNAL_AT). WARPDRV_SIGNAL_AT=N:TERM (or INT,
  * HUP, QUIT) makes the process send itself that signal just before its Nth
  * durable step (installer/txn_step.c), as a host shutting down would.
  * WARPDRV_CRASH_AT=log stops it after a change is recorded, before its line

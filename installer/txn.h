@@ -119,8 +119,13 @@ struct txn {
 	bool kept_dev_known;
 };
 
-/* Takes the lock (waiting up to WARPDRV_LOCK_WAIT seconds, default 3; the
- * message names the holder), opens or creates the database, recovers. what
+/* How long a command waits for the volume's lock held by another process
+ * before it gives up (--lock-wait, WARPDRV_LOCK_WAIT; ui/cli.c reads them):
+ * seconds, 0 not at all; negative: the default. Process-wide. */
+#define TXN_LOCK_WAIT_DEFAULT 3
+void txn_set_lock_wait(int seconds);
+/* Takes the lock (waiting as txn_set_lock_wait says; the message names the
+ * holder from the process table), opens or creates the database, recovers. what
  * ("install mmlem") is written into the lock file for the next one waiting. */
 int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err);
 void txn_end(struct txn *t);

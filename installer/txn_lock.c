@@ -13,20 +13,37 @@
 #include "fs/fs.h"
 #include "common/file.h"
 #include "common/hooks.h"
+#include "common/proc.h"
 #include "installer/textlog.h"
 
-/* How many seconds to wait for the lock (WARPDRV_LOCK_WAIT; default 3). */
-static int lock_wait_env(void)
+/* How many seconds to wait for the lock (txn_set_lock_wait). */
+static int lock_wait = TXN_LOCK_WAIT_DEFAULT;
+
+void txn_set_lock_wait(int seconds)
 {
-	const char *w = wd_test_hook("WARPDRV_LOCK_WAIT");
-	return w ? atoi(w) : 3;
+	lock_wait = seconds < 0 ? TXN_LOCK_WAIT_DEFAULT : seconds;
 }
 
-/* Waits up to WARPDRV_LOCK_WAIT seconds for a lock of this type (F_WRLCK for
- * a writer, F_RDLCK for a reader) on fd; the refusal names the holder. */
+/* Who holds the lock, from the process table (the lock file's text is for
+ * people and may say anything): "process 123 (warpdrv --root V install
+ * e1000)". */
+static void holder_of(long pid, char *out, size_t size)
+{
+	if (pid <= 0) {
+		snprintf(out, size, "a process outside this system's view (another machine or "
+			 "container sharing the volume)");
+		return;
+	}
+	char *cmd = wd_process_cmdline(pid);
+	snprintf(out, size, "process %ld (%s)", pid, cmd ? cmd : "not in the process table");
+	free(cmd);
+}
+
+/* Waits up to lock_wait seconds for a lock of this type (F_WRLCK for a
+ * writer, F_RDLCK for a reader) on fd; the refusal names the holder. */
 static int wait_lock(int fd, short type, const char *path, struct wd_err *err)
 {
-	int tries = lock_wait_env() * 10;
+	int tries = lock_wait * 10;
 	struct flock fl = {.l_type = type, .l_whence = SEEK_SET};
 	for (int i = 0;; i++) {
 		if (fcntl(fd, F_SETLK, &fl) == 0)
@@ -35,14 +52,12 @@ static int wait_lock(int fd, short type, const char *path, struct wd_err *err)
 			return txn_sys_fail(err, path, "lock");
 		if (i >= tries) {
 			struct flock q = {.l_type = type, .l_whence = SEEK_SET};
-			fcntl(fd, F_GETLK, &q);
-			char holder[200] = "";
-			ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
-			holder[n > 0 ? n : 0] = '\0';
-			holder[strcspn(holder, "\n")] = '\0';
-			return wd_err_set(err, WD_EFAIL, "the volume is busy: another warpdrv (process "
-					  "%ld: %s) holds %s; try again when it has finished",
-					  (long)q.l_pid, *holder ? holder : "unknown", path);
+			char holder[300];
+			holder_of(fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : 0,
+				  holder, sizeof holder);
+			return wd_err_set(err, WD_EFAIL, "the volume is busy: %s holds %s; try again "
+					  "when it has finished, or wait longer (--lock-wait SECONDS; "
+					  "waited %d s)", holder, path, lock_wait);
 		}
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);

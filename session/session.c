@@ -186,6 +186,8 @@ int session_keyring(struct session *s, const struct keyring **kr, struct wd_err 
 	}
 	memset(&s->kr, 0, sizeof s->kr);
 	int r = s->o.bundled_keys ? keyring_add_dir(&s->kr, s->o.bundled_keys, err) : 0;
+	if (!r && s->o.system_keys)
+		r = keyring_add_dir(&s->kr, s->o.system_keys, err);
 	if (!r && s->o.keys_dir) {
 		if (!wd_is_dir(s->o.keys_dir)) /* host: --keys names a folder of the user's */
 			r = wd_err_set(err, WD_EUSAGE, "--keys %s: no such folder", s->o.keys_dir);

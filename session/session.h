@@ -45,6 +45,7 @@ struct session_opts {
 	char boot_drive;                /* 0: from CONFIG.SYS */
 	const char *keys_dir;           /* --keys DIR, or NULL */
 	const char *bundled_keys;       /* the program's own key folder, or NULL */
+	const char *system_keys;        /* the administrator's (/etc/warpdrv/keys), or NULL */
 	const char *bundled_repo;       /* the program's own repository, or NULL */
 	const char *const *repos;       /* --repo URLs, fetched now */
 	int nrepos;

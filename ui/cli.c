@@ -2,7 +2,9 @@
  * Global options may stand before or after the command; everything else
  * goes to the command in order. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +15,13 @@
 #include "common/hooks.h"
 #include "session/session.h"
 #include "ui/commands.h"
+#include "ui/config.h"
 #include "ui/pkgutil.h"
 
 /* The options both programs take, before or after the command. Each says
  * where its value goes (kind and field), so the table is the whole rule. */
-enum gkind { G_STR, G_REPO, G_DRIVE, G_COUNT, G_TRUE, G_INC, G_COLOR, G_HELP, G_VERSION };
+enum gkind { G_STR, G_REPO, G_DRIVE, G_COUNT, G_TRUE, G_INC, G_COLOR, G_HELP, G_VERSION, G_WAIT,
+	     G_CONFIG };
 
 struct gopt {
 	struct wd_opt o; /* first: a struct wd_opt * found in the table is a struct gopt * */
@@ -45,6 +49,10 @@ static const struct gopt global_opts[] = {
 	 F(speed_time), 86400L},
 	{{"max-time", 0, "S", "give up on any one transfer after S seconds (default 600)", false}, G_COUNT,
 	 F(max_time), 86400L},
+	{{"lock-wait", 0, "S", "wait S seconds for a volume another process holds (default 3; "
+	  "or WARPDRV_LOCK_WAIT)", false}, G_WAIT, F(lock_wait), 86400L},
+	{{"config", 0, "FILE", "read FILE instead of the configuration file (warpdrv.conf(5))", false},
+	 G_CONFIG, 0, 0},
 	{{"json", 0, NULL, "one JSON document on stdout", false}, G_TRUE, F(json), 0},
 	{{"dry-run", 'n', NULL, "show what would be done; write nothing", false}, G_TRUE, F(dry_run), 0},
 	{{"yes", 'y', NULL, "do not ask", false}, G_TRUE, F(yes), 0},
@@ -191,13 +199,42 @@ static int parse_drive(const char *s, char *out)
 	return 0;
 }
 
-static int parse_count(const char *s, long max, long *out)
+static int parse_range(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
-	if (!*s || *end || v < 1 || v > max)
+	if (!*s || *end || v < min || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+static int parse_count(const char *s, long max, long *out)
+{
+	return parse_range(s, 1, max, out);
+}
+
+/* A bad value: a usage error, naming the configuration file's line when
+ * the value came from there. */
+static int bad_value(struct wd_ctx *ctx, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad_value(struct wd_ctx *ctx, const char *where, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return -ui_usage(ctx, "%s%s%s", where ? where : "", where ? ": " : "", msg);
+}
+
+/* The lock wait, from --lock-wait or WARPDRV_LOCK_WAIT: seconds, 0 to 86400. */
+static int set_lock_wait(struct wd_ctx *ctx, const char *where, const char *what, const char *val)
+{
+	if (parse_range(val, 0, 86400L, &ctx->lock_wait) < 0)
+		return bad_value(ctx, where, "%s%s: expected seconds, a whole number from 0 to 86400",
+				 what, val);
+	ctx->lock_wait_set = true;
 	return 0;
 }
 
@@ -209,6 +246,7 @@ struct parse {
 	struct wd_ctx *ctx;
 	const struct wd_cmd *cmds, *cmd, *sub;
 	bool admin; /* warpdrv-admin: only the global options marked for it */
+	const char *where; /* a setting of the configuration file: "FILE:LINE" */
 	bool help, version;
 	enum color_when color;
 };
@@ -326,7 +364,8 @@ static int set_global(struct parse *p, const struct gopt *g, const char *val)
 	case G_VERSION: p->version = true; break;
 	case G_REPO:
 		if (ctx->nrepos == WD_MAX_REPOS)
-			return -ui_usage(ctx, "at most %d --repo options", WD_MAX_REPOS);
+			return bad_value(ctx, p->where, "at most %d --repo options (the configuration "
+					 "file's repositories count too)", WD_MAX_REPOS);
 		ctx->repos[ctx->nrepos++] = val;
 		break;
 	case G_DRIVE:
@@ -335,8 +374,12 @@ static int set_global(struct parse *p, const struct gopt *g, const char *val)
 		break;
 	case G_COUNT:
 		if (parse_count(val, g->max, (long *)field) < 0)
-			return -ui_usage(ctx, "--%s %s: expected a whole number from 1 to %ld",
+			return bad_value(ctx, p->where, "--%s %s: expected a whole number from 1 to %ld",
 					 g->o.name, val, g->max);
+		break;
+	case G_WAIT:
+		return set_lock_wait(ctx, p->where, "--lock-wait ", val);
+	case G_CONFIG: /* read before the rest of the command line (ui_main) */
 		break;
 	case G_COLOR:
 		if (!strcmp(val, "auto"))
@@ -346,7 +389,7 @@ static int set_global(struct parse *p, const struct gopt *g, const char *val)
 		else if (!strcmp(val, "never"))
 			p->color = COLOR_NEVER;
 		else
-			return -ui_usage(ctx, "--color %s: expected auto, always or never", val);
+			return bad_value(ctx, p->where, "--color %s: expected auto, always or never", val);
 		break;
 	}
 	return 0;
@@ -510,6 +553,37 @@ static const char *sub_names(const struct wd_cmd *c)
 	return buf;
 }
 
+/* A setting of the configuration file: as the global option of that name. */
+static int apply_setting(void *ud, const char *name, const char *value, const char *where)
+{
+	struct parse *p = ud;
+	for (const struct gopt *g = global_opts; g->o.name; g++)
+		if (!strcmp(g->o.name, name)) {
+			p->where = where;
+			int r = set_global(p, g, value);
+			p->where = NULL;
+			return -r;
+		}
+	return ui_usage(p->ctx, "%s: '%s' is not a setting of the configuration file", where, name);
+}
+
+/* What --version says of the keys an administrator trusts and of the
+ * configuration file. */
+static void version_config(const struct wd_ctx *ctx)
+{
+	char *sys = ui_system_keys();
+	if (sys)
+		printf("trusted keys: %s (the administrator's)\n", sys);
+	else
+		printf("trusted keys: none in %s/keys (an administrator adds a vendor's there: "
+		       "repo/*.pub, license/*.pub)\n", ui_sysconf_dir());
+	free(sys);
+	if (ctx->config_file)
+		printf("configuration: %s\n", ctx->config_file);
+	else
+		printf("configuration: none read\n");
+}
+
 static const char *oom_prog = "warpdrv";
 
 /* Out of memory: a message and exit 1, as for any other failure (under
@@ -541,10 +615,26 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	int nrest = 0;
 	struct parse p = {.ctx = &ctx, .cmds = cmds, .admin = strcmp(prog, "warpdrv") != 0};
 	/* --json anywhere (before a --) makes a usage error met before it a
-	 * JSON document too */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+	 * JSON document too; --config FILE is read before the rest, which
+	 * overrides what it sets, as the lock wait's variable does */
+	const char *config = NULL;
+	bool wait_given = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		ctx.json |= !strcmp(argv[i], "--json");
-	int rc = -parse_args(&p, argc, argv, rest, &nrest);
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			config = argv[i + 1];
+		else if (!strncmp(argv[i], "--config=", 9))
+			config = argv[i] + 9;
+		wait_given |= !strcmp(argv[i], "--lock-wait") || !strncmp(argv[i], "--lock-wait=", 12);
+	}
+	char *config_path = p.admin ? NULL : ui_config_path(config);
+	int rc = config_path ? ui_config_read(&ctx, config_path, config != NULL, apply_setting, &p)
+			     : 0;
+	const char *wait = getenv("WARPDRV_LOCK_WAIT");
+	if (!rc && !wait_given && wait && *wait && !p.admin)
+		rc = -set_lock_wait(&ctx, NULL, "WARPDRV_LOCK_WAIT=", wait);
+	if (!rc)
+		rc = -parse_args(&p, argc, argv, rest, &nrest);
 	if (rc)
 		goto out;
 	ctx.color = want_color(p.color, STDOUT_FILENO);
@@ -565,6 +655,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 			else
 				printf("trusted keys: %s\n", dir);
 			free(dir);
+			version_config(&ctx);
 		}
 		goto out;
 	}
@@ -591,6 +682,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);
+	ui_config_free(&ctx);
+	free(config_path);
 	free(rest);
 	free(ctx.optv);
 	free(ctx.exe_dir);

@@ -7,6 +7,8 @@
 
 #include "catalog/versions.h"
 #include "common/date.h"
+#include "installer/txn.h"
+#include "ui/config.h"
 #include "session/session.h"
 #include "ui/progress.h"
 
@@ -26,6 +28,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.root = ctx->root,
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
+		.system_keys = ctx->system_keys = ui_system_keys(),
 		.bundled_keys = ui_data_dir(ctx, "keys"),
 		.bundled_repo = ui_data_dir(ctx, "repo"),
 		.repos = ctx->repos,
@@ -36,6 +39,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 	};
 	struct wd_err ignore; /* session_open opens nothing, and cannot fail */
 	session_open(s, &o, &ignore);
+	txn_set_lock_wait(ctx->lock_wait_set ? (int)ctx->lock_wait : -1);
 	ctx->s = s;
 }
 
@@ -44,6 +48,8 @@ void ui_session_close(struct wd_ctx *ctx)
 	if (ctx->s)
 		session_close(ctx->s);
 	ctx->s = NULL;
+	free(ctx->system_keys);
+	ctx->system_keys = NULL;
 }
 
 bool pkg_is_file(const char *a)

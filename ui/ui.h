@@ -25,6 +25,11 @@ struct wd_ctx {
 	long speed_limit;       /* --speed-limit B: bytes/s under which ... */
 	long speed_time;        /* --speed-time S: ... for S seconds a transfer is abandoned */
 	long max_time;          /* --max-time S: the deadline of one whole transfer */
+	long lock_wait;         /* --lock-wait S or WARPDRV_LOCK_WAIT (when lock_wait_set) */
+	bool lock_wait_set;
+	const char *config_file; /* the configuration file read (ui/config.h), or NULL */
+	char *config_text;      /* its text, which the settings point into */
+	char *system_keys;      /* the administrator's key folder, or NULL */
 	bool json, dry_run, yes, quiet;
 	bool color;             /* colour on stdout */
 	bool color_err;         /* colour on stderr */

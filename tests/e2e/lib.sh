@@ -10,9 +10,13 @@ shopt -s inherit_errexit
 SRC=${WARPDRV_SRC:?}
 SAMPLES=${WARPDRV_SAMPLES:-$SRC/../shared/os2/samples}
 FIX="$SRC/tests/fixtures"
-unset WARPDRV_ROOT NO_COLOR WARPDRV_NOW
+unset WARPDRV_ROOT NO_COLOR WARPDRV_NOW WARPDRV_LOCK_WAIT
 export LC_ALL=C
 TESTTMP=$(mktemp -d)
+# No test reads the host's configuration or the keys its administrator
+# trusts: /etc/warpdrv is this folder (WARPDRV_SYSCONFDIR, honoured by the
+# test builds alone), the XDG configuration folder another.
+export WARPDRV_SYSCONFDIR="$TESTTMP/etc" XDG_CONFIG_HOME="$TESTTMP/xdg"
 trap 'rm -rf "$TESTTMP"' EXIT
 # python3 found once and called by its own path without the site module
 # (the tests use the standard library alone), first on PATH for every child

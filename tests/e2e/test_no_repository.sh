@@ -25,11 +25,11 @@ t_every_command_that_needs_one_says_so() {
 	while IFS= read -r c; do
 		[ -n "$c" ] || continue
 		# shellcheck disable=SC2086
-		run "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" --yes $c
+		run env -u WARPDRV_DATA "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" --yes $c
 		[ "$RC" -eq 1 ] || fail "'$c': exit $RC, wanted 1; stdout: $OUT; stderr: $ERR"
 		grep -qF -- "warpdrv: $NOREPO" "$T/err" || fail "'$c' does not say so: $ERR"
 		# shellcheck disable=SC2086
-		run "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" --yes --json $c
+		run env -u WARPDRV_DATA "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" --yes --json $c
 		[ "$RC" -eq 1 ] || fail "'--json $c': exit $RC"
 		assert_json 'd["error"]["exit_code"] == 1 and d["error"]["message"].startswith("no repository to take packages from")'
 	done <<-'EOF'
@@ -52,18 +52,18 @@ t_every_command_that_needs_one_says_so() {
 
 t_what_needs_none_still_works() {
 	alone
-	run "$T/bin/warpdrv" --pci "lspci:$PCI" detect
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --pci "lspci:$PCI" detect
 	assert_rc 0
 	assert_out "1 network controller: 0000:00:03.0 82540EM."
 	assert_err "warning: the driver each NIC would get is left out: $NOREPO"
 	! grep -q "switch the adapter" "$T/out" || fail "detect advised a switch: $OUT"
-	run "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" detect
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --root "$T/v" --pci "lspci:$PCI" detect
 	assert_rc 0
 	assert_err "left out: no repository"
-	run "$T/bin/warpdrv" --root "$T/v" list --installed
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --root "$T/v" list --installed
 	assert_rc 0
 	# a package file needs no repository (the keys to check it, given here)
-	run "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" info "$WARPDRV_BUILD/repo/e1000-4.02.wdp"
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" info "$WARPDRV_BUILD/repo/e1000-4.02.wdp"
 	assert_rc 0
 	assert_out "e1000"
 }
@@ -79,23 +79,23 @@ t_advice_never_names_the_card_the_guest_has() {
 	assert_rc 0
 	local before
 	before=$(snapshot "$T/v")
-	run "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --root "$T/v" \
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --root "$T/v" \
 		--pci "lspci:$PCI" setup --yes
 	assert_rc 5
 	assert_err "no package drives the VirtualBox 82540EM at 0000:00:03.0: the repositories hold no driver for it ('warpdrv list' shows what they offer)"
 	! grep -q "nictype" "$T/err" || fail "setup advised a switch to the card it has: $ERR"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused setup changed the volume"
-	run "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$PCI" detect
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$PCI" detect
 	assert_rc 0
 	assert_out "0000:00:03.0: no driver package: no package drives the VirtualBox 82540EM at 0000:00:03.0: the repositories hold no driver for it"
 	! grep -q "nictype" "$T/out" || fail "detect advised a switch to the card it has: $OUT"
 	# another model is still told the switch to the 82540EM
 	printf '00:03.0 0200: 1022:2000 (rev 40)\n' >"$T/pcnet"
-	run "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$T/pcnet" detect
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$T/pcnet" detect
 	assert_rc 0
 	assert_out "0000:00:03.0: driver pcntnd"
 	printf '00:03.0 0200: 1af4:1000\n' >"$T/virtio"
-	run "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$T/virtio" detect
+	run env -u WARPDRV_DATA "$T/bin/warpdrv" --keys "$WARPDRV_BUILD/keys" --repo "file://$T/srv/" --pci "lspci:$T/virtio" detect
 	assert_rc 0
 	assert_out "no package drives the VirtualBox virtio at 0000:00:03.0; switch the adapter to a supported Intel model on the host: VBoxManage modifyvm VM --nictype1 82540EM"
 }
