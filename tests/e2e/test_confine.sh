@@ -347,6 +347,18 @@ t_installed_program_ignores_warpdrv_now() {
 	WARPDRV_NOW=not-a-date run "$b/release/warpdrv" --root "$T/v" --repo "file://$b/repo" \
 		--keys "$b/keys" list
 	assert_rc 0
+	# the lock wait is the user's in the installed program too (test_lock.sh)
+	WARPDRV_LOCK_WAIT=soon run "$b/release/warpdrv" --root "$T/v" list
+	assert_rc 2
+	assert_err "WARPDRV_LOCK_WAIT=soon: expected seconds"
+	run "$b/release/warpdrv" --root "$T/v" --lock-wait=-1 list
+	assert_rc 2
+	assert_err "--lock-wait -1: expected seconds"
+	# but not where /etc/warpdrv is: that is the test programs' hook alone
+	WARPDRV_SYSCONFDIR="$T/etc" run "$b/release/warpdrv" --version
+	assert_rc 0
+	assert_out "/etc/warpdrv/keys"
+	assert_no_out "$T/etc"
 }
 
 # ---- cases whose fix is in the transaction or the database code ----
