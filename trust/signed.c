@@ -62,8 +62,9 @@ int signed_verify(const char *text, size_t len, const struct keyring *kr, const 
 		return wd_err_set(err, WD_ETRUST, "%s: signed by revoked key %s", where, who);
 	const struct wd_key *k = keyring_find(kr, who, KEY_ROLE_REPO);
 	if (!k)
-		return wd_err_set(err, WD_ETRUST, "%s: signed by unknown key %s; trust its public "
-				  "key with --keys DIR (DIR/repo/NAME.pub)", where, who);
+		return wd_err_set(err, WD_ETRUST, "%s: signed by unknown key %s; to trust its "
+				  "public key, copy it into /etc/warpdrv/keys/repo/ (or give --keys DIR "
+				  "with it as DIR/repo/NAME.pub)", where, who);
 	if (!key_verify(k, text, start, sig))
 		return wd_err_set(err, WD_ETRUST, "%s: bad signature (the signed text was changed "
 				  "or the signature is corrupt)", where);

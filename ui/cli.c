@@ -648,7 +648,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 			bool dev;
 			char *dir = bundled_keys(&ctx, &dev);
 			if (!dir)
-				printf("trusted keys: none bundled; only those given with --keys DIR\n");
+				printf("trusted keys: none bundled with the program (only the "
+				       "administrator's below and those of --keys DIR)\n");
 			else if (dev)
 				printf("trusted keys: %s: DEVELOPMENT KEYS made by the build, not a "
 				       "vendor's; not for distribution\n", dir);

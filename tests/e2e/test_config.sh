@@ -117,7 +117,7 @@ t_the_administrators_keys() {
 	cp "$T/k/repo/test.pub" "$WARPDRV_SYSCONFDIR/keys/repo/"
 	run env -u WARPDRV_DATA "$T/bin/warpdrv" --version
 	assert_rc 0
-	assert_out "trusted keys: none bundled; only those given with --keys DIR"
+	assert_out "trusted keys: none bundled with the program (only the administrator's below and those of --keys DIR)"
 	assert_out "trusted keys: $WARPDRV_SYSCONFDIR/keys (the administrator's)"
 	rm -r "$T/v/var/lib/warpdrv/keys"
 	run env -u WARPDRV_DATA "$T/bin/warpdrv" --root "$T/v" --repo "file://$T/srv/" list

@@ -99,7 +99,7 @@ t_no_bundled_keys() {
 	cp "$WD" "$T/bin/warpdrv"
 	run "$T/bin/warpdrv" --version
 	assert_rc 0
-	assert_out "trusted keys: none bundled; only those given with --keys DIR"
+	assert_out "trusted keys: none bundled with the program (only the administrator's below and those of --keys DIR)"
 	run "$T/bin/warpdrv" detect --pci "$PCI"
 	assert_rc 0
 	assert_out "1 network controller: 0000:00:03.0 82540EM."
@@ -256,6 +256,62 @@ t_slow_2_demo_with_distribution_flags() {
 	[ -z "$(find "$SHARED/a/root" -type f)" ] || fail "uninstall left: $(find "$SHARED/a/root" -type f)"
 }
 
+# CMD... run with the folder ETC as /etc, in a mount namespace of its own:
+# the installed program reads its configuration and keys from /etc/warpdrv,
+# and no test reads or writes the host's.
+with_etc() { # ETC CMD...
+	local etc=$1 u=(unshare -m)
+	shift
+	[ "$(id -u)" = 0 ] || u=(unshare -rm)
+	"${u[0]}" --help >/dev/null 2>&1 || skip "no unshare"
+	run "${u[@]}" sh -c 'mount --bind "$0" /etc && exec "$@"' "$etc" "$@"
+}
+
+# The warpdrv package alone (and warpdrv-admin), unpacked at ROOT: no key and
+# no repository of its own, and it says how to add them; then keys an
+# administrator put in /etc/warpdrv/keys and a repository its configuration
+# file names are trusted and read.
+debian_base() { # ROOT
+	local W=$1/usr/bin/warpdrv A=$1/usr/bin/warpdrv-admin
+	mkdir -p "$T/etc"
+	with_etc "$T/etc" "$W" --version
+	assert_rc 0
+	assert_out "trusted keys: none bundled with the program"
+	assert_out "trusted keys: none in /etc/warpdrv/keys (an administrator adds a vendor's there"
+	assert_out "configuration: none read"
+	with_etc "$T/etc" "$W" list
+	assert_rc 1
+	assert_err "no repository to take packages from"
+	with_etc "$T/etc" "$W" detect --pci "$PCI"
+	assert_rc 0
+	assert_out "82540EM"
+	! grep -q "development keys" "$T/err" || fail "the base package trusts development keys: $ERR"
+	# a vendor's key in /etc/warpdrv/keys, its repository in the configuration
+	mkdir -p "$T/etc/warpdrv/keys/repo" "$T/vendor" "$T/srv"
+	"$A" -q keygen --out "$T/vendor/v" >/dev/null
+	cp "$T/vendor/v.pub" "$T/etc/warpdrv/keys/repo/"
+	"$A" -q pack "$SRC/drivers/pcntnd" --key "$T/vendor/v.key" --out "$T/srv/" >/dev/null
+	"$A" -q index "$T/srv" --key "$T/vendor/v.key" >/dev/null
+	printf 'repo = file://%s/
+pci = lspci:%s
+' "$T/srv" "$FIX/pci/ecs-guest.lspci-nn" \
+		>"$T/etc/warpdrv/warpdrv.conf"
+	with_etc "$T/etc" "$W" --version
+	assert_out "trusted keys: /etc/warpdrv/keys (the administrator's)"
+	assert_out "configuration: /etc/warpdrv/warpdrv.conf"
+	with_etc "$T/etc" "$W" list
+	assert_rc 0
+	assert_out "pcntnd"
+	with_etc "$T/etc" "$W" detect
+	assert_rc 0
+	assert_out "82540EM"
+	# without the administrator's key, the repository is refused
+	rm "$T/etc/warpdrv/keys/repo/v.pub"
+	with_etc "$T/etc" "$W" list
+	assert_rc 3
+	assert_err "signed by unknown key"
+}
+
 t_slow_3_debian_packages() {
 	slow
 	command -v dpkg-buildpackage >/dev/null || fail "no dpkg-buildpackage (make test-deps)"
@@ -271,6 +327,19 @@ t_slow_3_debian_packages() {
 		dpkg-deb -f "$p" Depends | grep libsqlite3-0 >/dev/null || fail "$p does not depend on libsqlite3-0"
 	done
 	dpkg-deb -c "$deb"/warpdrv_*.deb | grep warpdrv-admin >/dev/null && fail "warpdrv ships warpdrv-admin"
+	# built without a vendor's keys: warpdrv trusts no key of its own, the
+	# development keys and the demo repository are warpdrv-demo's alone
+	ls "$deb"/warpdrv-demo_*_all.deb >/dev/null || fail "no warpdrv-demo package: $(ls "$deb")"
+	dpkg-deb -c "$deb"/warpdrv_*.deb | grep -q 'usr/share/warpdrv/' && fail "warpdrv ships keys or a repository"
+	dpkg-deb -c "$deb"/warpdrv-demo_*.deb | grep -q './usr/share/warpdrv/keys/DEVELOPMENT$' ||
+		fail "warpdrv-demo lacks the development keys"
+	dpkg-deb -c "$deb"/warpdrv-demo_*.deb | grep -q './usr/share/warpdrv/repo/INDEX$' ||
+		fail "warpdrv-demo lacks the demo repository"
+	dpkg-deb -c "$deb"/warpdrv_*.deb | grep -q './usr/share/man/man5/warpdrv.conf.5' ||
+		fail "warpdrv lacks warpdrv.conf(5)"
+	dpkg -x "$deb"/warpdrv_*.deb "$T/base"
+	dpkg -x "$deb"/warpdrv-admin_*.deb "$T/base"
+	debian_base "$T/base"
 	for p in "$deb"/*.deb; do dpkg -x "$p" "$T/root"; done
 	W="$T/root/usr/bin/warpdrv"
 	run "$W" --version
