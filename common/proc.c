@@ -22,8 +22,8 @@ char *wd_process_cmdline(long pid)
 		n--;
 	if (n > 200)
 		n = 200;
-	for (size_t i = 0; i < n; i++)
-		if (!b.p[i])
+	for (size_t i = 0; i < n; i++) /* one line: the arguments and their own lines */
+		if ((unsigned char)b.p[i] < 0x20 || b.p[i] == 0x7f)
 			b.p[i] = ' ';
 	b.len = n;
 	wd_buf_cstr(&b);

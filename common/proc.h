@@ -4,7 +4,8 @@
 #define WD_PROC_H
 
 /* The command line of process pid as the process table has it (Linux:
- * /proc/PID/cmdline), its arguments joined by spaces and cut at 200 bytes;
+ * /proc/PID/cmdline), its arguments joined by spaces (control characters
+ * too: one line) and cut at 200 bytes;
  * malloc'd. NULL when the table does not say (no such process, no /proc). */
 char *wd_process_cmdline(long pid);
 
