@@ -19,6 +19,7 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "common/url.h"
 #include "state/subscriptions.h"
 
 char *repo_url(const char *arg)
@@ -46,39 +47,7 @@ char *repo_url(const char *arg)
 
 char *repo_origin(const char *url)
 {
-	const char *sep = strstr(url, "://");
-	if (!sep)
-		return NULL;
-	const char *h = sep + 3;
-	size_t hl = strcspn(h, "/?#");
-	for (size_t i = hl; i-- > 0;)
-		if (h[i] == '@') { /* a user part is not where the request goes */
-			hl -= i + 1;
-			h += i + 1;
-			break;
-		}
-	struct wd_buf b = {0};
-	for (const char *p = url; p < sep; p++)
-		wd_buf_addc(&b, (char)tolower((unsigned char)*p));
-	wd_buf_adds(&b, "://");
-	for (size_t i = 0; i < hl; i++)
-		wd_buf_addc(&b, (char)tolower((unsigned char)h[i]));
-	/* the default port said or not is the same place */
-	const char *o = wd_buf_cstr(&b);
-	size_t n = b.len;
-	if ((!strncmp(o, "https://", 8) && n > 12 && !strcmp(o + n - 4, ":443")) ||
-	    (!strncmp(o, "http://", 7) && n > 10 && !strcmp(o + n - 3, ":80")))
-		b.p[b.len = (size_t)(strrchr(o, ':') - o)] = '\0';
-	return b.p;
-}
-
-static bool same_origin(const char *a, const char *b)
-{
-	char *x = repo_origin(a), *y = repo_origin(b);
-	bool same = x && y && !strcmp(x, y);
-	free(x);
-	free(y);
-	return same;
+	return wd_url_origin(url);
 }
 
 /* The key goes to the host named only (scheme, host and port: an http://
@@ -87,7 +56,7 @@ static bool same_origin(const char *a, const char *b)
  * from the volume) is refused by catalog/fetch.c before any connection. */
 static bool key_may_go(const char *url, const char *host_of)
 {
-	return same_origin(url, host_of);
+	return wd_url_same_place(url, host_of);
 }
 
 static char *join_url(const char *base, const char *name)

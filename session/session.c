@@ -102,13 +102,19 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
 
 /* ------------------------------------------------------------ the database */
 
-static int db_reopen(struct session *s, bool create, struct wd_err *err)
+/* Opens the database again: read-only for a command that only reads (and
+ * under --dry-run), so that a read-only volume serves it and nothing is
+ * written, not even a journal played back; read-write for one that writes. */
+static int db_reopen(struct session *s, bool create, bool rw, struct wd_err *err)
 {
 	db_close(&s->db);
 	s->db_tried = false;
-	int r = db_open(&s->db, &s->v, create, &s->db_have, err);
+	rw = (rw || create) && !s->o.dry_run;
+	int r = rw ? db_open(&s->db, &s->v, create, &s->db_have, err)
+		   : db_open_read(&s->db, &s->v, &s->db_have, err);
 	if (!r) {
 		s->db_tried = true;
+		s->db_rw = rw;
 		s->db_created |= create;
 	}
 	return r;
@@ -116,16 +122,18 @@ static int db_reopen(struct session *s, bool create, struct wd_err *err)
 
 /* tell: a read-only command asked (the pending transaction is warned of);
  * boot: the volume's boot drive resolved first, as the commands that read
- * the state always did. */
-static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool boot,
-		  struct wd_err *err)
+ * the state always did; rw: the command writes through this handle (never
+ * under --dry-run). */
+static int db_get_rw(struct session *s, enum session_db_mode mode, bool tell, bool boot,
+		     bool rw, struct wd_err *err)
 {
 	struct volume *v;
 	int r = boot ? session_boot_volume(s, &v, err) : session_volume(s, &v, err);
-	if (!r && !s->db_tried)
-		r = db_reopen(s, false, err);
+	rw = rw && !s->o.dry_run;
+	if (!r && (!s->db_tried || (rw && !s->db_rw)))
+		r = db_reopen(s, false, rw, err);
 	if (!r && mode == SESSION_DB_CREATE && !s->db_have)
-		r = db_reopen(s, true, err);
+		r = db_reopen(s, true, true, err);
 	if (r || !s->db_have || mode == SESSION_DB_CREATE || (!tell && mode != SESSION_DB_RECOVER))
 		return r;
 	if (mode == SESSION_DB_RECOVER && s->o.dry_run)
@@ -145,7 +153,7 @@ static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool 
 		txn_end(&t);
 		txn_pending_desc_free(&s->pending);
 		s->db_recovered = true;
-		return db_reopen(s, false, err);
+		return db_reopen(s, false, true, err);
 	}
 	if (!s->pending_told) {
 		char what[512];
@@ -158,10 +166,17 @@ static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool 
 	return 0;
 }
 
+/* rw: as the mode says (all but SESSION_DB_READ write). */
+static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool boot,
+		  struct wd_err *err)
+{
+	return db_get_rw(s, mode, tell, boot, mode != SESSION_DB_READ, err);
+}
+
 int session_db(struct session *s, enum session_db_mode mode, struct db **db, bool *have,
 	       struct wd_err *err)
 {
-	int r = mode == SESSION_DB_PLAIN ? db_get(s, SESSION_DB_READ, false, false, err)
+	int r = mode == SESSION_DB_PLAIN ? db_get_rw(s, SESSION_DB_READ, false, false, true, err)
 					 : db_get(s, mode, true, true, err);
 	if (r)
 		return r;

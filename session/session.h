@@ -75,6 +75,7 @@ struct session {
 	bool vol_open, vol_boot;
 	struct db db;
 	bool db_tried, db_have, db_created, db_recovered;
+	bool db_rw;                     /* the database open for writing */
 	struct txn_pending_desc pending;
 	bool pending_known, pending_told;
 	struct keyring kr;
