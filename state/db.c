@@ -466,9 +466,9 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 			r = open_error(db->path, errno, &st, err);
 	}
 	if (!r)
-		r = sidecars(dfd, name, db->path, err);
-	if (!r)
 		r = header_wal(fd, db->path, err);
+	if (!r)
+		r = sidecars(dfd, name, db->path, err);
 	if (r) {
 		if (fd >= 0)
 			close(fd);
