@@ -390,18 +390,26 @@ int sub_from_bytes(const unsigned char bytes[SUB_BYTES], struct subscription *s,
 	return 0;
 }
 
-/* The "+URL" parts after the key's symbols: as many as payload byte 13
- * says, each a URL of at most SUB_URL_MAX bytes (blanks around them are
- * no part of them). */
+/* Where the "+https://" of the first repository starts (len: none). */
+static size_t repos_start(const char *text, size_t len)
+{
+	static const char mark[] = "+https://";
+	for (size_t i = 0; i + sizeof mark - 1 <= len; i++)
+		if (!memcmp(text + i, mark, sizeof mark - 1))
+			return i;
+	return len;
+}
+
+/* The "+https://..." parts after the key's symbols: as many as payload
+ * byte 13 says, each a URL of at most SUB_URL_MAX bytes (blanks around
+ * them are no part of them). */
 static int read_repos(const char *t, size_t n, struct subscription *s, struct wd_err *err)
 {
 	unsigned k = 0;
 	while (n) {
-		/* t[0] is '+' */
+		/* t[0] is the '+' of "+https://" */
 		t++, n--;
-		size_t len = 0;
-		while (len < n && t[len] != '+')
-			len++;
+		size_t len = repos_start(t, n);
 		size_t a = 0, b = len;
 		while (a < b && is_blank((unsigned char)t[a]))
 			a++;
@@ -424,8 +432,7 @@ static int read_repos(const char *t, size_t n, struct subscription *s, struct wd
 
 int sub_decode(const char *text, size_t len, struct subscription *s, struct wd_err *err)
 {
-	const char *plus = memchr(text, '+', len);
-	size_t klen = plus ? (size_t)(plus - text) : len;
+	size_t klen = repos_start(text, len);
 	unsigned char bytes[SUB_BYTES];
 	int r = sub_read_text(text, klen, bytes, err);
 	if (!r)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/hoststate.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
 #include "common/date.h"
@@ -186,6 +187,11 @@ int session_db(struct session *s, enum session_db_mode mode, struct db **db, boo
 	return 0;
 }
 
+const char *session_host_state(const struct session *s)
+{
+	return s->o.host_state;
+}
+
 const struct txn_pending_desc *session_pending(struct session *s)
 {
 	return s->pending.found ? &s->pending : NULL;
@@ -246,14 +252,36 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct key
 		return;
 	}
 	wd_buf_free(&idx.text); /* verified; only update keeps it */
-	if (today > idx.expires) {
-		char d[WD_DATE_LEN];
-		wd_date_format(idx.expires, d);
-		warn(s, "repository %s: its catalog expired on %s; run 'warpdrv update'", rc->name,
-		     d);
+	/* fresh enough? the host's memory first; without one, the expiry */
+	struct host_seen seen;
+	if ((*r = host_seen_get(s->o.host_state, idx.signer, rc->url, &seen, err))) {
+		index_free(&idx);
+		return;
 	}
-	catalog_add_index(cat, rc->name, rc->url, rc->mirrors, rc->nmirrors, rc->subscription,
-			  &idx);
+	char *stale = NULL, d[WD_DATE_LEN];
+	if (seen.known && idx.serial < seen.serial) {
+		stale = wd_xasprintf("repository %s: its stored catalog (index serial %llu) is older "
+				     "than the one this host has seen (serial %llu): the volume's "
+				     "catalog was replaced or restored; run 'warpdrv update'",
+				     rc->name, (unsigned long long)idx.serial,
+				     (unsigned long long)seen.serial);
+	} else if (today > idx.expires) {
+		wd_date_format(idx.expires, d);
+		stale = wd_xasprintf("repository %s: its stored catalog expired on %s, %d days ago%s; "
+				     "run 'warpdrv update' (or 'warpdrv repo remove %s' to go on "
+				     "without it)", rc->name, d, today - idx.expires,
+				     seen.known ? "" : " (this host has no record of it: its expiry "
+				     "is all that bounds its age)", rc->name);
+	} else if (!seen.known) {
+		wd_date_format(idx.expires, d);
+		warn(s, "repository %s: this host has no record of its index (the volume was "
+		     "updated elsewhere): its freshness rests on its expiry, %s", rc->name, d);
+	}
+	if (stale)
+		warn(s, "%s", stale);
+	struct repo *rp = catalog_add_index(cat, rc->name, rc->url, rc->mirrors, rc->nmirrors,
+					    rc->subscription, &idx);
+	rp->stale = stale;
 }
 
 /* The credentials of subscription repositories: the activated key. With no
@@ -264,7 +292,7 @@ static void stored_auth(struct session *s, struct catalog *cat)
 	const struct activation *a;
 	struct wd_err ignore;
 	if (!session_activation(s, &a, &ignore) && a->have)
-		catalog_set_auth(cat, a->sub.id, a->text);
+		catalog_set_auth(cat, &a->sub, a->text);
 }
 
 /* The remote repositories of the volume, from the catalog `update` stored
@@ -326,7 +354,7 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 		r = wd_today(&today, err);
 		for (int i = 0; !r && i < s->o.nrepos; i++) {
 			char *u = repo_url(s->o.repos[i]);
-			r = catalog_add_url(&s->cat, u, kr, today, err);
+			r = catalog_add_url(&s->cat, u, kr, today, s->o.host_state, !s->o.dry_run, err);
 			free(u);
 		}
 		if (!r && s->o.root)
@@ -339,6 +367,11 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 		}
 		s->cat_open = true;
 	}
+	/* an install chooses among every repository's versions: not from a
+	 * catalog known to be stale */
+	for (size_t i = 0; install && i < s->cat.n; i++)
+		if (s->cat.repos[i].stale)
+			return wd_err_set(err, WD_ETRUST, "%s", s->cat.repos[i].stale);
 	if (install && !s->cat_cache) {
 		if ((r = use_cache(s, err)))
 			return r;
@@ -364,6 +397,12 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 			activation_free(&s->act);
 			return r;
 		}
+		/* the clock guard's newest date: also what this host has seen, which
+		 * the volume cannot set back */
+		int newest;
+		struct wd_err ignore;
+		if (!host_seen_newest(s->o.host_state, &newest, &ignore) && newest)
+			activation_saw_date(&s->act, newest);
 		s->act_open = true;
 	}
 	if (s->cat_open && !s->act_merged) {

@@ -261,14 +261,15 @@ subscription_setup() {
 	cp -R "$FIXT/r1" "$T/www/a"
 	cp -R "$FIXT/r1" "$T/www/s"
 	cp -R "$FIXT/r1" "$T/www/d"
+	start_server P --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "@$T/auth"
+	start_server S --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "@$T/auth"
+	start_server D --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
 	wda --json issue --key "$T/k/license/lic.key" --customer 7 --entitlements drivers \
-		--expires 2099-01-01
+		--expires 2099-01-01 --repo "$P_URL/a/"
 	assert_rc 0
 	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
 	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
-	start_server P --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
-	start_server S --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
-	start_server D --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
+	printf '%s:%s\n' "$id" "$key" >"$T/auth"
 	wda -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 2 --mirror "$S_URL/s/"
 	assert_rc 0
 	cp "$T/www/a/INDEX" "$T/www/d/INDEX"
