@@ -415,10 +415,14 @@ static int read_repos(const char *t, size_t n, struct subscription *s, struct wd
 			a++;
 		while (b > a && is_blank((unsigned char)t[b - 1]))
 			b--;
-		if (k >= SUB_REPOS_MAX || b - a > SUB_URL_MAX || b == a)
+		bool printable = true;
+		for (size_t i = a; i < b; i++)
+			printable &= t[i] > ' ' && t[i] < 0x7f;
+		if (k >= SUB_REPOS_MAX || b - a > SUB_URL_MAX || b == a || !printable)
 			return wd_err_set(err, WD_ELICENSE, "the repositories after the key (+URL) "
-					  "are malformed: at most %d, each of 1 to %d characters; paste "
-					  "the key as it was issued", SUB_REPOS_MAX, SUB_URL_MAX);
+					  "are malformed: at most %d, each of 1 to %d printable "
+					  "characters; paste the key as it was issued", SUB_REPOS_MAX,
+					  SUB_URL_MAX);
 		memcpy(s->repos[k], t + a, b - a);
 		s->repos[k++][b - a] = '\0';
 		t += len, n -= len;
