@@ -25,16 +25,7 @@ kind psd
 file TEST.OS2 \IBMCOM\MACS\TEST.OS2
 M
 printf 'test driver\n' >"$FIXT/recipe/TEST.OS2"
-(
-	cd "$FIXT"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
-	printf 'subjectAltName=IP:127.0.0.1\n' >ext
-	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-		-extfile ext -out srv.pem
-) >/dev/null 2>&1
+make_test_ca "$FIXT"
 
 # Serves $T/www/a (testpkg VERSION at index serial SERIAL) over http.
 publish() { # VERSION SERIAL

@@ -36,16 +36,7 @@ head -c 8000 /dev/urandom >"$FIXT/tiny/TINY.OS2"
 "$WDA" -q index "$FIXT/srv2" --key "$FIXT/k/repo/test.key" --serial 1 >/dev/null
 PKG=testpkg-1.0.wdp
 PKGSIZE=$(stat -c %s "$FIXT/srv/$PKG")
-(
-	cd "$FIXT"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
-	printf 'subjectAltName=IP:127.0.0.1\n' >ext
-	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-		-extfile ext -out srv.pem
-) >/dev/null 2>&1
+make_test_ca "$FIXT"
 
 # $T/v (a volume), $T/k (the keys), $T/www/a and $T/www/b: the repository
 # twice, as a primary and a mirror served by the same server.
