@@ -398,6 +398,10 @@ static int open_error(const char *path, int e, const struct stat *st, struct wd_
 				  (unsigned long)st->st_nlink);
 	if (st->st_mode && !S_ISREG(st->st_mode))
 		return wd_not_plain(err, path, st->st_mode);
+	if (e == EROFS)
+		return wd_err_set(err, WD_EFAIL, "%s: the volume is read-only, and this command "
+				  "writes to it: mount it read-write (the commands that only read "
+				  "work as it is)", path);
 	return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(e));
 }
 

@@ -164,7 +164,7 @@ t_wal_and_shm_of_every_kind_are_never_opened() {
 	for db in "$DB" var/cache/warpdrv/catalog.db; do
 		for header in plain wal; do
 			for side in -wal -shm; do
-				for kind in file hardlink symlink fifo; do
+				for kind in file hardlink symlink fifo device; do
 					rm -f "$T/v/$db-wal" "$T/v/$db-shm"
 					[ "$header" = wal ] && python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(18); f.write(b"\x02\x02")' "$T/v/$db"
 					case $kind in
@@ -172,6 +172,7 @@ t_wal_and_shm_of_every_kind_are_never_opened() {
 					hardlink) ln "$T/outside/victim" "$T/v/$db$side" ;;
 					symlink) ln -s "$T/outside/victim" "$T/v/$db$side" ;;
 					fifo) mkfifo "$T/v/$db$side" ;;
+					device) mknod "$T/v/$db$side" c 1 3 2>/dev/null || continue ;; # /dev/null's
 					esac
 					S0=$(snapshot "$T/outside")
 					V0=$(snapshot "$T/v")
@@ -264,6 +265,29 @@ EOF
 	assert_out "already configured" # the plan, from the volume's files
 	umount "$T/ro"
 	[ "$(snapshot "$T/v")" = "$V0" ] || fail "the volume changed"
+	# an interrupted removal on a read-only volume: told, naming recover, never run
+	local n
+	for n in $(seq 1 40); do
+		rm -rf "$T/v2"
+		cp -a "$T/v" "$T/v2"
+		WARPDRV_CRASH_AT=$n "$WD" --yes --root "$T/v2" remove testpkg >/dev/null 2>&1 || :
+		[ "$(sqlite3 "$T/v2/$DB" 'SELECT count(*) FROM txn')" = 1 ] && break
+	done
+	[ "$(sqlite3 "$T/v2/$DB" 'SELECT count(*) FROM txn')" = 1 ] || fail "no step left the removal pending"
+	mount --bind "$T/v2" "$T/ro"
+	mount -o remount,ro,bind "$T/ro"
+	V0=$(snapshot "$T/v2")
+	wd --root "$T/ro" list --installed
+	assert_rc 0
+	assert_err "'warpdrv recover' finishes or undoes it"
+	wd --root "$T/ro" check
+	assert_rc 1
+	assert_out "[txn-pending]"
+	wd --root "$T/ro" recover
+	assert_rc 1
+	assert_err "the volume is read-only, and this command writes to it: mount it read-write"
+	umount "$T/ro"
+	[ "$(snapshot "$T/v2")" = "$V0" ] || fail "the pending volume changed"
 }
 
 # The campaign: a planted sidecar of a random kind under a random name of
