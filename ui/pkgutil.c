@@ -1,9 +1,11 @@
 #include "ui/pkgutil.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "catalog/versions.h"
 #include "common/date.h"
@@ -22,6 +24,26 @@ static void on_keys(void *ud)
 	ui_warn_dev_keys(ud);
 }
 
+/* The host state folder (catalog/hoststate.h): the option or variable,
+ * else /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv (by default
+ * ~/.local/state/warpdrv); NULL where none can be named. */
+static const char *ui_host_state(struct wd_ctx *ctx)
+{
+	static char buf[4096];
+	if (ctx->host_state && *ctx->host_state)
+		return ctx->host_state;
+	if (geteuid() == 0)
+		return "/var/lib/warpdrv";
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg == '/')
+		snprintf(buf, sizeof buf, "%s/warpdrv", xdg);
+	else if (home && *home == '/')
+		snprintf(buf, sizeof buf, "%s/.local/state/warpdrv", home);
+	else
+		return NULL;
+	return buf;
+}
+
 void ui_session_open(struct wd_ctx *ctx, struct session *s)
 {
 	struct session_opts o = {
@@ -29,6 +51,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
 		.system_keys = ctx->system_keys = ui_system_keys(),
+		.host_state = ui_host_state(ctx),
 		.bundled_keys = ui_data_dir(ctx, "keys"),
 		.bundled_repo = ui_data_dir(ctx, "repo"),
 		.repos = ctx->repos,

@@ -18,6 +18,9 @@ TESTTMP=$(mktemp -d)
 # test builds alone), the XDG configuration folder another.
 export WARPDRV_SYSCONFDIR="$TESTTMP/etc" XDG_CONFIG_HOME="$TESTTMP/xdg"
 trap 'rm -rf "$TESTTMP"' EXIT
+# What the host remembers of repositories (catalog/hoststate.h): the tests'
+# own, never /var/lib/warpdrv; each case gets a fresh one (run_case).
+export WARPDRV_HOST_STATE="$TESTTMP/host-state"
 # python3 found once and called by its own path without the site module
 # (the tests use the standard library alone), first on PATH for every child
 # too: a version manager's shim (pyenv's is a shell script) and the site
@@ -112,6 +115,7 @@ run_case() { # FUNCTION
 	local f=$1 rc
 	T="$TESTTMP/$f"
 	mkdir -p "$T"
+	export WARPDRV_HOST_STATE="$T/host-state"
 	CUR="$script:$f"
 	(set -e -o pipefail; "$f") >"$T/log" 2>&1
 	rc=$?
