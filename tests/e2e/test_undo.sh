@@ -67,6 +67,91 @@ t_acpi_off_puts_config_sys_back_byte_for_byte_then_remove_works() {
 	assert_json "[g['command'] for g in d['generations']] == ['configure acpi', 'configure acpi --off']"
 }
 
+# A guest that loaded the PSD before warpdrv: PSD=ACPI.PSD /VW and
+# BASEDEV=APM.ADD of its own, the PSD's files there. configure acpi adopts
+# them (the package keeps the guest's ACPI.PSD and APM.ADD) and adds only the
+# daemon's line; --off takes out that line alone: CONFIG.SYS byte for byte as
+# before. A second --off has nothing to turn off (the guest's lines were there
+# before warpdrv), and remove puts the guest's own files back.
+own_psd_volume() {
+	volume ecs21-e1000
+	python3 - "$T/v/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+b = b.replace(b'BASEDEV=IBMKBD.SYS\r\n', b'PSD=ACPI.PSD /VW\r\nBASEDEV=IBMKBD.SYS\r\n', 1)
+b = b.replace(b'BASEDEV=OS2LVM.DMD\r\n', b'BASEDEV=OS2LVM.DMD\r\nBASEDEV=APM.ADD\r\n', 1)
+open(p, 'wb').write(b)
+PY
+	grep -q 'PSD=ACPI.PSD /VW' "$T/v/CONFIG.SYS" || fail "the fixture was not edited"
+	for f in OS2/BOOT/ACPI.PSD OS2/BOOT/APM.ADD; do
+		printf 'the guest'"'"'s own %s\r\n' "$f" >"$T/v/$f"
+	done
+	subscribe "${1:-drivers,acpi}"
+	listing "00:03.0 8086:100e"
+}
+
+t_acpi_off_keeps_the_guests_own_psd_lines() {
+	own_psd_volume
+	wd --yes --root "$T/v" configure acpi
+	assert_rc 0
+	expect_changes CONFIG.SYS '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	wd --root "$T/v" --dry-run configure acpi --off
+	assert_rc 0
+	assert_out "-RUN=C:\OS2\ACPIDAEMON.EXE"
+	assert_no_out "-PSD=ACPI.PSD"
+	assert_no_out "-BASEDEV=APM.ADD"
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 0
+	assert_out "Done: generation 2"
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/IBMCOM/PROTOCOL.INI" "$T/v/IBMCOM/PROTOCOL.INI"
+	all_crlf CONFIG.SYS
+	check_clean
+	# the guest's lines were there before warpdrv: nothing more to turn off
+	before=$(snapshot "$T/v")
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 1
+	assert_err "configure acpi --off: the statements of acpi-psd 3.23.16 that CONFIG.SYS holds were there before warpdrv's first change"
+	assert_err "nothing is turned off ('warpdrv remove acpi-psd' removes the package and puts back the files it replaced)"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused --off changed the volume"
+	wd --yes --root "$T/v" remove acpi-psd
+	assert_rc 0
+	assert_same_file "$T/orig/OS2/BOOT/ACPI.PSD" "$T/v/OS2/BOOT/ACPI.PSD"
+	assert_same_file "$T/orig/OS2/BOOT/APM.ADD" "$T/v/OS2/BOOT/APM.ADD"
+	[ "$(snapshot "$T/v" var)" = "$(snapshot "$T/orig" var)" ] || fail "the volume is not as before the ACPI change"
+}
+
+# The same guest through setup (NIC and ACPI in one generation), with and
+# without the acpi entitlement: --off takes out the daemon's line only, the
+# NIC's change stays; without the entitlement setup leaves ACPI alone.
+t_acpi_off_after_setup_keeps_the_guests_own_psd_lines() {
+	own_psd_volume
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '+RUN=C:\OS2\ACPIDAEMON.EXE' \
+		'-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	check_clean
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 0
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/IBMCOM/PROTOCOL.INI" "$T/v/IBMCOM/PROTOCOL.INI"
+	# without acpi in the subscription setup leaves the guest's PSD alone,
+	# and configure acpi --off has no package to turn off
+	own_psd_volume drivers
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	before=$(snapshot "$T/v")
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 1
+	assert_err "configure acpi --off: no ACPI PSD package is installed"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused --off changed the volume"
+}
+
 # After a setup (NIC and ACPI in one generation), --off takes only the ACPI
 # part back: CONFIG.SYS as before but for the NIC's line; PROTOCOL.INI stays.
 t_acpi_off_after_setup_leaves_the_nic_change() {
