@@ -257,9 +257,11 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 {
 	*cur = *prev = NULL;
 	*gen = 0;
-	for (size_t i = 0; !*cur && i < n; i++)
-		if (loads_driver(&s->cs, &pkgs[i]))
-			*cur = &pkgs[i];
+	/* a subscription's driver first: that is what --off turns off */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !*cur && i < n; i++)
+			if ((pass || pkgs[i].m.entitlement) && loads_driver(&s->cs, &pkgs[i]))
+				*cur = &pkgs[i];
 	if (!*cur)
 		return wd_err_set(err, WD_EFAIL, "configure nic --off: %s loads the NIC driver of no "
 				  "package ('warpdrv check' tells what it loads): nothing to turn off",

@@ -346,7 +346,7 @@ static int plan_device(struct nic_ctx *c, const struct pci_dev *d, size_t nic_no
 		item_free(&it);
 		/* Only a subscription driver drives this one: the others are
 		 * still configured; it stays as it is. */
-		if (r != -WD_ELICENSE || c->in->driver)
+		if (r != -WD_ELICENSE || c->in->driver || c->in->off)
 			return r;
 		if (!refused->code)
 			*refused = *c->err;

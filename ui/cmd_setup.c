@@ -137,7 +137,7 @@ static int job_load(void *arg, const struct package *p, struct wd_err *err)
 }
 
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
-		    struct wd_err *err)
+		    bool off, struct wd_err *err)
 {
 	int r = setup_read_pci(j->s, j->ctx->pci, err);
 	if (r)
@@ -148,7 +148,7 @@ static int plan_nic(struct job *j, const char *driver, const char *slot, const c
 		if (j->pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j->pkgs[i];
 	struct nic_plan_in in = {.pkgs = nics, .npkgs = n, .may = gate, .may_arg = j,
-				 .driver = driver, .slot = slot, .section = section,
+				 .driver = driver, .slot = slot, .section = section, .off = off,
 				 .load = j->writes ? job_load : NULL, .load_arg = j};
 	r = setup_plan_nic(j->s, &in, err);
 	free(nics);
@@ -386,7 +386,7 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 		j.free_only = !r && !prev;
 	}
 	if (!r && w->nic)
-		r = plan_nic(&j, driver, w->slot, w->section, &err);
+		r = plan_nic(&j, driver, w->slot, w->section, w->off, &err);
 	if (!r && w->acpi)
 		r = plan_acpi(&j, w->acpi_optional, &err);
 	if (!r)

@@ -197,6 +197,77 @@ t_nic_off_goes_back_to_the_driver_before() {
 	[ ! -e "$T/v/IBMCOM/MACS/MMLEM.OS2" ] || fail "MMLEM.OS2 stayed"
 }
 
+# Two adapters, one of which only the subscription's driver runs (an 82545EM
+# beside an Am79C973), replacing the two 3Com adapters: setup with the
+# subscription configures MMLEM and PCNTND, every binding in its place;
+# configure nic --off refuses as it does with one such adapter (exit 4,
+# naming the adapter that keeps the subscription driver), volume unchanged.
+# With an 82540EM in its place --off goes back to E1000 and keeps PCNTND.
+# Without a subscription setup leaves the 82545EM as it is, and --off has
+# nothing to turn off.
+t_nic_off_two_adapters_one_only_the_subscriptions() {
+	volume 3com-vendor-names
+	subscribe drivers
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\EL90X.OS2' '-DEVICE=C:\IBMCOM\MACS\EL90X.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' '+DEVICE=C:\IBMCOM\MACS\PCNTND.OS2'
+	grep -q 'Bindings = "MMLEM_nif","PCNTND_nif"' "$T/v/IBMCOM/PROTOCOL.INI" || fail "the bindings moved"
+	all_crlf CONFIG.SYS
+	all_crlf IBMCOM/PROTOCOL.INI
+	check_clean
+	local after
+	after=$(snapshot "$T/v")
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 4
+	assert_err "configure nic --off: the 82545EM at 0000:00:03.0 would keep the subscription's driver: only mmlem (needs a subscription with drivers) drives it; nothing was changed"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --off --dry-run
+	assert_rc 4
+	assert_json "d['error']['exit_code'] == 4 and '82545EM at 0000:00:03.0' in d['error']['message']"
+	# the same refusal as with one such adapter
+	listing "00:03.0 8086:100f"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 4
+	assert_err "the 82545EM at 0000:00:03.0 would keep the subscription's driver"
+	[ "$(snapshot "$T/v")" = "$after" ] || fail "a refused --off changed the volume"
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS IBMCOM/PROTOCOL.INI
+
+	# an 82540EM beside the PCnet: --off goes back to E1000, PCNTND stays
+	volume 3com-vendor-names
+	subscribe drivers
+	listing "00:03.0 8086:100e" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	cp "$T/v/CONFIG.SYS" "$T/cs.setup"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 0
+	assert_out "-DEVICE=C:\IBMCOM\MACS\MMLEM.OS2"
+	assert_out "+DEVICE=C:\IBMCOM\MACS\E1000.OS2"
+	python3 - "$T/cs.setup" "$T/v/CONFIG.SYS" <<'PY' || fail "CONFIG.SYS changed in more than the MMLEM line"
+import sys
+a = open(sys.argv[1], 'rb').read().replace(b'\\MMLEM.OS2\r\n', b'\\E1000.OS2\r\n')
+sys.exit(0 if a == open(sys.argv[2], 'rb').read() else 1)
+PY
+	grep -q 'Bindings = "E1000_nif","PCNTND_nif"' "$T/v/IBMCOM/PROTOCOL.INI" || fail "the bindings moved"
+	check_clean
+
+	# without a subscription: the 82545EM is left as it is, nothing to turn off
+	volume warp452-pcnet
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	assert_out "no driver the subscription allows for the 82545EM at 0000:00:03.0"
+	assert_out "left as it is"
+	after=$(snapshot "$T/v")
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 1
+	assert_err "which needs no subscription"
+	assert_err "nothing to turn off"
+	[ "$(snapshot "$T/v")" = "$after" ] || fail "a refused --off changed the volume"
+}
+
 # A NIC with no generation before it goes to the free default.
 t_nic_off_without_a_driver_before_takes_the_free_default() {
 	volume ecs21-e1000
