@@ -108,35 +108,6 @@ static void claim_lines(struct nic_ctx *c)
 
 static void item_free(struct nic_item *it);
 
-/* A further adapter of a driver that cannot tell it from the first (no
- * instance switch, no slot keyword) with no old adapter's line to take
- * over: a new instance would drive the first card again, so it stays
- * unconfigured, with a warning (docs/setup.md, "The second card's slot"). */
-static void unconfigured(struct nic_ctx *c)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < c->out->n; i++) {
-		struct nic_item *it = &c->out->items[i];
-		const struct pkg_manifest *pm = &it->pkg->m;
-		if (it->instance > 1 && !pm->instance_switch && !pm->slot_keyword && c->claim[i] < 0) {
-			char *s = nic_stem(pm->driver);
-			nic_add_note(&c->out->warnings, &c->out->nwarnings,
-				     wd_xasprintf("the %s at %s stays unconfigured: %s has no "
-						  "instance switch and its NIF no slot keyword, so a "
-						  "second instance would drive the first card again; "
-						  "only the first %s is configured",
-						  it->dev->vbox_model ? it->dev->vbox_model : "NIC",
-						  it->dev->slot, s, s));
-			free(s);
-			item_free(it);
-			continue;
-		}
-		c->claim[kept] = c->claim[i];
-		c->out->items[kept++] = *it;
-	}
-	c->out->n = kept;
-}
-
 /* A driver being replaced may be loaded once more than there are adapters
  * for it (an adapter removed in VirtualBox): its lines left over would load
  * the old driver beside the new one, so they go with their sections. */
@@ -369,9 +340,11 @@ static int plan_device(struct nic_ctx *c, const struct pci_dev *d, size_t nic_no
 	return 1;
 }
 
-/* Instances: the k-th adapter of one driver, named as its manifest says.
- * A driver with no source for a further instance leaves that adapter as it
- * is. */
+/* Instances: the k-th adapter of one driver, named as its manifest's
+ * instance scheme says (docs/setup.md, "Instances"): each its own DEVICE=
+ * line and section, the card told by the scheme's switch, slot keyword or
+ * load order. A driver whose manifest declares no scheme is the one case
+ * where a further adapter stays unconfigured, with a warning. */
 static void name_instances(struct nic_ctx *c)
 {
 	size_t kept = 0;
@@ -383,12 +356,13 @@ static void name_instances(struct nic_ctx *c)
 		it->drivername = manifest_instance_drivername(&it->pkg->m, it->instance);
 		char *s = nic_stem(it->pkg->m.driver);
 		if (!it->drivername) {
-			nic_add_note(&c->out->notes, &c->out->nnotes,
-				     wd_xasprintf("the %s at %s would be %s's adapter %d, but no "
-						  "source says how %s drives a further adapter (its "
-						  "DriverName): it is left as it is", it->dev->vbox_model
-						  ? it->dev->vbox_model : "NIC", it->dev->slot, s,
-						  it->instance, s));
+			nic_add_note(&c->out->warnings, &c->out->nwarnings,
+				     wd_xasprintf("the %s at %s stays unconfigured: it would be %s's "
+						  "adapter %d, and %s's manifest declares no instance "
+						  "scheme (no DriverName for a further adapter), so only "
+						  "the first %s is configured",
+						  it->dev->vbox_model ? it->dev->vbox_model : "NIC",
+						  it->dev->slot, s, it->instance, it->pkg->m.name, s));
 			free(s);
 			item_free(it);
 			continue;
@@ -400,13 +374,6 @@ static void name_instances(struct nic_ctx *c)
 			it->slot = it->pkg->m.slot_first + it->instance - 1;
 		it->section = it->instance > 1 ? wd_xasprintf("%s_nif%d", s, it->instance)
 					       : wd_xasprintf("%s_nif", s);
-		if (it->instance > 1 && !it->pkg->m.instance_switch && it->slot < 0)
-			nic_add_note(&it->notes, &it->nnotes,
-				     wd_xasprintf("%s takes no instance switch and its NIF no slot "
-						  "keyword: [%s] takes the old adapter's place, but "
-						  "which card it drives cannot be told; if the adapters "
-						  "come up swapped or as one, swap or REM its line", s,
-						  it->section));
 		free(s);
 		c->out->items[kept++] = *it;
 	}
@@ -509,7 +476,6 @@ static int plan_edits(struct nic_ctx *c, const struct boot_model *m)
 	c->claim = wd_xcalloc(c->out->n + 1, sizeof *c->claim);
 	c->before = wd_xcalloc(c->out->n + 1, sizeof *c->before);
 	claim_lines(c);
-	unconfigured(c);
 	mark_leftovers(c);
 	int r = find_sections(c, m);
 	for (size_t i = 0; !r && i < c->out->n; i++) {

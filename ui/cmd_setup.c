@@ -293,6 +293,10 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 	for (size_t i = 0; i < pv.nnotes; i++)
 		json_mixed(js, NULL, pv.notes[i]);
 	json_arr_end(js);
+	json_arr_begin(js, "warnings");
+	for (size_t i = 0; pv.nic && i < pv.nic->nwarnings; i++)
+		json_mixed(js, NULL, pv.nic->warnings[i]);
+	json_arr_end(js);
 	struct wd_buf more = {0};
 	would_add(&pv, &more);
 	json_str(js, "subscription_would_add", more.len ? more.p : NULL);
