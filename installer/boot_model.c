@@ -1,6 +1,7 @@
 #include "installer/boot_model.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -85,22 +86,84 @@ static bool section_has_drivername(const struct protocol_ini *pi, const char *dn
 	return pi && pi_section_by_driver(pi, 0, dn) >= 0;
 }
 
-/* Instance k >= 2 of a driver without data for it: the two conventions the
- * project knows (docs/os2-facts.md, "PROTOCOL.INI"): NAME2$ (MultiMac)
- * and the last digit replaced (Intel: E1002$). The one a section has, else the first. */
-static char *guess_instance(const struct boot_input *in, const char *first, int k)
+static void index_vendor(const struct boot_input *in, struct bm_index *ix)
+{
+	ix->vendor_built = true;
+	const struct protocol_ini *pi = in->pi;
+	if (!pi)
+		return;
+	ix->vendor_next = wd_xcalloc(pi->nsec + 1, sizeof *ix->vendor_next);
+	for (size_t s = pi->nsec; s-- > 0;) { /* backwards: each prepended */
+		struct wd_sv dn;
+		if (!pi_get(pi, s, "DriverName", &dn) || dn.n < 3 || dn.p[dn.n - 1] != '$' ||
+		    !isalnum((unsigned char)dn.p[dn.n - 2]))
+			continue;
+		bool added;
+		size_t *head = ni_put(&ix->vendor, wd_sv_make(dn.p, dn.n - 2), s, &added);
+		ix->vendor_next[s] = added ? SIZE_MAX : *head;
+		*head = s;
+	}
+}
+
+/* The vendor's name of instance k >= 2 of file, whose first instance
+ * answers to first: the first name with one letter or digit added before
+ * the `$` (3Com's ELNK16$, then ELNK16X$; MultiMac's MMLEM2$ is one too),
+ * as PROTOCOL.INI's sections have it: the (k-1)-th such DriverName in file
+ * order that no NIF or package gives another driver. One letter or digit
+ * makes at most 36 names, so the walk stops after 64 sections. NULL: none. */
+static char *vendor_instance(const struct boot_input *in, struct bm_index *ix,
+			     const char *first, int k, const char *file)
+{
+	if (!ix || !in->pi || k < 2)
+		return NULL;
+	if (!ix->vendor_built)
+		index_vendor(in, ix);
+	size_t n = strlen(first);
+	if (n && first[n - 1] == '$')
+		n--;
+	const size_t *head = ni_get(&ix->vendor, wd_sv_make(first, n));
+	int seen = 1, steps = 0;
+	for (size_t s = head ? *head : SIZE_MAX; s != SIZE_MAX && steps < 64;
+	     s = ix->vendor_next[s], steps++) {
+		struct wd_sv dn;
+		if (!pi_get(in->pi, s, "DriverName", &dn))
+			continue;
+		const size_t *o = ni_get(&ix->owner_of, dn);
+		if (o && (ix->owners[*o].many || !ix->owners[*o].file ||
+			  strcasecmp(ix->owners[*o].file, file)))
+			continue; /* another driver's name */
+		if (++seen == k)
+			return wd_sv_dup(dn);
+	}
+	return NULL;
+}
+
+/* Instance k >= 2 of a driver without data for it: the conventions the
+ * project knows (docs/os2-facts.md, "PROTOCOL.INI"): NAME2$ (MultiMac),
+ * the last digit replaced (Intel: E1002$), and the vendor's own name, a
+ * letter or digit added before the `$` (vendor_instance). The one a
+ * section has, else the first. */
+static char *guess_instance(const struct boot_input *in, struct bm_index *ix, const char *first,
+			    int k, const char *file)
 {
 	size_t n = strlen(first);
 	if (n && first[n - 1] == '$')
 		n--;
 	char *a = wd_xasprintf("%.*s%d$", (int)n, first, k);
+	if (section_has_drivername(in->pi, a))
+		return a;
 	if (n && isdigit((unsigned char)first[n - 1])) {
 		char *b = wd_xasprintf("%.*s%d$", (int)n - 1, first, k);
-		if (!section_has_drivername(in->pi, a) && section_has_drivername(in->pi, b)) {
+		if (section_has_drivername(in->pi, b)) {
 			free(a);
 			return b;
 		}
 		free(b);
+	}
+	char *v = vendor_instance(in, ix, first, k, file);
+	if (v) {
+		free(a);
+		return v;
 	}
 	return a;
 }
@@ -125,7 +188,7 @@ static char *drivername_ix(const struct boot_input *in, const struct bm_index *i
 		    : p ? wd_xstrdup(p->driver_name) : stem_name(file, "$");
 	if (k == 1)
 		return first;
-	char *g = guess_instance(in, first, k);
+	char *g = guess_instance(in, (struct bm_index *)ix, first, k, file);
 	free(first);
 	return g;
 }
@@ -321,7 +384,8 @@ static void index_free(struct bm_index *ix)
 	if (!ix)
 		return;
 	struct nameidx *all[] = {&ix->nif_file, &ix->mac_file, &ix->mac_dn, &ix->bound,
-				 &ix->owner_of, &ix->guessed, &ix->proto_of, &ix->cand_head, &ix->cand_count};
+				 &ix->owner_of, &ix->guessed, &ix->proto_of, &ix->cand_head, &ix->cand_count,
+				 &ix->vendor};
 	for (size_t k = 0; k < sizeof all / sizeof *all; k++)
 		ni_free(all[k]);
 	free(ix->owners);
@@ -334,6 +398,7 @@ static void index_free(struct bm_index *ix)
 	free(ix->cand_file);
 	free(ix->cand_next);
 	free(ix->cand_all);
+	free(ix->vendor_next);
 	free(ix);
 }
 

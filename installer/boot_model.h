@@ -109,6 +109,12 @@ struct bm_index {
 	struct nameidx cand_count; /* file -> how many sections are 2 for it */
 	size_t *cand_all;         /* the sections that are 1, in file order */
 	size_t ncand_all;
+	/* a vendor's instance names: a DriverName less its last letter or
+	 * digit and `$` ("ELNK16" of ELNK16X$) -> its first section; vendor_next
+	 * links the sections of one such stem in file order (SIZE_MAX ends) */
+	bool vendor_built;
+	struct nameidx vendor;
+	size_t *vendor_next;
 };
 
 struct boot_model {
