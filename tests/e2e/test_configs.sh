@@ -148,24 +148,43 @@ t_elnk16_twice_with_a_subscription() {
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
 }
 
-# ---- 3. the second card's slot ----
+# ---- 3. instances: one rule, the manifest's instance scheme ----
 
-# A second 82540EM and no old adapter for it: E1000 has no instance switch
-# and its NIF no slot keyword, so the second card stays unconfigured: exit 0,
-# a warning saying so, nothing written (the first is configured already).
-t_second_card_unconfigured_without_a_subscription() {
-	volume ecs-e1000-settings
-	two_nics
-	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
-	assert_rc 0
-	assert_err "warning: the 82540EM at 0000:00:08.0 stays unconfigured: E1000 has no instance switch and its NIF no slot keyword, so a second instance would drive the first card again; only the first E1000 is configured"
-	assert_no_out "E1000_nif2"
-	assert_out "Nothing to do"
-	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
-	check_clean
+# configure nic --off on a result with no driver before it and no
+# subscription's driver to turn off: refused, the volume unchanged.
+off_nothing() {
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 1
+	assert_err "which needs no subscription, and no driver needing none was there before it: nothing to turn off"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused --off changed the volume"
 }
 
-# With a subscription MMLEM's /A1 tells the cards apart: both configured.
+# A second 82540EM and no old adapter for it: E1000's scheme (E1002$, by
+# load order) configures it as its own line and section after the first;
+# no protocol binds it yet, which a note says. check is clean, a second run
+# changes nothing, rollback gives the files back; --off has nothing to do.
+t_second_e1000_card_configured_without_a_subscription() {
+	volume ecs-e1000-settings
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json setup --yes
+	assert_rc 0
+	assert_json "d['warnings'] == [] and [n['driver_name'] for n in d['nics']] == ['E1000\$', 'E1002\$']"
+	assert_json "d['nics'][0]['unchanged'] and not d['nics'][1]['unchanged']"
+	assert_json "any('[E1000_nif2] is bound to no protocol' in x for x in d['nics'][1]['notes'])"
+	expect_changes CONFIG.SYS '+DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	expect_changes $PI '+   E1000_nif2 = E1000.NIF' '+' '+[E1000_nif2]' '+' '+   DriverName = E1002$'
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+	off_nothing
+}
+
+# With a subscription MMLEM's /A1 and MMLEM2$: both cards configured;
+# --off on the result goes back to E1000 by the same rule, E1000$ and
+# E1002$, each its own line, and that is clean too.
 t_second_card_configured_with_a_subscription() {
 	volume ecs-e1000-settings
 	subscribe drivers,acpi
@@ -177,6 +196,88 @@ t_second_card_configured_with_a_subscription() {
 	all_crlf CONFIG.SYS
 	all_crlf $PI
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	assert_out "Done: generation"
+	case $ERR in *"stays unconfigured"*) fail "a card left unconfigured: $ERR" ;; esac
+	[ "$(grep -ac 'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2'$'\r''$' "$T/v/CONFIG.SYS")" = 2 ] ||
+		fail "not two E1000 lines without a switch"
+	grep -aq 'DriverName = E1002\$' "$T/v/$PI" || fail "no E1002\$"
+	! grep -aq 'MMLEM' "$T/v/CONFIG.SYS" "$T/v/$PI" || fail "MMLEM is still there"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+}
+
+# A driver whose manifest declares no instance scheme (PCNTND): the one case
+# where the second card stays unconfigured, said in a warning (in --json
+# too); exit 0, nothing written.
+t_no_instance_scheme_second_card_stays_unconfigured() {
+	volume warp452-pcnet
+	listing "00:03.0 1022:2000 40" "00:08.0 1022:2000 40"
+	local msg="the Am79C973 at 0000:00:08.0 stays unconfigured: it would be PCNTND's adapter 2, and pcntnd's manifest declares no instance scheme (no DriverName for a further adapter), so only the first PCNTND is configured"
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_err "warning: $msg"
+	assert_out "Nothing to do"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json setup --yes
+	assert_rc 0
+	assert_json "d['warnings'] == [\"$msg\"] and d['changed'] is False"
+	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
+	check_clean
+}
+
+# ---- 3b. the vendor's own second-instance name ----
+
+# Two 3Com adapters, the second answering to ELNK16X$ (the first name with
+# a letter before the $), [IBMLXCFG] naming only the first: check pairs the
+# second load with [ELNK16_NIF2] (no warning), and setup replaces both,
+# every binding in its place, with and without a subscription; check clean,
+# a second run changes nothing, rollback byte for byte, then --off.
+elnk16x_case() { # DRIVER SECOND_DRIVERNAME SWITCH
+	local D=$1
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "not any(f['code'] in ('mac-no-section', 'section-no-driver') for f in d['findings'])"
+	two_nics
+	setup_applies
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF]"
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		"+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2" "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2$3" "${@:4}"
+	expect_changes $PI "-   ELNK16_NIF = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK16X$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+	grep -aq 'ADAPTER1 = netbeui\$,1' "$T/v/$PI" || fail "ADAPTER1 changed"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+}
+
+t_elnk16x_vendor_letter_without_a_subscription() {
+	volume elnk16x-two
+	elnk16x_case E1000 'E1002$' ''
+	off_nothing
+}
+
+t_elnk16x_vendor_letter_with_a_subscription() {
+	volume elnk16x-two
+	subscribe drivers,acpi
+	elnk16x_case MMLEM 'MMLEM2$' ' /A1' '+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	cp "$T/v/$PI" "$T/pi.setup"
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	grep -aq 'Bindings = E1000_nif,E1000_nif2' "$T/v/$PI" || fail "the bindings moved"
+	grep -aq 'DriverName = E1002\$' "$T/v/$PI" || fail "no E1002\$"
+	[ "$(grep -ac 'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2'$'\r''$' "$T/v/CONFIG.SYS")" = 2 ] ||
+		fail "not two E1000 lines"
+	check_clean
 }
 
 # ---- 4. a change of medium ----
@@ -320,7 +421,7 @@ t_mpts_folder_vendor_names_with_a_subscription() {
 # LAN Manager's volume and a PROTMAN in \MPTS with a stale \IBMCOM copy:
 # warnings that say what was not checked, no error.
 t_check_no_error_on_lan_manager_and_protman_in_mpts() {
-	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two; do
+	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two elnk16x-two; do
 		volume $v
 		wd --root "$T/v" --json check
 		assert_rc 0
