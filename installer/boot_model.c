@@ -402,12 +402,63 @@ static void index_free(struct bm_index *ix)
 	free(ix);
 }
 
+/* The candidates worked out before a pairing are stale after it. */
+static void forget_candidates(struct bm_index *ix)
+{
+	free(ix->cand);
+	free(ix->cand_file);
+	free(ix->cand_next);
+	free(ix->cand_all);
+	ni_free(&ix->cand_head);
+	ni_free(&ix->cand_count);
+	ix->cand = NULL;
+	ix->cand_file = NULL;
+	ix->cand_next = NULL;
+	ix->cand_all = NULL;
+	ix->ncand_all = 0;
+	ix->cand_ok = false;
+}
+
+/* A MAC loaded under a file name that says nothing of its DriverName (a
+ * generic one, AUTONIC's AUTO.OS2): when it is the one MAC whose DriverName
+ * was guessed and has no section, and one bound section alone could be its
+ * (answered by no loaded driver, its DriverName no other driver's), that
+ * section is its: the load answers to its DriverName, still a guess (check
+ * says so). Only one such MAC: more are the planner's to tell (--section). */
+static void pair_by_elimination(struct boot_model *m)
+{
+	if (!m->in.pi || m->lanman)
+		return;
+	long only = -1;
+	for (size_t k = 0; k < m->nmac; k++)
+		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0) {
+			if (only >= 0)
+				return;
+			only = (long)k;
+		}
+	size_t c[2];
+	if (only < 0 || boot_candidates(m, (size_t)only, NULL) != 1)
+		return;
+	candidates_first(m, (size_t)only, c);
+	struct wd_sv dn;
+	if (!boot_section_dn(m, c[0], &dn))
+		return;
+	struct bm_mac *x = &m->mac[only];
+	free(x->drivername);
+	x->drivername = wd_sv_dup(dn);
+	x->section = (long)c[0];
+	x->paired = true;
+	ni_put(&m->ix->mac_dn, wd_sv_cstr(x->drivername), (size_t)only, NULL);
+	forget_candidates(m->ix);
+}
+
 void boot_model_build(struct boot_model *m, const struct boot_input *in)
 {
 	memset(m, 0, sizeof *m);
 	m->in = *in;
 	m->ix = wd_xcalloc(1, sizeof *m->ix);
 	m->netbind = -1;
+	m->autonic = -1;
 	m->lanman_line = -1;
 	index_inputs(m);
 	find_lanman(m);
@@ -421,12 +472,16 @@ void boot_model_build(struct boot_model *m, const struct boot_input *in)
 		else if (m->netbind < 0 && st.loads && wd_sv_ieq(st.name, "NETBIND.EXE") &&
 			 (wd_sv_ieq(st.keyword, "CALL") || wd_sv_ieq(st.keyword, "RUN")))
 			m->netbind = (long)i;
+		else if (m->autonic < 0 && st.loads && wd_sv_ieq(st.keyword, "DEVICE") &&
+			 wd_sv_ieq(st.name, "AUTONIC.SYS"))
+			m->autonic = (long)i;
 	}
 	if (in->pi) {
 		m->mpts = pi_section_by_driver(in->pi, 0, "PROTMAN$") >= 0;
 		for (size_t s = 0; s < in->pi->nsec; s++)
 			add_proto(m, s);
 		read_adapters(m);
+		pair_by_elimination(m);
 	}
 	for (size_t k = 0; k < m->nmac; k++)
 		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0) {
@@ -502,7 +557,29 @@ static int rebound(const struct boot_model *old, const struct boot_model *new_,
 	return 0;
 }
 
-static int bindings_answered(const struct boot_model *m, struct wd_err *err)
+/* The DEVICE= line of old whose driver, its DriverName unknown, may answer
+ * to section name (one of its candidates), or -1. */
+static long line_that_may_answer(const struct boot_model *old, const char *name)
+{
+	long s = pi_section(old->in.pi, name);
+	if (s < 0)
+		return -1;
+	size_t *cand = wd_xcalloc(old->in.pi->nsec + 1, sizeof *cand);
+	long at = -1;
+	for (size_t k = 0; at < 0 && k < old->nmac; k++) {
+		if (old->mac[k].source != BM_GUESSED || old->mac[k].section >= 0)
+			continue;
+		size_t n = boot_candidates(old, k, cand);
+		for (size_t i = 0; i < n; i++)
+			if (cand[i] == (size_t)s)
+				at = (long)k;
+	}
+	free(cand);
+	return at;
+}
+
+static int bindings_answered(const struct boot_model *old, const struct boot_model *m,
+			     struct wd_err *err)
 {
 	for (size_t k = 0; k < m->nproto; k++) {
 		const struct bm_proto *p = &m->proto[k];
@@ -512,6 +589,19 @@ static int bindings_answered(const struct boot_model *m, struct wd_err *err)
 			long s = pi_section(m->in.pi, p->b.slot[i]);
 			if (s >= 0 && boot_answering(m, (size_t)s) >= 0)
 				continue;
+			long mac = line_that_may_answer(old, p->b.slot[i]);
+			if (mac >= 0) {
+				const struct bm_mac *x = &old->mac[mac];
+				struct wd_sv t = tl_text(&old->in.cs->t, x->line);
+				return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] would "
+						  "be bound to %s, which no driver loaded by CONFIG.SYS "
+						  "answers to; it is the section CONFIG.SYS line %zu "
+						  "(%.*s) may answer to, whose DriverName no NIF on the "
+						  "volume gives: put that driver's NIF in \\IBMCOM\\MACS to "
+						  "make it certain, then run again; nothing was written",
+						  m->in.pi->sec[p->section].name, p->b.slot[i],
+						  x->line + 1, SV(t));
+			}
 			return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] would be "
 					  "bound to %s, which no driver loaded by CONFIG.SYS answers "
 					  "to; nothing was written", m->in.pi->sec[p->section].name,
@@ -546,7 +636,7 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 		if (ch[i].old_section)
 			r = rebound(old, new_, &ch[i], err);
 	if (!r)
-		r = bindings_answered(new_, err);
+		r = bindings_answered(old, new_, err);
 	/* The old errors by code and key ("code\0key"), looked up once each. */
 	struct nameidx had = {0};
 	char **keys = wd_xcalloc(old->rep.n + 1, sizeof *keys);

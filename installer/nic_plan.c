@@ -179,8 +179,9 @@ static int by_rank(const void *a, const void *b)
 }
 
 /* The candidates of line k: boot_candidates whose [IBMLXCFG] entry names
- * the driver's NIF, in binding order (where each is first bound: protocols
- * in file order, slots in order), file order among equals. */
+ * the driver's NIF (all of them when none does), in binding order (where
+ * each is first bound: protocols in file order, slots in order), file
+ * order among equals. */
 static size_t candidates(struct nic_ctx *c, const struct boot_model *m, size_t k, size_t *out)
 {
 	size_t *all = wd_xcalloc(c->pi->nsec + 1, sizeof *all), n = 0;
@@ -195,6 +196,13 @@ static size_t candidates(struct nic_ctx *c, const struct boot_model *m, size_t k
 		r[n] = (struct ranked){boot_binding_rank(m, c->pi->sec[all[i]].name), n, all[i]};
 		n++;
 	}
+	/* No entry names the driver's NIF: a driver loaded under a file name
+	 * of its own choosing (AUTONIC's AUTO.OS2, a copy of the card's
+	 * driver), whose NIF is no AUTO.NIF. Then every candidate is one. */
+	for (size_t i = 0; !n && i < na; i++)
+		r[i] = (struct ranked){boot_binding_rank(m, c->pi->sec[all[i]].name), i, all[i]};
+	if (!n)
+		n = na;
 	qsort(r, n, sizeof *r, by_rank);
 	for (size_t i = 0; i < n; i++)
 		out[i] = r[i].s;
@@ -443,6 +451,17 @@ static int mpts_there(struct nic_ctx *c, const struct boot_model *m)
 				  "install the network stack", loc->protman < 0 ? "" : "no ",
 				  loc->protman < 0 ? "no DEVICE=...\\PROTMAN.OS2 line in CONFIG.SYS"
 						   : loc->path);
+	if (m->autonic >= 0) {
+		struct wd_sv t = tl_text(&c->cs->t, (size_t)m->autonic);
+		return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %ld (%.*s) loads AUTONIC.SYS, "
+				  "which at each boot copies the files of the card's folder "
+				  "\\IBMCOM\\AUTO\\VVVV.DDDD over \\IBMCOM\\PROTOCOL.INI and "
+				  "\\IBMCOM\\MACS\\AUTO.OS2: what warpdrv changed there would be "
+				  "undone at the next boot, and warpdrv does not edit AUTONIC's "
+				  "folders; REM that line and run again (setup then replaces the "
+				  "AUTO.OS2 line with the card's own driver); nothing was changed",
+				  m->autonic + 1, (int)t.n, t.p);
+	}
 	if (!m->mpts)
 		return wd_err_set(c->err, WD_EFAIL, "this volume has no MPTS networking (%s has no "
 				  "[PROT_MAN] section with DriverName = PROTMAN$: empty, damaged or "

@@ -418,6 +418,90 @@ t_mpts_folder_vendor_names_with_a_subscription() {
 	mpts_folder_case MMLEM 'MMLEM2$'
 }
 
+# ---- 5. a MAC under a generic file name, AUTONIC ----
+
+# device=c:\ibmcom\macs\auto.os2 (lower case, no NIF) and one bound MAC
+# section nothing else claims: the boot model pairs them (check warns that
+# it is a guess, no error); setup replaces both, every binding in its place,
+# with and without a subscription; check clean, a second run changes
+# nothing, rollback byte for byte, and --off on the result.
+auto_case() { # DRIVER EXTRA-CONFIG-LINE...
+	local D=$1
+	shift
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "any(f['code'] == 'mac-no-section' and f['severity'] == 'warning' and '[IBMFE_nif] is the one bound MAC section no other driver answers to' in f['message'] for f in d['findings'])"
+	one_nic
+	setup_applies
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	expect_changes CONFIG.SYS '-device=c:\ibmcom\macs\auto.os2' "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2" "$@"
+	expect_changes $PI '-   IBMFE_nif = IBMFE.NIF' "+   ${D}_nif = ${D}.NIF" \
+		'-   Bindings = IBMFE_nif' "+   Bindings = ${D}_nif" '-   Bindings = IBMFE_nif' "+   Bindings = ${D}_nif" \
+		'-[IBMFE_nif]' "+[${D}_nif]" '-   DriverName = IBMFE$' "+   DriverName = ${D}\$"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+}
+
+t_auto_os2_without_a_subscription() {
+	volume auto-os2-generic
+	auto_case E1000
+	off_nothing
+}
+
+t_auto_os2_with_a_subscription() {
+	volume auto-os2-generic
+	subscribe drivers,acpi
+	auto_case MMLEM '+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	grep -aq 'Bindings = E1000_nif' "$T/v/$PI" || fail "the bindings did not follow"
+	check_clean
+}
+
+# AUTONIC.SYS loaded: at each boot it copies \IBMCOM\AUTO\8086.100E over
+# PROTOCOL.INI and AUTO.OS2. check warns (no error); setup and configure nic
+# refuse saying why (exit 1), with and without a subscription, the volume's
+# bytes unchanged; with the line REMmed setup goes on as above.
+AUTONIC_MSG="CONFIG.SYS line 25 (device=c:\\autonic.sys) loads AUTONIC.SYS, which at each boot copies the files of the card's folder \\IBMCOM\\AUTO\\VVVV.DDDD over \\IBMCOM\\PROTOCOL.INI and \\IBMCOM\\MACS\\AUTO.OS2: what warpdrv changed there would be undone at the next boot, and warpdrv does not edit AUTONIC's folders; REM that line and run again (setup then replaces the AUTO.OS2 line with the card's own driver); nothing was changed"
+
+autonic_case() {
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "[(f['line'], f['severity']) for f in d['findings'] if f['code'] == 'autonic'] == [(25, 'warning')]"
+	assert_json "any('does not last' in f['message'] for f in d['findings'] if f['code'] == 'autonic')"
+	one_nic
+	setup_refused "$AUTONIC_MSG"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --yes
+	assert_rc 1
+	assert_json "d['error']['exit_code'] == 1 and 'loads AUTONIC.SYS' in d['error']['message']"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "refused, but the volume changed"
+	# REMmed, as the message says: setup replaces the AUTO.OS2 line
+	python3 - "$T/v/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read().replace(b'device=c:\\autonic.sys\r\n', b'REM device=c:\\autonic.sys\r\n')
+open(p, 'wb').write(b)
+PY
+	setup_applies
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	check_clean
+}
+
+t_autonic_refused_without_a_subscription() {
+	volume autonic
+	autonic_case
+}
+
+t_autonic_refused_with_a_subscription() {
+	volume autonic
+	subscribe drivers,acpi
+	autonic_case
+}
+
 # LAN Manager's volume and a PROTMAN in \MPTS with a stale \IBMCOM copy:
 # warnings that say what was not checked, no error.
 t_check_no_error_on_lan_manager_and_protman_in_mpts() {
