@@ -558,24 +558,23 @@ static int rebound(const struct boot_model *old, const struct boot_model *new_,
 }
 
 /* The DEVICE= line of old whose driver, its DriverName unknown, may answer
- * to section name (one of its candidates), or -1. */
+ * to section name (one of its candidates: boot_candidates' rule, read from
+ * its index in one pass over the MACs), or -1. */
 static long line_that_may_answer(const struct boot_model *old, const char *name)
 {
 	long s = pi_section(old->in.pi, name);
-	if (s < 0)
+	if (s < 0 || !old->nmac)
 		return -1;
-	size_t *cand = wd_xcalloc(old->in.pi->nsec + 1, sizeof *cand);
-	long at = -1;
-	for (size_t k = 0; at < 0 && k < old->nmac; k++) {
+	boot_candidates(old, 0, NULL); /* the index, worked out once */
+	const struct bm_index *ix = old->ix;
+	for (size_t k = 0; ix->cand && k < old->nmac; k++) {
 		if (old->mac[k].source != BM_GUESSED || old->mac[k].section >= 0)
 			continue;
-		size_t n = boot_candidates(old, k, cand);
-		for (size_t i = 0; i < n; i++)
-			if (cand[i] == (size_t)s)
-				at = (long)k;
+		if (ix->cand[s] == 1 ||
+		    (ix->cand[s] == 2 && !strcasecmp(ix->cand_file[s], old->mac[k].file)))
+			return (long)k;
 	}
-	free(cand);
-	return at;
+	return -1;
 }
 
 static int bindings_answered(const struct boot_model *old, const struct boot_model *m,

@@ -382,11 +382,12 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 	if (!r)
 		r = job_packages(&j, &err);
 	const char *driver = w->driver;
+	char *before = NULL; /* a copy: reading the package whole replaces its manifest */
 	if (!r && w->off) { /* back to the driver before (installer/config_off.h) */
 		const struct package *cur, *prev;
 		long gen;
 		if (!(r = config_off_nic(j.s, j.pkgs, j.npkgs, &cur, &prev, &gen, &err)))
-			driver = prev ? prev->m.name : NULL;
+			driver = before = prev ? wd_xstrdup(prev->m.name) : NULL;
 		j.free_only = !r && !prev;
 	}
 	if (!r && w->nic)
@@ -396,6 +397,7 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 	if (!r)
 		r = finish(&j, w->ask, &err);
 	job_free(&j);
+	free(before);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 

@@ -460,6 +460,67 @@ t_auto_os2_with_a_subscription() {
 	check_clean
 }
 
+# Two bound sections either could be the generic load's: no pairing; setup
+# refuses naming the DEVICE= line and --section, and --section says which
+# (the other goes with its bindings, said in a note).
+t_auto_os2_two_candidates_section_says_which() {
+	volume auto-os2-generic
+	python3 - "$T/v/$PI" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+b = b.replace(b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif\r\n', b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif,OLDNIC_nif\r\n')
+b += b'\r\n[OLDNIC_nif]\r\n\r\n   DriverName = OLDNIC$\r\n'
+open(p, 'wb').write(b)
+PY
+	grep -aq 'OLDNIC_nif' "$T/v/$PI" || fail "the fixture was not edited"
+	rm -rf "$T/orig"
+	cp -a "$T/v" "$T/orig"
+	one_nic
+	setup_refused "CONFIG.SYS line 25 loads auto.os2, whose DriverName no NIF on the volume gives, and [IBMFE_nif] or [OLDNIC_nif] could be its PROTOCOL.INI section: run again with --section NAME to say which; nothing was changed"
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes --section IBMFE_nif
+	assert_rc 0
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	assert_out "[OLDNIC_nif] answers to no driver CONFIG.SYS loads and --section chose [IBMFE_nif]: it goes, with its bindings"
+	grep -aq 'Bindings = E1000_nif' "$T/v/$PI" || fail "the bindings did not follow"
+	! grep -aq 'OLDNIC' "$T/v/$PI" || fail "[OLDNIC_nif] stayed"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+	wd --yes --root "$T/v" rollback
+	assert_rc 0
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/$PI" "$T/v/$PI"
+}
+
+# The generic load stays (the one card keeps its E1000 line) and two
+# sections either could be its: the postcondition refuses, naming the
+# DEVICE= line that may answer to the section and what makes it certain;
+# with and without a subscription, the volume's bytes unchanged.
+t_auto_os2_refusal_names_the_device_line() {
+	local sub
+	for sub in "" drivers,acpi; do
+		volume auto-os2-generic
+		[ -z "$sub" ] || subscribe "$sub"
+		python3 - "$T/v" <<'PY'
+import sys
+v = sys.argv[1]
+c = open(v + '/CONFIG.SYS', 'rb').read()
+c = c.replace(b'device=c:\\ibmcom\\macs\\auto.os2\r\n', b'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2\r\ndevice=c:\\ibmcom\\macs\\auto.os2\r\n')
+open(v + '/CONFIG.SYS', 'wb').write(c)
+p = v + '/IBMCOM/PROTOCOL.INI'
+b = open(p, 'rb').read()
+b = b.replace(b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif\r\n', b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif,OLDNIC_nif\r\n')
+b += b'\r\n[OLDNIC_nif]\r\n\r\n   DriverName = OLDNIC$\r\n'
+open(p, 'wb').write(b)
+open(v + '/IBMCOM/MACS/E1000.OS2', 'w').write('E1000.OS2: a stand-in\n')
+PY
+		grep -aq 'OLDNIC_nif' "$T/v/$PI" || fail "the fixture was not edited"
+		one_nic
+		setup_refused "[netbeui_nif] would be bound to IBMFE_nif, which no driver loaded by CONFIG.SYS answers to; it is the section CONFIG.SYS line 26 (device=c:\\ibmcom\\macs\\auto.os2) may answer to, whose DriverName no NIF on the volume gives: put that driver's NIF in \\IBMCOM\\MACS to make it certain, then run again; nothing was written"
+	done
+}
+
 # AUTONIC.SYS loaded: at each boot it copies \IBMCOM\AUTO\8086.100E over
 # PROTOCOL.INI and AUTO.OS2. check warns (no error); setup and configure nic
 # refuse saying why (exit 1), with and without a subscription, the volume's
