@@ -182,7 +182,7 @@ int boot_critical_manifest_on(const struct volume *v, const struct pkg_manifest 
 void boot_critical_check(const struct volume *v, const struct config_sys *cs,
 			 struct check_report *rep)
 {
-	struct bc_volume_facts f = {BC_FS_UNKNOWN, false, v->boot_drive ? v->boot_drive : 'C'};
+	struct bc_volume_facts f = {BC_FS_UNKNOWN, false, false, v->boot_drive ? v->boot_drive : 'C'};
 	struct statfs sf;
 	if (!statfs(v->root, &sf)) {
 		unsigned long t = (unsigned long)sf.f_type & 0xffffffffUL;
@@ -197,7 +197,31 @@ void boot_critical_check(const struct volume *v, const struct config_sys *cs,
 			f.holds_ifs = volume_has(v, p);
 			free(p);
 		}
+	f.holds_wps = volume_has(v, "\\OS2\\DLL\\PMWP.DLL");
 	boot_critical_rules(cs, &f, rep);
+}
+
+bool boot_os2_v2(const struct config_sys *cs, const struct bc_volume_facts *f)
+{
+	if (f->holds_wps)
+		return true;
+	for (size_t i = 0; i < config_sys_lines(cs); i++) {
+		struct wd_sv t = wd_sv_trim(tl_text(&cs->t, i));
+		/* a remark's statement counts: REM BASEDEV= is a 2.0 CONFIG.SYS */
+		if (t.n > 4 && wd_sv_istarts(t, "REM") && (t.p[3] == ' ' || t.p[3] == '\t'))
+			t = wd_sv_trim(wd_sv_make(t.p + 4, t.n - 4));
+		if (wd_sv_istarts(t, "BASEDEV") || wd_sv_istarts(t, "PSD") ||
+		    wd_sv_istarts(t, "SET RUNWORKPLACE")) {
+			size_t k = 0;
+			while (k < t.n && t.p[k] != '=')
+				k++;
+			struct wd_sv kw = wd_sv_trim(wd_sv_make(t.p, k));
+			if (k < t.n && (wd_sv_ieq(kw, "BASEDEV") || wd_sv_ieq(kw, "PSD") ||
+					wd_sv_istarts(kw, "SET RUNWORKPLACE")))
+				return true;
+		}
+	}
+	return false;
 }
 
 void boot_critical_rules(const struct config_sys *cs, const struct bc_volume_facts *f,
@@ -210,12 +234,13 @@ void boot_critical_rules(const struct config_sys *cs, const struct bc_volume_fac
 		adapter |= e && e->cls == BC_DISK_ADAPTER;
 		ifs |= e && e->cls == BC_BOOT_IFS;
 	}
-	if (!manager)
+	bool v2 = boot_os2_v2(cs, f);
+	if (!manager && v2)
 		report_add(rep, "CONFIG.SYS", 0, CHECK_ERROR, "no-disk-driver", "OS2DASD.DMD",
 			   "no BASEDEV= line loads OS2DASD.DMD, the disk device manager: OS/2 "
 			   "cannot read its boot volume and stops at boot; add BASEDEV=OS2DASD.DMD "
 			   "after the adapter drivers (*.ADD)");
-	if (!adapter)
+	if (!adapter && v2)
 		report_add(rep, "CONFIG.SYS", 0, CHECK_ERROR, "no-disk-driver", "*.ADD",
 			   "no BASEDEV= line loads a disk adapter driver (*.ADD, APM.ADD not "
 			   "counted): nothing drives the boot disk's controller and the guest "

@@ -70,15 +70,23 @@ enum bc_fs { BC_FS_UNKNOWN, BC_FS_FAT, BC_FS_HPFS, BC_FS_JFS };
 struct bc_volume_facts {
 	enum bc_fs fs;       /* the file system the folder is on (a mounted volume), or unknown */
 	bool holds_ifs;      /* JFS.IFS or HPFS.IFS is in \, \OS2 or \OS2\BOOT */
+	bool holds_wps;      /* \OS2\DLL\PMWP.DLL, the Workplace Shell (OS/2 2.0 and later) */
 	char boot_drive;     /* for the lines the messages suggest; 0: C */
 };
 
 /* `warpdrv check`: no disk manager (OS2DASD.DMD), no disk adapter driver
- * (*.ADD), no IFS= of the boot file system (the rule for FAT and for a
- * volume whose file system cannot be known is in docs/config-files.md):
- * each an error, code no-disk-driver or no-boot-ifs. */
+ * (*.ADD), on OS/2 2.0 and later only (boot_os2_v2); no IFS= of the boot
+ * file system (the rule for FAT and for a volume whose file system cannot
+ * be known is in docs/config-files.md): each an error, code no-disk-driver
+ * or no-boot-ifs. */
 void boot_critical_check(const struct volume *v, const struct config_sys *cs,
 			 struct check_report *rep);
+/* Is the volume OS/2 2.0 or later, whose disk drivers are BASEDEV= lines
+ * (OS/2 1.x and LAN Manager boot disks have none: their kernel loads the
+ * disk driver itself)? Yes when CONFIG.SYS has a BASEDEV= or PSD= line
+ * (REMmed too: both are 2.0's statements) or SET RUNWORKPLACE=, or the
+ * volume holds the Workplace Shell (docs/config-files.md). */
+bool boot_os2_v2(const struct config_sys *cs, const struct bc_volume_facts *f);
 /* The same rules on facts given (unit tests). */
 void boot_critical_rules(const struct config_sys *cs, const struct bc_volume_facts *f,
 			 struct check_report *rep);

@@ -1,6 +1,7 @@
 #include "installer/boot_model.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -85,22 +86,84 @@ static bool section_has_drivername(const struct protocol_ini *pi, const char *dn
 	return pi && pi_section_by_driver(pi, 0, dn) >= 0;
 }
 
-/* Instance k >= 2 of a driver without data for it: the two conventions the
- * project knows (docs/os2-facts.md, "PROTOCOL.INI"): NAME2$ (MultiMac)
- * and the last digit replaced (Intel: E1002$). The one a section has, else the first. */
-static char *guess_instance(const struct boot_input *in, const char *first, int k)
+static void index_vendor(const struct boot_input *in, struct bm_index *ix)
+{
+	ix->vendor_built = true;
+	const struct protocol_ini *pi = in->pi;
+	if (!pi)
+		return;
+	ix->vendor_next = wd_xcalloc(pi->nsec + 1, sizeof *ix->vendor_next);
+	for (size_t s = pi->nsec; s-- > 0;) { /* backwards: each prepended */
+		struct wd_sv dn;
+		if (!pi_get(pi, s, "DriverName", &dn) || dn.n < 3 || dn.p[dn.n - 1] != '$' ||
+		    !isalnum((unsigned char)dn.p[dn.n - 2]))
+			continue;
+		bool added;
+		size_t *head = ni_put(&ix->vendor, wd_sv_make(dn.p, dn.n - 2), s, &added);
+		ix->vendor_next[s] = added ? SIZE_MAX : *head;
+		*head = s;
+	}
+}
+
+/* The vendor's name of instance k >= 2 of file, whose first instance
+ * answers to first: the first name with one letter or digit added before
+ * the `$` (3Com's ELNK16$, then ELNK16X$; MultiMac's MMLEM2$ is one too),
+ * as PROTOCOL.INI's sections have it: the (k-1)-th such DriverName in file
+ * order that no NIF or package gives another driver. One letter or digit
+ * makes at most 36 names, so the walk stops after 64 sections. NULL: none. */
+static char *vendor_instance(const struct boot_input *in, struct bm_index *ix,
+			     const char *first, int k, const char *file)
+{
+	if (!ix || !in->pi || k < 2)
+		return NULL;
+	if (!ix->vendor_built)
+		index_vendor(in, ix);
+	size_t n = strlen(first);
+	if (n && first[n - 1] == '$')
+		n--;
+	const size_t *head = ni_get(&ix->vendor, wd_sv_make(first, n));
+	int seen = 1, steps = 0;
+	for (size_t s = head ? *head : SIZE_MAX; s != SIZE_MAX && steps < 64;
+	     s = ix->vendor_next[s], steps++) {
+		struct wd_sv dn;
+		if (!pi_get(in->pi, s, "DriverName", &dn))
+			continue;
+		const size_t *o = ni_get(&ix->owner_of, dn);
+		if (o && (ix->owners[*o].many || !ix->owners[*o].file ||
+			  strcasecmp(ix->owners[*o].file, file)))
+			continue; /* another driver's name */
+		if (++seen == k)
+			return wd_sv_dup(dn);
+	}
+	return NULL;
+}
+
+/* Instance k >= 2 of a driver without data for it: the conventions the
+ * project knows (docs/os2-facts.md, "PROTOCOL.INI"): NAME2$ (MultiMac),
+ * the last digit replaced (Intel: E1002$), and the vendor's own name, a
+ * letter or digit added before the `$` (vendor_instance). The one a
+ * section has, else the first. */
+static char *guess_instance(const struct boot_input *in, struct bm_index *ix, const char *first,
+			    int k, const char *file)
 {
 	size_t n = strlen(first);
 	if (n && first[n - 1] == '$')
 		n--;
 	char *a = wd_xasprintf("%.*s%d$", (int)n, first, k);
+	if (section_has_drivername(in->pi, a))
+		return a;
 	if (n && isdigit((unsigned char)first[n - 1])) {
 		char *b = wd_xasprintf("%.*s%d$", (int)n - 1, first, k);
-		if (!section_has_drivername(in->pi, a) && section_has_drivername(in->pi, b)) {
+		if (section_has_drivername(in->pi, b)) {
 			free(a);
 			return b;
 		}
 		free(b);
+	}
+	char *v = vendor_instance(in, ix, first, k, file);
+	if (v) {
+		free(a);
+		return v;
 	}
 	return a;
 }
@@ -125,7 +188,7 @@ static char *drivername_ix(const struct boot_input *in, const struct bm_index *i
 		    : p ? wd_xstrdup(p->driver_name) : stem_name(file, "$");
 	if (k == 1)
 		return first;
-	char *g = guess_instance(in, first, k);
+	char *g = guess_instance(in, (struct bm_index *)ix, first, k, file);
 	free(first);
 	return g;
 }
@@ -321,7 +384,8 @@ static void index_free(struct bm_index *ix)
 	if (!ix)
 		return;
 	struct nameidx *all[] = {&ix->nif_file, &ix->mac_file, &ix->mac_dn, &ix->bound,
-				 &ix->owner_of, &ix->guessed, &ix->proto_of, &ix->cand_head, &ix->cand_count};
+				 &ix->owner_of, &ix->guessed, &ix->proto_of, &ix->cand_head, &ix->cand_count,
+				 &ix->vendor};
 	for (size_t k = 0; k < sizeof all / sizeof *all; k++)
 		ni_free(all[k]);
 	free(ix->owners);
@@ -334,7 +398,58 @@ static void index_free(struct bm_index *ix)
 	free(ix->cand_file);
 	free(ix->cand_next);
 	free(ix->cand_all);
+	free(ix->vendor_next);
 	free(ix);
+}
+
+/* The candidates worked out before a pairing are stale after it. */
+static void forget_candidates(struct bm_index *ix)
+{
+	free(ix->cand);
+	free(ix->cand_file);
+	free(ix->cand_next);
+	free(ix->cand_all);
+	ni_free(&ix->cand_head);
+	ni_free(&ix->cand_count);
+	ix->cand = NULL;
+	ix->cand_file = NULL;
+	ix->cand_next = NULL;
+	ix->cand_all = NULL;
+	ix->ncand_all = 0;
+	ix->cand_ok = false;
+}
+
+/* A MAC loaded under a file name that says nothing of its DriverName (a
+ * generic one, AUTONIC's AUTO.OS2): when it is the one MAC whose DriverName
+ * was guessed and has no section, and one bound section alone could be its
+ * (answered by no loaded driver, its DriverName no other driver's), that
+ * section is its: the load answers to its DriverName, still a guess (check
+ * says so). Only one such MAC: more are the planner's to tell (--section). */
+static void pair_by_elimination(struct boot_model *m)
+{
+	if (!m->in.pi || m->lanman)
+		return;
+	long only = -1;
+	for (size_t k = 0; k < m->nmac; k++)
+		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0) {
+			if (only >= 0)
+				return;
+			only = (long)k;
+		}
+	size_t c[2];
+	if (only < 0 || boot_candidates(m, (size_t)only, NULL) != 1)
+		return;
+	candidates_first(m, (size_t)only, c);
+	struct wd_sv dn;
+	if (!boot_section_dn(m, c[0], &dn))
+		return;
+	struct bm_mac *x = &m->mac[only];
+	free(x->drivername);
+	x->drivername = wd_sv_dup(dn);
+	x->section = (long)c[0];
+	x->paired = true;
+	ni_put(&m->ix->mac_dn, wd_sv_cstr(x->drivername), (size_t)only, NULL);
+	forget_candidates(m->ix);
 }
 
 void boot_model_build(struct boot_model *m, const struct boot_input *in)
@@ -343,6 +458,7 @@ void boot_model_build(struct boot_model *m, const struct boot_input *in)
 	m->in = *in;
 	m->ix = wd_xcalloc(1, sizeof *m->ix);
 	m->netbind = -1;
+	m->autonic = -1;
 	m->lanman_line = -1;
 	index_inputs(m);
 	find_lanman(m);
@@ -356,12 +472,16 @@ void boot_model_build(struct boot_model *m, const struct boot_input *in)
 		else if (m->netbind < 0 && st.loads && wd_sv_ieq(st.name, "NETBIND.EXE") &&
 			 (wd_sv_ieq(st.keyword, "CALL") || wd_sv_ieq(st.keyword, "RUN")))
 			m->netbind = (long)i;
+		else if (m->autonic < 0 && st.loads && wd_sv_ieq(st.keyword, "DEVICE") &&
+			 wd_sv_ieq(st.name, "AUTONIC.SYS"))
+			m->autonic = (long)i;
 	}
 	if (in->pi) {
 		m->mpts = pi_section_by_driver(in->pi, 0, "PROTMAN$") >= 0;
 		for (size_t s = 0; s < in->pi->nsec; s++)
 			add_proto(m, s);
 		read_adapters(m);
+		pair_by_elimination(m);
 	}
 	for (size_t k = 0; k < m->nmac; k++)
 		if (m->mac[k].source == BM_GUESSED && m->mac[k].section < 0) {
@@ -437,7 +557,28 @@ static int rebound(const struct boot_model *old, const struct boot_model *new_,
 	return 0;
 }
 
-static int bindings_answered(const struct boot_model *m, struct wd_err *err)
+/* The DEVICE= line of old whose driver, its DriverName unknown, may answer
+ * to section name (one of its candidates: boot_candidates' rule, read from
+ * its index in one pass over the MACs), or -1. */
+static long line_that_may_answer(const struct boot_model *old, const char *name)
+{
+	long s = pi_section(old->in.pi, name);
+	if (s < 0 || !old->nmac)
+		return -1;
+	boot_candidates(old, 0, NULL); /* the index, worked out once */
+	const struct bm_index *ix = old->ix;
+	for (size_t k = 0; ix->cand && k < old->nmac; k++) {
+		if (old->mac[k].source != BM_GUESSED || old->mac[k].section >= 0)
+			continue;
+		if (ix->cand[s] == 1 ||
+		    (ix->cand[s] == 2 && !strcasecmp(ix->cand_file[s], old->mac[k].file)))
+			return (long)k;
+	}
+	return -1;
+}
+
+static int bindings_answered(const struct boot_model *old, const struct boot_model *m,
+			     struct wd_err *err)
 {
 	for (size_t k = 0; k < m->nproto; k++) {
 		const struct bm_proto *p = &m->proto[k];
@@ -447,6 +588,19 @@ static int bindings_answered(const struct boot_model *m, struct wd_err *err)
 			long s = pi_section(m->in.pi, p->b.slot[i]);
 			if (s >= 0 && boot_answering(m, (size_t)s) >= 0)
 				continue;
+			long mac = line_that_may_answer(old, p->b.slot[i]);
+			if (mac >= 0) {
+				const struct bm_mac *x = &old->mac[mac];
+				struct wd_sv t = tl_text(&old->in.cs->t, x->line);
+				return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] would "
+						  "be bound to %s, which no driver loaded by CONFIG.SYS "
+						  "answers to; it is the section CONFIG.SYS line %zu "
+						  "(%.*s) may answer to, whose DriverName no NIF on the "
+						  "volume gives: put that driver's NIF in \\IBMCOM\\MACS to "
+						  "make it certain, then run again; nothing was written",
+						  m->in.pi->sec[p->section].name, p->b.slot[i],
+						  x->line + 1, SV(t));
+			}
 			return wd_err_set(err, WD_EFAIL, "the plan fails its check: [%s] would be "
 					  "bound to %s, which no driver loaded by CONFIG.SYS answers "
 					  "to; nothing was written", m->in.pi->sec[p->section].name,
@@ -481,7 +635,7 @@ int boot_postcondition(const struct boot_model *old, const struct boot_model *ne
 		if (ch[i].old_section)
 			r = rebound(old, new_, &ch[i], err);
 	if (!r)
-		r = bindings_answered(new_, err);
+		r = bindings_answered(old, new_, err);
 	/* The old errors by code and key ("code\0key"), looked up once each. */
 	struct nameidx had = {0};
 	char **keys = wd_xcalloc(old->rep.n + 1, sizeof *keys);

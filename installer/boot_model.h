@@ -35,6 +35,7 @@ struct bm_mac {
 	enum bm_source source;
 	long section;        /* the section with that DriverName, or -1 */
 	const struct pkg_manifest *pkg; /* the package of that driver, or NULL */
+	bool paired;         /* section: the one bound section that could be its */
 };
 
 /* A protocol: a PROTOCOL.INI section with Bindings. */
@@ -109,6 +110,12 @@ struct bm_index {
 	struct nameidx cand_count; /* file -> how many sections are 2 for it */
 	size_t *cand_all;         /* the sections that are 1, in file order */
 	size_t ncand_all;
+	/* a vendor's instance names: a DriverName less its last letter or
+	 * digit and `$` ("ELNK16" of ELNK16X$) -> its first section; vendor_next
+	 * links the sections of one such stem in file order (SIZE_MAX ends) */
+	bool vendor_built;
+	struct nameidx vendor;
+	size_t *vendor_next;
 };
 
 struct boot_model {
@@ -123,6 +130,9 @@ struct boot_model {
 	struct bm_proto *proto;
 	size_t nproto;
 	long netbind;         /* the CALL=/RUN= line of NETBIND.EXE, or -1 */
+	long autonic;         /* the DEVICE= line of AUTONIC.SYS, or -1: at each boot it
+			       * copies the card's \IBMCOM\AUTO\VVVV.DDDD files over
+			       * PROTOCOL.INI and \IBMCOM\MACS\AUTO.OS2 */
 	struct bm_netbios *adapters; /* the [NETBIOS] ADAPTERn lines, in file order */
 	size_t nadapters;
 	struct check_report rep; /* the networking findings */
@@ -141,6 +151,8 @@ long boot_answering(const struct boot_model *m, size_t s);
  * DriverName no NIF or package gives another driver. Their indexes go to out
  * (room for pi->nsec; NULL: only count), in file order; how many. */
 size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out);
+/* The first candidate of mac into out[0] (when it has one). */
+void candidates_first(const struct boot_model *m, size_t mac, size_t *out);
 /* Where name is first bound: protocols in file order, slots in order, all
  * slots counted; past the last when it is bound nowhere. */
 size_t boot_binding_rank(const struct boot_model *m, const char *name);

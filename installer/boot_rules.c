@@ -217,6 +217,11 @@ size_t boot_candidates(const struct boot_model *m, size_t mac, size_t *out)
 	return candidates_of(m, mac, out, (size_t)-1);
 }
 
+void candidates_first(const struct boot_model *m, size_t mac, size_t *out)
+{
+	candidates_of(m, mac, out, 1);
+}
+
 /* A MAC whose DriverName was guessed and matches no section, while some
  * section could be its: a warning naming them. */
 static void guessed_no_section(struct boot_model *m, size_t k)
@@ -243,6 +248,14 @@ static void rule_mac_sections(struct boot_model *m)
 {
 	for (size_t k = 0; k < m->nmac; k++) {
 		const struct bm_mac *x = &m->mac[k];
+		if (x->paired)
+			report_add(&m->rep, CS, x->line + 1, CHECK_WARNING, "mac-no-section",
+				   x->file, "the MAC driver %s is loaded here; its DriverName could "
+				   "not be verified (no NIF in \\IBMCOM\\MACS names %s), and [%s] is "
+				   "the one bound MAC section no other driver answers to, so it is "
+				   "taken for this driver's (DriverName = %s): put the driver's NIF in "
+				   "\\IBMCOM\\MACS to make it certain", x->file, x->file,
+				   m->in.pi->sec[x->section].name, x->drivername);
 		if (x->section >= 0)
 			continue;
 		if (x->source != BM_GUESSED || !candidates_of(m, k, NULL, 0))
@@ -460,6 +473,14 @@ void boot_rules(struct boot_model *m)
 		return;
 	}
 	rule_netbind(m);
+	if (m->autonic >= 0)
+		report_add(&m->rep, CS, (size_t)m->autonic + 1, CHECK_WARNING, "autonic", "",
+			   "AUTONIC.SYS is loaded here: at each boot it finds the card and copies "
+			   "the files of its folder \\IBMCOM\\AUTO\\VVVV.DDDD (the card's PCI "
+			   "vendor and device) over \\IBMCOM\\PROTOCOL.INI and "
+			   "\\IBMCOM\\MACS\\AUTO.OS2, so a change made to those two does not "
+			   "last: make it in that folder, or REM this line and load the card's "
+			   "driver by its own name");
 	rule_mac_sections(m);
 	rule_sections_loaded(m);
 	rule_bindings(m);

@@ -56,34 +56,62 @@ bool config_off_has_needs(const struct pkg_manifest *m, const struct config_sys 
 	return false;
 }
 
-static bool bytes_have_needs(const struct pkg_manifest *m, const struct wd_buf *b)
+/* Does cs hold the statement need k asks for (by keyword and file name)? */
+static bool has_need(const struct pkg_manifest *m, const struct config_sys *cs, size_t k)
 {
-	struct config_sys cs;
-	config_sys_parse(&cs, b->p ? b->p : "", b->len);
-	bool has = config_off_has_needs(m, &cs);
-	config_sys_free(&cs);
-	return has;
+	for (size_t i = 0; i < config_sys_lines(cs); i++) {
+		size_t j;
+		if (is_need(m, cs, i, &j) && j == k)
+			return true;
+	}
+	return false;
 }
 
+/* The package's generations are those that added a statement it needs. Of
+ * each statement CONFIG.SYS holds now, the newest copy that lacks it
+ * (going back from the newest generation) is from just before the
+ * generation that added it; a statement every copy has was the guest's
+ * before warpdrv's first change. The copy kept is the oldest of those
+ * newest ones: from before the first of the package's generations still
+ * in effect, so that it holds what they displaced and what the guest had. */
 int config_off_before(struct setup *s, const struct pkg_manifest *m, struct wd_buf *before,
-		      long *gen, struct wd_err *err)
+		      long *gen, bool *guests, struct wd_err *err)
 {
 	struct generation *g = NULL;
 	size_t ng = 0;
 	*gen = 0;
+	*guests = false;
 	wd_buf_reset(before);
+	bool *open = wd_xcalloc(m->nconfig_need + 1, sizeof *open);
+	size_t left = 0;
+	for (size_t k = 0; k < m->nconfig_need; k++)
+		left += open[k] = has_need(m, &s->cs, k);
 	int r = s->have_db ? generation_list(s->db, &g, &ng, err) : 0;
-	for (size_t i = ng; !r && i-- > 0;) {
+	for (size_t i = ng; !r && left && i-- > 0;) {
 		struct wd_buf b = {0};
-		if (!(r = setup_before_generation(s, g, ng, g[i].n, F_CONFIG, &b, err)) &&
-		    !bytes_have_needs(m, &b)) {
-			*gen = g[i].n;
-			wd_buf_add(before, b.p, b.len);
+		if ((r = setup_before_generation(s, g, ng, g[i].n, F_CONFIG, &b, err))) {
 			wd_buf_free(&b);
 			break;
 		}
+		struct config_sys cs;
+		config_sys_parse(&cs, b.p ? b.p : "", b.len);
+		bool lacks = false;
+		for (size_t k = 0; k < m->nconfig_need; k++)
+			if (open[k] && !has_need(m, &cs, k)) {
+				open[k] = false;
+				left--;
+				lacks = true;
+			}
+		config_sys_free(&cs);
+		if (lacks) {
+			*gen = g[i].n;
+			wd_buf_reset(before);
+			wd_buf_add(before, b.p, b.len);
+		}
 		wd_buf_free(&b);
 	}
+	*guests = !r && ng && !*gen && left;
+	free(open);
 	generation_list_free(g, ng);
 	return r;
 }
@@ -148,6 +176,10 @@ int config_off_plan(const struct pkg_manifest *m, const struct config_sys *befor
 	for (size_t i = 0; i < n && changed >= 0; i++) {
 		size_t k;
 		if (!is_need(m, cs, i, &k))
+			continue;
+		/* the guest's own line, there before the package's change: it stays */
+		long own = nb ? find_text(before, line(cs, i), NULL) : -1;
+		if (own >= 0 && is_need(m, before, (size_t)own, NULL))
 			continue;
 		long at = -1;
 		/* written another way before the package's change (a path, switches) */
@@ -225,9 +257,11 @@ int config_off_nic(struct setup *s, const struct package *pkgs, size_t n,
 {
 	*cur = *prev = NULL;
 	*gen = 0;
-	for (size_t i = 0; !*cur && i < n; i++)
-		if (loads_driver(&s->cs, &pkgs[i]))
-			*cur = &pkgs[i];
+	/* a subscription's driver first: that is what --off turns off */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !*cur && i < n; i++)
+			if ((pass || pkgs[i].m.entitlement) && loads_driver(&s->cs, &pkgs[i]))
+				*cur = &pkgs[i];
 	if (!*cur)
 		return wd_err_set(err, WD_EFAIL, "configure nic --off: %s loads the NIC driver of no "
 				  "package ('warpdrv check' tells what it loads): nothing to turn off",
@@ -315,8 +349,15 @@ int setup_plan_acpi_off(struct setup *s, const struct keyring *kr, struct acpi_o
 			       m.nconfig_need ? m.config_need[0].keyword : "",
 			       m.nconfig_need ? m.config_need[0].value : "", m.name);
 	struct wd_buf before = {0};
+	bool guests = false;
 	if (!r)
-		r = config_off_before(s, &m, &before, &out->from_gen, err);
+		r = config_off_before(s, &m, &before, &out->from_gen, &guests, err);
+	if (!r && guests)
+		r = wd_err_set(err, WD_EFAIL, "configure acpi --off: the statements of %s %s that %s "
+			       "holds were there before warpdrv's first change: no generation "
+			       "added them, so nothing is turned off ('warpdrv remove %s' removes "
+			       "the package and puts back the files it replaced)", m.name,
+			       m.version, out->config, m.name);
 	if (!r) {
 		struct config_sys b;
 		config_sys_parse(&b, before.p ? before.p : "", before.len);

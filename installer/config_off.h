@@ -19,16 +19,19 @@
 
 /* Does cs hold a statement m's config-need asks for (PSD=ACPI.PSD ...)? */
 bool config_off_has_needs(const struct pkg_manifest *m, const struct config_sys *cs);
-/* The CONFIG.SYS from before the newest generation that added m's
- * statements (the first one without them, going back from the newest):
- * *gen its number, or 0 and *before empty when no generation did (they
- * were there before warpdrv's first change, or no copy is left). */
+/* The CONFIG.SYS from before the package's generations: of each statement
+ * m needs that CONFIG.SYS holds, the generation that added it (the newest
+ * whose "before" copy lacks it); the copy from before the oldest of those.
+ * *gen its number, or 0 and *before empty when no generation added any:
+ * then *guests says whether generations were there (the statements were
+ * the guest's before warpdrv's first change) or none (no copy to tell). */
 int config_off_before(struct setup *s, const struct pkg_manifest *m, struct wd_buf *before,
-		      long *gen, struct wd_err *err);
+		      long *gen, bool *guests, struct wd_err *err);
 /* Edits cs: each statement m needs goes; each line of before that m
  * displaces (or that m needs, written another way) comes back where the
  * package's statement took its place (as acpi_plan chose it), else after
- * the nearest line of before still here as it was. before may be NULL:
+ * the nearest line of before still here as it was. A statement before
+ * holds as it is now was the guest's own and stays. before may be NULL:
  * nothing comes back.
  * *restored: how many came back. Returns the lines changed, or -1 when the
  * model refused an edit. */

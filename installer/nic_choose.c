@@ -140,7 +140,7 @@ static int pick(const struct nic_plan_in *in, const struct pci_dev *d, struct ni
 			wd_buf_free(&why);
 			return 1;
 		}
-		if (in->driver) {
+		if (in->driver && !in->off) {
 			wd_buf_free(&why);
 			*err = e;
 			return wd_err_prefix(err, "--driver %s", in->driver);
@@ -171,13 +171,48 @@ int nic_choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic
 	return r;
 }
 
+/* configure nic --off: the driver before where it drives d, else the
+ * drivers that need no subscription; none: d would keep the subscription's
+ * driver, and the whole --off is refused naming it. */
+static int off_choice(const struct nic_plan_in *in, const struct pci_dev *d,
+		      const struct package **cand, size_t *n, struct wd_err *err)
+{
+	for (size_t i = 0; in->driver && i < *n; i++)
+		if (forced_is(cand[i], in->driver)) {
+			cand[0] = cand[i];
+			*n = 1;
+			return 0;
+		}
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!cand[i]->m.entitlement)
+			cand[k++] = cand[i];
+	if (k || !*n) {
+		*n = k;
+		return 0;
+	}
+	struct wd_buf b = {0};
+	for (size_t i = 0; i < *n; i++)
+		wd_buf_addf(&b, "%s%s (needs a subscription with %s)", i ? ", " : "",
+			    cand[i]->m.name, cand[i]->m.entitlement);
+	int r = wd_err_set(err, WD_ELICENSE, "configure nic --off: the %s at %s would keep the "
+			   "subscription's driver: only %s drive%s it; nothing was changed. "
+			   "Switch that adapter on the host to a model a driver needing no "
+			   "subscription drives (VBoxManage modifyvm VM --nictypeN 82540EM), or "
+			   "turn the other adapters off alone with --slot SLOT", model_of(d), d->slot,
+			   b.p, *n == 1 ? "s" : "");
+	wd_buf_free(&b);
+	return r;
+}
+
 static int choose(const struct nic_plan_in *in, const struct pci_dev *d, struct nic_item *it,
 		  struct wd_err *err)
 {
 	const struct package **cand = wd_xcalloc(in->npkgs + 1, sizeof *cand);
 	int *ranks = wd_xcalloc(in->npkgs + 1, sizeof *ranks);
 	size_t n = ranked(in, d, cand, ranks);
-	int r = in->driver ? forced(in, d, cand, &n, err) : 0;
+	int r = in->off ? off_choice(in, d, cand, &n, err)
+	      : in->driver ? forced(in, d, cand, &n, err) : 0;
 	if (!r && n)
 		r = pick(in, d, it, cand, n, err);
 	free(cand);

@@ -113,6 +113,10 @@ char *nic_section_text(const struct protocol_ini *pi, const char *name)
 		wd_buf_add(&b, t.p, t.n);
 		wd_buf_addc(&b, '\n');
 	}
+	/* the blank lines after it separate it from the next section: a
+	 * section added after it is no change of its own */
+	while (b.len && strchr("\n\r \t", b.p[b.len - 1]))
+		b.len--;
 	long lx = pi_section(pi, "IBMLXCFG");
 	struct wd_sv v;
 	if (lx >= 0 && pi_get(pi, (size_t)lx, name, &v))

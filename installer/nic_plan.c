@@ -108,35 +108,6 @@ static void claim_lines(struct nic_ctx *c)
 
 static void item_free(struct nic_item *it);
 
-/* A further adapter of a driver that cannot tell it from the first (no
- * instance switch, no slot keyword) with no old adapter's line to take
- * over: a new instance would drive the first card again, so it stays
- * unconfigured, with a warning (docs/setup.md, "The second card's slot"). */
-static void unconfigured(struct nic_ctx *c)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < c->out->n; i++) {
-		struct nic_item *it = &c->out->items[i];
-		const struct pkg_manifest *pm = &it->pkg->m;
-		if (it->instance > 1 && !pm->instance_switch && !pm->slot_keyword && c->claim[i] < 0) {
-			char *s = nic_stem(pm->driver);
-			nic_add_note(&c->out->warnings, &c->out->nwarnings,
-				     wd_xasprintf("the %s at %s stays unconfigured: %s has no "
-						  "instance switch and its NIF no slot keyword, so a "
-						  "second instance would drive the first card again; "
-						  "only the first %s is configured",
-						  it->dev->vbox_model ? it->dev->vbox_model : "NIC",
-						  it->dev->slot, s, s));
-			free(s);
-			item_free(it);
-			continue;
-		}
-		c->claim[kept] = c->claim[i];
-		c->out->items[kept++] = *it;
-	}
-	c->out->n = kept;
-}
-
 /* A driver being replaced may be loaded once more than there are adapters
  * for it (an adapter removed in VirtualBox): its lines left over would load
  * the old driver beside the new one, so they go with their sections. */
@@ -208,8 +179,9 @@ static int by_rank(const void *a, const void *b)
 }
 
 /* The candidates of line k: boot_candidates whose [IBMLXCFG] entry names
- * the driver's NIF, in binding order (where each is first bound: protocols
- * in file order, slots in order), file order among equals. */
+ * the driver's NIF (all of them when none does), in binding order (where
+ * each is first bound: protocols in file order, slots in order), file
+ * order among equals. */
 static size_t candidates(struct nic_ctx *c, const struct boot_model *m, size_t k, size_t *out)
 {
 	size_t *all = wd_xcalloc(c->pi->nsec + 1, sizeof *all), n = 0;
@@ -224,6 +196,13 @@ static size_t candidates(struct nic_ctx *c, const struct boot_model *m, size_t k
 		r[n] = (struct ranked){boot_binding_rank(m, c->pi->sec[all[i]].name), n, all[i]};
 		n++;
 	}
+	/* No entry names the driver's NIF: a driver loaded under a file name
+	 * of its own choosing (AUTONIC's AUTO.OS2, a copy of the card's
+	 * driver), whose NIF is no AUTO.NIF. Then every candidate is one. */
+	for (size_t i = 0; !n && i < na; i++)
+		r[i] = (struct ranked){boot_binding_rank(m, c->pi->sec[all[i]].name), i, all[i]};
+	if (!n)
+		n = na;
 	qsort(r, n, sizeof *r, by_rank);
 	for (size_t i = 0; i < n; i++)
 		out[i] = r[i].s;
@@ -337,7 +316,7 @@ static int plan_device(struct nic_ctx *c, const struct pci_dev *d, size_t nic_no
 		item_free(&it);
 		/* Only a subscription driver drives this one: the others are
 		 * still configured; it stays as it is. */
-		if (r != -WD_ELICENSE || c->in->driver)
+		if (r != -WD_ELICENSE || c->in->driver || c->in->off)
 			return r;
 		if (!refused->code)
 			*refused = *c->err;
@@ -360,9 +339,11 @@ static int plan_device(struct nic_ctx *c, const struct pci_dev *d, size_t nic_no
 	return 1;
 }
 
-/* Instances: the k-th adapter of one driver, named as its manifest says.
- * A driver with no source for a further instance leaves that adapter as it
- * is. */
+/* Instances: the k-th adapter of one driver, named as its manifest's
+ * instance scheme says (docs/setup.md, "Instances"): each its own DEVICE=
+ * line and section, the card told by the scheme's switch, slot keyword or
+ * load order. A driver whose manifest declares no scheme is the one case
+ * where a further adapter stays unconfigured, with a warning. */
 static void name_instances(struct nic_ctx *c)
 {
 	size_t kept = 0;
@@ -374,12 +355,13 @@ static void name_instances(struct nic_ctx *c)
 		it->drivername = manifest_instance_drivername(&it->pkg->m, it->instance);
 		char *s = nic_stem(it->pkg->m.driver);
 		if (!it->drivername) {
-			nic_add_note(&c->out->notes, &c->out->nnotes,
-				     wd_xasprintf("the %s at %s would be %s's adapter %d, but no "
-						  "source says how %s drives a further adapter (its "
-						  "DriverName): it is left as it is", it->dev->vbox_model
-						  ? it->dev->vbox_model : "NIC", it->dev->slot, s,
-						  it->instance, s));
+			nic_add_note(&c->out->warnings, &c->out->nwarnings,
+				     wd_xasprintf("the %s at %s stays unconfigured: it would be %s's "
+						  "adapter %d, and %s's manifest declares no instance "
+						  "scheme (no DriverName for a further adapter), so only "
+						  "the first %s is configured",
+						  it->dev->vbox_model ? it->dev->vbox_model : "NIC",
+						  it->dev->slot, s, it->instance, it->pkg->m.name, s));
 			free(s);
 			item_free(it);
 			continue;
@@ -391,13 +373,6 @@ static void name_instances(struct nic_ctx *c)
 			it->slot = it->pkg->m.slot_first + it->instance - 1;
 		it->section = it->instance > 1 ? wd_xasprintf("%s_nif%d", s, it->instance)
 					       : wd_xasprintf("%s_nif", s);
-		if (it->instance > 1 && !it->pkg->m.instance_switch && it->slot < 0)
-			nic_add_note(&it->notes, &it->nnotes,
-				     wd_xasprintf("%s takes no instance switch and its NIF no slot "
-						  "keyword: [%s] takes the old adapter's place, but "
-						  "which card it drives cannot be told; if the adapters "
-						  "come up swapped or as one, swap or REM its line", s,
-						  it->section));
 		free(s);
 		c->out->items[kept++] = *it;
 	}
@@ -467,6 +442,17 @@ static int mpts_there(struct nic_ctx *c, const struct boot_model *m)
 				  "install the network stack", loc->protman < 0 ? "" : "no ",
 				  loc->protman < 0 ? "no DEVICE=...\\PROTMAN.OS2 line in CONFIG.SYS"
 						   : loc->path);
+	if (m->autonic >= 0) {
+		struct wd_sv t = tl_text(&c->cs->t, (size_t)m->autonic);
+		return wd_err_set(c->err, WD_EFAIL, "CONFIG.SYS line %ld (%.*s) loads AUTONIC.SYS, "
+				  "which at each boot copies the files of the card's folder "
+				  "\\IBMCOM\\AUTO\\VVVV.DDDD over \\IBMCOM\\PROTOCOL.INI and "
+				  "\\IBMCOM\\MACS\\AUTO.OS2: what warpdrv changed there would be "
+				  "undone at the next boot, and warpdrv does not edit AUTONIC's "
+				  "folders; REM that line and run again (setup then replaces the "
+				  "AUTO.OS2 line with the card's own driver); nothing was changed",
+				  m->autonic + 1, (int)t.n, t.p);
+	}
 	if (!m->mpts)
 		return wd_err_set(c->err, WD_EFAIL, "this volume has no MPTS networking (%s has no "
 				  "[PROT_MAN] section with DriverName = PROTMAN$: empty, damaged or "
@@ -500,7 +486,6 @@ static int plan_edits(struct nic_ctx *c, const struct boot_model *m)
 	c->claim = wd_xcalloc(c->out->n + 1, sizeof *c->claim);
 	c->before = wd_xcalloc(c->out->n + 1, sizeof *c->before);
 	claim_lines(c);
-	unconfigured(c);
 	mark_leftovers(c);
 	int r = find_sections(c, m);
 	for (size_t i = 0; !r && i < c->out->n; i++) {

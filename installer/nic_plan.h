@@ -29,6 +29,11 @@ struct nic_plan_in {
 	const char *driver;               /* --driver NAME, or NULL */
 	const char *slot;                 /* --slot SLOT, or NULL: every NIC */
 	const char *section;              /* --section NAME: the old adapter's, or NULL */
+	/* configure nic --off: driver is the one before (or NULL); a device it
+	 * does not drive takes the best ranked driver needing no subscription,
+	 * and a device only subscription drivers drive refuses the plan (exit 4,
+	 * naming it) rather than keep one on. */
+	bool off;
 	const struct pi_location *loc;    /* where PROTMAN reads PROTOCOL.INI */
 	const struct vol_nif *nifs;       /* the NIFs on the volume */
 	size_t nnifs;

@@ -51,25 +51,38 @@ static int rewrite_line(struct setup *s, size_t line, const char *driver, struct
 	return r;
 }
 
-/* Section s named after the old driver ("MMLEM_nif") takes the new one's
- * name ("MMLEMX_nif"), the bindings and its [IBMLXCFG] entry following;
- * a section of another name keeps it, its [IBMLXCFG] entry naming the new
+/* "MMLEM_nif" for instance 1 of stem MMLEM, "MMLEM_nif2" for instance 2:
+ * the names setup gives (docs/setup.md, "Instances"). */
+static char *instance_section(const char *stem, int k)
+{
+	return k > 1 ? wd_xasprintf("%s_nif%d", stem, k) : wd_xasprintf("%s_nif", stem);
+}
+
+/* Section s of instance k named after the old driver ("MMLEM_nif",
+ * "MMLEM_nif2") takes the new one's name ("MMLEMX_nif", "MMLEMX_nif2"),
+ * the bindings and its [IBMLXCFG] entry following where they stand; a
+ * section of another name keeps it, its [IBMLXCFG] entry naming the new
  * NIF. */
-static int follow_section(struct setup *s, size_t sec, const char *old_file,
+static int follow_section(struct setup *s, size_t sec, const char *old_file, int k,
 			  const struct package *p, struct wd_err *err)
 {
 	char *old_stem = nic_stem(old_file), *new_stem = nic_stem(p->m.driver);
 	char *old_name = wd_xstrdup(s->pi.sec[sec].name);
-	char *want = wd_xasprintf("%s_nif", old_stem);
+	char *want = instance_section(old_stem, k);
 	char *name = strcasecmp(old_name, want) ? wd_xstrdup(old_name)
-						 : wd_xasprintf("%s_nif", new_stem);
+						 : instance_section(new_stem, k);
 	int bad = 0;
+	long lx = -1;
 	if (strcmp(name, old_name) && pi_section(&s->pi, name) < 0) {
 		bad |= pi_rename_section(&s->pi, sec, name) < 0;
 		bad |= pi_rebind(&s->pi, old_name, name) < 0;
-		bad |= pi_lxcfg_remove(&s->pi, old_name) < 0;
+		lx = pi_section(&s->pi, "IBMLXCFG");
+		if (lx >= 0 && pi_key_line(&s->pi, (size_t)lx, old_name) >= 0)
+			bad |= pi_rename_key(&s->pi, (size_t)lx, old_name, name, p->m.nif) < 0;
+		else
+			lx = -1;
 	}
-	if (p->m.nif)
+	if (p->m.nif && lx < 0)
 		bad |= pi_lxcfg_set(&s->pi, name, p->m.nif) < 0;
 	int r = bad ? wd_err_set(err, WD_EFAIL, "PROTOCOL.INI: section %s cannot follow the "
 				 "driver's new name %s; nothing was changed", old_name, name) : 0;
@@ -144,7 +157,7 @@ static int edit_for(struct setup *s, const struct boot_model *m, const struct pa
 			r = wd_err_set(err, WD_EFAIL, "PROTOCOL.INI: DriverName %s cannot be written; "
 				       "nothing was changed", dn);
 		if (!r && renamed && mac->section >= 0 && s->have_pi)
-			r = follow_section(s, (size_t)mac->section, mac->file, p, err);
+			r = follow_section(s, (size_t)mac->section, mac->file, mac->instance, p, err);
 		if (!r && mac->section >= 0 && s->have_pi)
 			r = follow_keywords(s, (size_t)mac->section, p, err);
 		free(dn);

@@ -139,7 +139,7 @@ static int job_load(void *arg, const struct package *p, struct wd_err *err)
 }
 
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
-		    struct wd_err *err)
+		    bool off, struct wd_err *err)
 {
 	int r = setup_read_pci(j->s, j->ctx->pci, err);
 	if (r)
@@ -150,7 +150,7 @@ static int plan_nic(struct job *j, const char *driver, const char *slot, const c
 		if (j->pkgs[i].m.kind == PKG_KIND_NIC)
 			nics[n++] = &j->pkgs[i];
 	struct nic_plan_in in = {.pkgs = nics, .npkgs = n, .may = gate, .may_arg = j,
-				 .driver = driver, .slot = slot, .section = section,
+				 .driver = driver, .slot = slot, .section = section, .off = off,
 				 .load = j->writes ? job_load : NULL, .load_arg = j};
 	r = setup_plan_nic(j->s, &in, err);
 	free(nics);
@@ -295,6 +295,10 @@ static void show_json(struct job *j, const struct wd_buf *diff, bool applied)
 	for (size_t i = 0; i < pv.nnotes; i++)
 		json_mixed(js, NULL, pv.notes[i]);
 	json_arr_end(js);
+	json_arr_begin(js, "warnings");
+	for (size_t i = 0; pv.nic && i < pv.nic->nwarnings; i++)
+		json_mixed(js, NULL, pv.nic->warnings[i]);
+	json_arr_end(js);
 	struct wd_buf more = {0};
 	would_add(&pv, &more);
 	json_str(js, "subscription_would_add", more.len ? more.p : NULL);
@@ -380,20 +384,22 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 	if (!r)
 		r = job_packages(&j, &err);
 	const char *driver = w->driver;
+	char *before = NULL; /* a copy: reading the package whole replaces its manifest */
 	if (!r && w->off) { /* back to the driver before (installer/config_off.h) */
 		const struct package *cur, *prev;
 		long gen;
 		if (!(r = config_off_nic(j.s, j.pkgs, j.npkgs, &cur, &prev, &gen, &err)))
-			driver = prev ? prev->m.name : NULL;
+			driver = before = prev ? wd_xstrdup(prev->m.name) : NULL;
 		j.free_only = !r && !prev;
 	}
 	if (!r && w->nic)
-		r = plan_nic(&j, driver, w->slot, w->section, &err);
+		r = plan_nic(&j, driver, w->slot, w->section, w->off, &err);
 	if (!r && w->acpi)
 		r = plan_acpi(&j, w->acpi_optional, &err);
 	if (!r)
 		r = finish(&j, w->ask, &err);
 	job_free(&j);
+	free(before);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
 

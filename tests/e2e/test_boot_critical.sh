@@ -242,6 +242,35 @@ t_check_fat_volume_needs_no_ifs() {
 	no_code no-boot-ifs
 }
 
+# An OS/2 1.3 volume with LAN Manager (composed from the facts of
+# docs/os2-facts.md: no BASEDEV= line at all, the kernel loads the disk
+# driver itself): no-disk-driver does not apply, and check changes nothing.
+# The same CONFIG.SYS on a volume holding the Workplace Shell is OS/2 2.0 or
+# later again, where the rule holds.
+t_check_os2_1x_no_disk_driver() {
+	V="$T/v13"
+	mkdir -p "$V/OS2/DLL" "$V/LANMAN/DRIVERS/PROTMAN"
+	printf '%s\r\n' 'PROTSHELL=C:\OS2\PMSHELL.EXE C:\OS2\OS2.INI C:\OS2\OS2SYS.INI C:\OS2\CMD.EXE' \
+		'SET COMSPEC=C:\OS2\CMD.EXE' 'LIBPATH=C:\OS2\DLL;C:\LANMAN\NETLIB;C:\;' \
+		'SET PATH=C:\OS2;C:\OS2\SYSTEM;C:\LANMAN\NETPROG;' 'BUFFERS=30' \
+		'IFS=C:\OS2\HPFS.IFS -C:64' 'DEVICE=C:\OS2\COM01.SYS' \
+		'DEVICE=C:\LANMAN\DRIVERS\PROTMAN\PROTMAN.OS2 /I:C:\LANMAN' >"$V/CONFIG.SYS"
+	for f in OS2/HPFS.IFS OS2/COM01.SYS OS2/PMSHELL.EXE OS2/CMD.EXE LANMAN/DRIVERS/PROTMAN/PROTMAN.OS2; do
+		printf 'stand-in\n' >"$V/$f"
+	done
+	check_of
+	assert_rc 0
+	no_code no-disk-driver
+	assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+	wd --root "$V" check
+	assert_no_out "no-disk-driver"
+	printf 'stand-in\n' >"$V/OS2/DLL/PMWP.DLL"
+	check_of
+	assert_rc 1
+	has_error no-disk-driver 'no BASEDEV= line loads OS2DASD.DMD'
+	has_error no-disk-driver 'no BASEDEV= line loads a disk adapter driver'
+}
+
 # The fixture volumes and the real CONFIG.SYS samples with their disk
 # drivers and file systems raise none of these.
 t_check_fixtures_boot() {

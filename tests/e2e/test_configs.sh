@@ -148,24 +148,43 @@ t_elnk16_twice_with_a_subscription() {
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
 }
 
-# ---- 3. the second card's slot ----
+# ---- 3. instances: one rule, the manifest's instance scheme ----
 
-# A second 82540EM and no old adapter for it: E1000 has no instance switch
-# and its NIF no slot keyword, so the second card stays unconfigured: exit 0,
-# a warning saying so, nothing written (the first is configured already).
-t_second_card_unconfigured_without_a_subscription() {
-	volume ecs-e1000-settings
-	two_nics
-	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
-	assert_rc 0
-	assert_err "warning: the 82540EM at 0000:00:08.0 stays unconfigured: E1000 has no instance switch and its NIF no slot keyword, so a second instance would drive the first card again; only the first E1000 is configured"
-	assert_no_out "E1000_nif2"
-	assert_out "Nothing to do"
-	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
-	check_clean
+# configure nic --off on a result with no driver before it and no
+# subscription's driver to turn off: refused, the volume unchanged.
+off_nothing() {
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 1
+	assert_err "which needs no subscription, and no driver needing none was there before it: nothing to turn off"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "a refused --off changed the volume"
 }
 
-# With a subscription MMLEM's /A1 tells the cards apart: both configured.
+# A second 82540EM and no old adapter for it: E1000's scheme (E1002$, by
+# load order) configures it as its own line and section after the first;
+# no protocol binds it yet, which a note says. check is clean, a second run
+# changes nothing, rollback gives the files back; --off has nothing to do.
+t_second_e1000_card_configured_without_a_subscription() {
+	volume ecs-e1000-settings
+	two_nics
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json setup --yes
+	assert_rc 0
+	assert_json "d['warnings'] == [] and [n['driver_name'] for n in d['nics']] == ['E1000\$', 'E1002\$']"
+	assert_json "d['nics'][0]['unchanged'] and not d['nics'][1]['unchanged']"
+	assert_json "any('[E1000_nif2] is bound to no protocol' in x for x in d['nics'][1]['notes'])"
+	expect_changes CONFIG.SYS '+DEVICE=C:\IBMCOM\MACS\E1000.OS2'
+	expect_changes $PI '+   E1000_nif2 = E1000.NIF' '+' '+[E1000_nif2]' '+' '+   DriverName = E1002$'
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+	off_nothing
+}
+
+# With a subscription MMLEM's /A1 and MMLEM2$: both cards configured;
+# --off on the result goes back to E1000 by the same rule, E1000$ and
+# E1002$, each its own line, and that is clean too.
 t_second_card_configured_with_a_subscription() {
 	volume ecs-e1000-settings
 	subscribe drivers,acpi
@@ -177,6 +196,88 @@ t_second_card_configured_with_a_subscription() {
 	all_crlf CONFIG.SYS
 	all_crlf $PI
 	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	assert_out "Done: generation"
+	case $ERR in *"stays unconfigured"*) fail "a card left unconfigured: $ERR" ;; esac
+	[ "$(grep -ac 'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2'$'\r''$' "$T/v/CONFIG.SYS")" = 2 ] ||
+		fail "not two E1000 lines without a switch"
+	grep -aq 'DriverName = E1002\$' "$T/v/$PI" || fail "no E1002\$"
+	! grep -aq 'MMLEM' "$T/v/CONFIG.SYS" "$T/v/$PI" || fail "MMLEM is still there"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+}
+
+# A driver whose manifest declares no instance scheme (PCNTND): the one case
+# where the second card stays unconfigured, said in a warning (in --json
+# too); exit 0, nothing written.
+t_no_instance_scheme_second_card_stays_unconfigured() {
+	volume warp452-pcnet
+	listing "00:03.0 1022:2000 40" "00:08.0 1022:2000 40"
+	local msg="the Am79C973 at 0000:00:08.0 stays unconfigured: it would be PCNTND's adapter 2, and pcntnd's manifest declares no instance scheme (no DriverName for a further adapter), so only the first PCNTND is configured"
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes
+	assert_rc 0
+	assert_err "warning: $msg"
+	assert_out "Nothing to do"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json setup --yes
+	assert_rc 0
+	assert_json "d['warnings'] == [\"$msg\"] and d['changed'] is False"
+	[ "$(snapshot "$T/v")" = "$(snapshot "$T/orig")" ] || fail "the volume changed"
+	check_clean
+}
+
+# ---- 3b. the vendor's own second-instance name ----
+
+# Two 3Com adapters, the second answering to ELNK16X$ (the first name with
+# a letter before the $), [IBMLXCFG] naming only the first: check pairs the
+# second load with [ELNK16_NIF2] (no warning), and setup replaces both,
+# every binding in its place, with and without a subscription; check clean,
+# a second run changes nothing, rollback byte for byte, then --off.
+elnk16x_case() { # DRIVER SECOND_DRIVERNAME SWITCH
+	local D=$1
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "not any(f['code'] in ('mac-no-section', 'section-no-driver') for f in d['findings'])"
+	two_nics
+	setup_applies
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF]"
+	assert_out "replaces ELNK16.OS2 [ELNK16_NIF2]"
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' '-DEVICE=C:\IBMCOM\MACS\ELNK16.OS2' \
+		"+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2" "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2$3" "${@:4}"
+	expect_changes $PI "-   ELNK16_NIF = ELNK16.NIF" \
+		"+   ${D}_nif = ${D}.NIF" "+   ${D}_nif2 = ${D}.NIF" \
+		"-   Bindings = ELNK16_NIF,ELNK16_NIF2" "+   Bindings = ${D}_nif,${D}_nif2" \
+		"-[ELNK16_NIF]" "+[${D}_nif]" "-[ELNK16_NIF2]" "+[${D}_nif2]" \
+		'-   DriverName = ELNK16$' "+   DriverName = ${D}\$" \
+		'-   DriverName = ELNK16X$' "+   DriverName = $2" \
+		"-   IOADDRESS = 0x300" "-   IOADDRESS = 0x310"
+	grep -aq 'ADAPTER1 = netbeui\$,1' "$T/v/$PI" || fail "ADAPTER1 changed"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+}
+
+t_elnk16x_vendor_letter_without_a_subscription() {
+	volume elnk16x-two
+	elnk16x_case E1000 'E1002$' ''
+	off_nothing
+}
+
+t_elnk16x_vendor_letter_with_a_subscription() {
+	volume elnk16x-two
+	subscribe drivers,acpi
+	elnk16x_case MMLEM 'MMLEM2$' ' /A1' '+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	cp "$T/v/$PI" "$T/pi.setup"
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	grep -aq 'Bindings = E1000_nif,E1000_nif2' "$T/v/$PI" || fail "the bindings moved"
+	grep -aq 'DriverName = E1002\$' "$T/v/$PI" || fail "no E1002\$"
+	[ "$(grep -ac 'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2'$'\r''$' "$T/v/CONFIG.SYS")" = 2 ] ||
+		fail "not two E1000 lines"
+	check_clean
 }
 
 # ---- 4. a change of medium ----
@@ -317,10 +418,155 @@ t_mpts_folder_vendor_names_with_a_subscription() {
 	mpts_folder_case MMLEM 'MMLEM2$'
 }
 
+# ---- 5. a MAC under a generic file name, AUTONIC ----
+
+# device=c:\ibmcom\macs\auto.os2 (lower case, no NIF) and one bound MAC
+# section nothing else claims: the boot model pairs them (check warns that
+# it is a guess, no error); setup replaces both, every binding in its place,
+# with and without a subscription; check clean, a second run changes
+# nothing, rollback byte for byte, and --off on the result.
+auto_case() { # DRIVER EXTRA-CONFIG-LINE...
+	local D=$1
+	shift
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "any(f['code'] == 'mac-no-section' and f['severity'] == 'warning' and '[IBMFE_nif] is the one bound MAC section no other driver answers to' in f['message'] for f in d['findings'])"
+	one_nic
+	setup_applies
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	expect_changes CONFIG.SYS '-device=c:\ibmcom\macs\auto.os2' "+DEVICE=C:\\IBMCOM\\MACS\\${D}.OS2" "$@"
+	expect_changes $PI '-   IBMFE_nif = IBMFE.NIF' "+   ${D}_nif = ${D}.NIF" \
+		'-   Bindings = IBMFE_nif' "+   Bindings = ${D}_nif" '-   Bindings = IBMFE_nif' "+   Bindings = ${D}_nif" \
+		'-[IBMFE_nif]' "+[${D}_nif]" '-   DriverName = IBMFE$' "+   DriverName = ${D}\$"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	second_run_and_rollback "$T/lspci" CONFIG.SYS $PI
+	setup_applies
+}
+
+t_auto_os2_without_a_subscription() {
+	volume auto-os2-generic
+	auto_case E1000
+	off_nothing
+}
+
+t_auto_os2_with_a_subscription() {
+	volume auto-os2-generic
+	subscribe drivers,acpi
+	auto_case MMLEM '+PSD=ACPI.PSD' '+BASEDEV=APM.ADD' '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	wd --root "$T/v" --pci "lspci:$T/lspci" configure nic --off --yes
+	assert_rc 0
+	grep -aq 'Bindings = E1000_nif' "$T/v/$PI" || fail "the bindings did not follow"
+	check_clean
+}
+
+# Two bound sections either could be the generic load's: no pairing; setup
+# refuses naming the DEVICE= line and --section, and --section says which
+# (the other goes with its bindings, said in a note).
+t_auto_os2_two_candidates_section_says_which() {
+	volume auto-os2-generic
+	python3 - "$T/v/$PI" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+b = b.replace(b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif\r\n', b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif,OLDNIC_nif\r\n')
+b += b'\r\n[OLDNIC_nif]\r\n\r\n   DriverName = OLDNIC$\r\n'
+open(p, 'wb').write(b)
+PY
+	grep -aq 'OLDNIC_nif' "$T/v/$PI" || fail "the fixture was not edited"
+	rm -rf "$T/orig"
+	cp -a "$T/v" "$T/orig"
+	one_nic
+	setup_refused "CONFIG.SYS line 25 loads auto.os2, whose DriverName no NIF on the volume gives, and [IBMFE_nif] or [OLDNIC_nif] could be its PROTOCOL.INI section: run again with --section NAME to say which; nothing was changed"
+	wd --root "$T/v" --pci "lspci:$T/lspci" setup --yes --section IBMFE_nif
+	assert_rc 0
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	assert_out "[OLDNIC_nif] answers to no driver CONFIG.SYS loads and --section chose [IBMFE_nif]: it goes, with its bindings"
+	grep -aq 'Bindings = E1000_nif' "$T/v/$PI" || fail "the bindings did not follow"
+	! grep -aq 'OLDNIC' "$T/v/$PI" || fail "[OLDNIC_nif] stayed"
+	all_crlf CONFIG.SYS
+	all_crlf $PI
+	check_clean
+	wd --yes --root "$T/v" rollback
+	assert_rc 0
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/$PI" "$T/v/$PI"
+}
+
+# The generic load stays (the one card keeps its E1000 line) and two
+# sections either could be its: the postcondition refuses, naming the
+# DEVICE= line that may answer to the section and what makes it certain;
+# with and without a subscription, the volume's bytes unchanged.
+t_auto_os2_refusal_names_the_device_line() {
+	local sub
+	for sub in "" drivers,acpi; do
+		volume auto-os2-generic
+		[ -z "$sub" ] || subscribe "$sub"
+		python3 - "$T/v" <<'PY'
+import sys
+v = sys.argv[1]
+c = open(v + '/CONFIG.SYS', 'rb').read()
+c = c.replace(b'device=c:\\ibmcom\\macs\\auto.os2\r\n', b'DEVICE=C:\\IBMCOM\\MACS\\E1000.OS2\r\ndevice=c:\\ibmcom\\macs\\auto.os2\r\n')
+open(v + '/CONFIG.SYS', 'wb').write(c)
+p = v + '/IBMCOM/PROTOCOL.INI'
+b = open(p, 'rb').read()
+b = b.replace(b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif\r\n', b'   DriverName = TCPIP$\r\n   Bindings = IBMFE_nif,OLDNIC_nif\r\n')
+b += b'\r\n[OLDNIC_nif]\r\n\r\n   DriverName = OLDNIC$\r\n'
+open(p, 'wb').write(b)
+open(v + '/IBMCOM/MACS/E1000.OS2', 'w').write('E1000.OS2: a stand-in\n')
+PY
+		grep -aq 'OLDNIC_nif' "$T/v/$PI" || fail "the fixture was not edited"
+		one_nic
+		setup_refused "[netbeui_nif] would be bound to IBMFE_nif, which no driver loaded by CONFIG.SYS answers to; it is the section CONFIG.SYS line 26 (device=c:\\ibmcom\\macs\\auto.os2) may answer to, whose DriverName no NIF on the volume gives: put that driver's NIF in \\IBMCOM\\MACS to make it certain, then run again; nothing was written"
+	done
+}
+
+# AUTONIC.SYS loaded: at each boot it copies \IBMCOM\AUTO\8086.100E over
+# PROTOCOL.INI and AUTO.OS2. check warns (no error); setup and configure nic
+# refuse saying why (exit 1), with and without a subscription, the volume's
+# bytes unchanged; with the line REMmed setup goes on as above.
+AUTONIC_MSG="CONFIG.SYS line 25 (device=c:\\autonic.sys) loads AUTONIC.SYS, which at each boot copies the files of the card's folder \\IBMCOM\\AUTO\\VVVV.DDDD over \\IBMCOM\\PROTOCOL.INI and \\IBMCOM\\MACS\\AUTO.OS2: what warpdrv changed there would be undone at the next boot, and warpdrv does not edit AUTONIC's folders; REM that line and run again (setup then replaces the AUTO.OS2 line with the card's own driver); nothing was changed"
+
+autonic_case() {
+	wd --root "$T/v" --json check
+	assert_rc 0
+	assert_json "[(f['line'], f['severity']) for f in d['findings'] if f['code'] == 'autonic'] == [(25, 'warning')]"
+	assert_json "any('does not last' in f['message'] for f in d['findings'] if f['code'] == 'autonic')"
+	one_nic
+	setup_refused "$AUTONIC_MSG"
+	local before
+	before=$(snapshot "$T/v")
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --yes
+	assert_rc 1
+	assert_json "d['error']['exit_code'] == 1 and 'loads AUTONIC.SYS' in d['error']['message']"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "refused, but the volume changed"
+	# REMmed, as the message says: setup replaces the AUTO.OS2 line
+	python3 - "$T/v/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read().replace(b'device=c:\\autonic.sys\r\n', b'REM device=c:\\autonic.sys\r\n')
+open(p, 'wb').write(b)
+PY
+	setup_applies
+	assert_out "replaces auto.os2 [IBMFE_nif]"
+	check_clean
+}
+
+t_autonic_refused_without_a_subscription() {
+	volume autonic
+	autonic_case
+}
+
+t_autonic_refused_with_a_subscription() {
+	volume autonic
+	subscribe drivers,acpi
+	autonic_case
+}
+
 # LAN Manager's volume and a PROTMAN in \MPTS with a stale \IBMCOM copy:
 # warnings that say what was not checked, no error.
 t_check_no_error_on_lan_manager_and_protman_in_mpts() {
-	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two; do
+	for v in lanman protman-in-mpts 3com-vendor-names tokenring-odi2ndi elnk16-two elnk16x-two; do
 		volume $v
 		wd --root "$T/v" --json check
 		assert_rc 0

@@ -67,6 +67,91 @@ t_acpi_off_puts_config_sys_back_byte_for_byte_then_remove_works() {
 	assert_json "[g['command'] for g in d['generations']] == ['configure acpi', 'configure acpi --off']"
 }
 
+# A guest that loaded the PSD before warpdrv: PSD=ACPI.PSD /VW and
+# BASEDEV=APM.ADD of its own, the PSD's files there. configure acpi adopts
+# them (the package keeps the guest's ACPI.PSD and APM.ADD) and adds only the
+# daemon's line; --off takes out that line alone: CONFIG.SYS byte for byte as
+# before. A second --off has nothing to turn off (the guest's lines were there
+# before warpdrv), and remove puts the guest's own files back.
+own_psd_volume() {
+	volume ecs21-e1000
+	python3 - "$T/v/CONFIG.SYS" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+b = b.replace(b'BASEDEV=IBMKBD.SYS\r\n', b'PSD=ACPI.PSD /VW\r\nBASEDEV=IBMKBD.SYS\r\n', 1)
+b = b.replace(b'BASEDEV=OS2LVM.DMD\r\n', b'BASEDEV=OS2LVM.DMD\r\nBASEDEV=APM.ADD\r\n', 1)
+open(p, 'wb').write(b)
+PY
+	grep -q 'PSD=ACPI.PSD /VW' "$T/v/CONFIG.SYS" || fail "the fixture was not edited"
+	for f in OS2/BOOT/ACPI.PSD OS2/BOOT/APM.ADD; do
+		printf 'the guest'"'"'s own %s\r\n' "$f" >"$T/v/$f"
+	done
+	subscribe "${1:-drivers,acpi}"
+	listing "00:03.0 8086:100e"
+}
+
+t_acpi_off_keeps_the_guests_own_psd_lines() {
+	own_psd_volume
+	wd --yes --root "$T/v" configure acpi
+	assert_rc 0
+	expect_changes CONFIG.SYS '+RUN=C:\OS2\ACPIDAEMON.EXE'
+	wd --root "$T/v" --dry-run configure acpi --off
+	assert_rc 0
+	assert_out "-RUN=C:\OS2\ACPIDAEMON.EXE"
+	assert_no_out "-PSD=ACPI.PSD"
+	assert_no_out "-BASEDEV=APM.ADD"
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 0
+	assert_out "Done: generation 2"
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/IBMCOM/PROTOCOL.INI" "$T/v/IBMCOM/PROTOCOL.INI"
+	all_crlf CONFIG.SYS
+	check_clean
+	# the guest's lines were there before warpdrv: nothing more to turn off
+	before=$(snapshot "$T/v")
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 1
+	assert_err "configure acpi --off: the statements of acpi-psd 3.23.16 that CONFIG.SYS holds were there before warpdrv's first change"
+	assert_err "nothing is turned off ('warpdrv remove acpi-psd' removes the package and puts back the files it replaced)"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused --off changed the volume"
+	wd --yes --root "$T/v" remove acpi-psd
+	assert_rc 0
+	assert_same_file "$T/orig/OS2/BOOT/ACPI.PSD" "$T/v/OS2/BOOT/ACPI.PSD"
+	assert_same_file "$T/orig/OS2/BOOT/APM.ADD" "$T/v/OS2/BOOT/APM.ADD"
+	[ "$(snapshot "$T/v" var)" = "$(snapshot "$T/orig" var)" ] || fail "the volume is not as before the ACPI change"
+}
+
+# The same guest through setup (NIC and ACPI in one generation), with and
+# without the acpi entitlement: --off takes out the daemon's line only, the
+# NIC's change stays; without the entitlement setup leaves ACPI alone.
+t_acpi_off_after_setup_keeps_the_guests_own_psd_lines() {
+	own_psd_volume
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '+RUN=C:\OS2\ACPIDAEMON.EXE' \
+		'-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	check_clean
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 0
+	assert_same_file "$T/orig/CONFIG.SYS" "$T/v/CONFIG.SYS"
+	assert_same_file "$T/orig/IBMCOM/PROTOCOL.INI" "$T/v/IBMCOM/PROTOCOL.INI"
+	# without acpi in the subscription setup leaves the guest's PSD alone,
+	# and configure acpi --off has no package to turn off
+	own_psd_volume drivers
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\E1000.OS2' '+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2'
+	before=$(snapshot "$T/v")
+	wd --yes --root "$T/v" configure acpi --off
+	assert_rc 1
+	assert_err "configure acpi --off: no ACPI PSD package is installed"
+	[ "$(snapshot "$T/v")" = "$before" ] || fail "the refused --off changed the volume"
+}
+
 # After a setup (NIC and ACPI in one generation), --off takes only the ACPI
 # part back: CONFIG.SYS as before but for the NIC's line; PROTOCOL.INI stays.
 t_acpi_off_after_setup_leaves_the_nic_change() {
@@ -110,6 +195,77 @@ t_nic_off_goes_back_to_the_driver_before() {
 	wd --yes --root "$T/v" remove mmlem
 	assert_rc 0
 	[ ! -e "$T/v/IBMCOM/MACS/MMLEM.OS2" ] || fail "MMLEM.OS2 stayed"
+}
+
+# Two adapters, one of which only the subscription's driver runs (an 82545EM
+# beside an Am79C973), replacing the two 3Com adapters: setup with the
+# subscription configures MMLEM and PCNTND, every binding in its place;
+# configure nic --off refuses as it does with one such adapter (exit 4,
+# naming the adapter that keeps the subscription driver), volume unchanged.
+# With an 82540EM in its place --off goes back to E1000 and keeps PCNTND.
+# Without a subscription setup leaves the 82545EM as it is, and --off has
+# nothing to turn off.
+t_nic_off_two_adapters_one_only_the_subscriptions() {
+	volume 3com-vendor-names
+	subscribe drivers
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	expect_changes CONFIG.SYS '-DEVICE=C:\IBMCOM\MACS\EL90X.OS2' '-DEVICE=C:\IBMCOM\MACS\EL90X.OS2' \
+		'+DEVICE=C:\IBMCOM\MACS\MMLEM.OS2' '+DEVICE=C:\IBMCOM\MACS\PCNTND.OS2'
+	grep -q 'Bindings = "MMLEM_nif","PCNTND_nif"' "$T/v/IBMCOM/PROTOCOL.INI" || fail "the bindings moved"
+	all_crlf CONFIG.SYS
+	all_crlf IBMCOM/PROTOCOL.INI
+	check_clean
+	local after
+	after=$(snapshot "$T/v")
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 4
+	assert_err "configure nic --off: the 82545EM at 0000:00:03.0 would keep the subscription's driver: only mmlem (needs a subscription with drivers) drives it; nothing was changed"
+	wd --root "$T/v" --pci "lspci:$T/lspci" --json configure nic --off --dry-run
+	assert_rc 4
+	assert_json "d['error']['exit_code'] == 4 and '82545EM at 0000:00:03.0' in d['error']['message']"
+	# the same refusal as with one such adapter
+	listing "00:03.0 8086:100f"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 4
+	assert_err "the 82545EM at 0000:00:03.0 would keep the subscription's driver"
+	[ "$(snapshot "$T/v")" = "$after" ] || fail "a refused --off changed the volume"
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	second_run_and_rollback "$T/lspci" CONFIG.SYS IBMCOM/PROTOCOL.INI
+
+	# an 82540EM beside the PCnet: --off goes back to E1000, PCNTND stays
+	volume 3com-vendor-names
+	subscribe drivers
+	listing "00:03.0 8086:100e" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	cp "$T/v/CONFIG.SYS" "$T/cs.setup"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 0
+	assert_out "-DEVICE=C:\IBMCOM\MACS\MMLEM.OS2"
+	assert_out "+DEVICE=C:\IBMCOM\MACS\E1000.OS2"
+	python3 - "$T/cs.setup" "$T/v/CONFIG.SYS" <<'PY' || fail "CONFIG.SYS changed in more than the MMLEM line"
+import sys
+a = open(sys.argv[1], 'rb').read().replace(b'\\MMLEM.OS2\r\n', b'\\E1000.OS2\r\n')
+sys.exit(0 if a == open(sys.argv[2], 'rb').read() else 1)
+PY
+	grep -q 'Bindings = "E1000_nif","PCNTND_nif"' "$T/v/IBMCOM/PROTOCOL.INI" || fail "the bindings moved"
+	check_clean
+
+	# without a subscription: the 82545EM is left as it is, nothing to turn off
+	volume warp452-pcnet
+	listing "00:03.0 8086:100f" "00:08.0 1022:2000 40"
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" setup
+	assert_rc 0
+	assert_out "no driver the subscription allows for the 82545EM at 0000:00:03.0"
+	assert_out "left as it is"
+	after=$(snapshot "$T/v")
+	wd --yes --root "$T/v" --pci "lspci:$T/lspci" configure nic --off
+	assert_rc 1
+	assert_err "which needs no subscription"
+	assert_err "nothing to turn off"
+	[ "$(snapshot "$T/v")" = "$after" ] || fail "a refused --off changed the volume"
 }
 
 # A NIC with no generation before it goes to the free default.

@@ -306,6 +306,55 @@ t_a_configured_guest_upgrades_mmlem_from_a_loopback_repository() {
 	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
 }
 
+# Two adapters of one driver: the upgrade reads the instance scheme from the
+# new version's manifest, as setup does. A guest set up with MMLEM 2.06 on two
+# 82540EMs (MMLEM$, and MMLEM2$ by /A1) upgraded to a 2.08 whose driver is
+# MMLEMX.OS2: both lines load MMLEMX.OS2, the second keeps /A1, the sections
+# are [MMLEMX_nif] and [MMLEMX_nif2] (as setup names the instances; the
+# second kept its old name before) answering to MMLEMX$ and MMLEMX2$, every
+# binding and [IBMLXCFG] entry in its place; check is clean and rollback
+# gives both files back byte for byte.
+t_an_upgrade_renames_every_instance_by_the_new_scheme() {
+	make_key
+	activated_copy "$T/g"
+	sed '$a 00:08.0 0200: 8086:100e (rev 02)' "$FIX/pci/vbox-82540em.lspci-n" >"$T/two.lspci"
+	wd --root "$T/g" --pci "lspci:$T/two.lspci" setup --yes
+	assert_rc 0
+	grep -q 'MMLEM.OS2 /A1'$'\r' "$T/g/CONFIG.SYS" || fail "setup did not configure the second MMLEM"
+	cp "$T/g/CONFIG.SYS" "$T/cs.206"
+	cp "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+	mmlem_version r208 2.08 MMLEMX
+	wd --root "$T/g" --keys "$T/k" --repo "$T/www/r208" upgrade --yes
+	assert_rc 0
+	assert_out "Upgraded mmlem to 2.08"
+	[ "$(grep -c 'DEVICE=C:\\IBMCOM\\MACS\\MMLEMX.OS2'$'\r''$' "$T/g/CONFIG.SYS")" = 1 ] ||
+		fail "the first line does not load MMLEMX.OS2"
+	grep -q 'DEVICE=C:\\IBMCOM\\MACS\\MMLEMX.OS2 /A1'$'\r''$' "$T/g/CONFIG.SYS" ||
+		fail "the second line lost /A1"
+	! grep -q 'MMLEM.OS2' "$T/g/CONFIG.SYS" || fail "CONFIG.SYS still loads MMLEM.OS2"
+	grep -q 'DriverName = MMLEMX\$'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "no MMLEMX\$"
+	grep -q 'DriverName = MMLEMX2\$'$'\r' "$T/g/IBMCOM/PROTOCOL.INI" || fail "no MMLEMX2\$"
+	! grep -q 'MMLEM2\$\|MMLEM\$' "$T/g/IBMCOM/PROTOCOL.INI" || fail "an old DriverName stayed"
+	# each section named as setup names the instance, [IBMLXCFG] renamed in place
+	python3 - "$T/pi.206" "$T/g/IBMCOM/PROTOCOL.INI" <<'PY' || fail "PROTOCOL.INI changed in more than the names of the two instances"
+import sys
+a = open(sys.argv[1], 'rb').read()
+for old, new in ((b'MMLEM_nif2 = MMLEM.NIF', b'MMLEMX_nif2 = MMLEMX.NIF'),
+                 (b'MMLEM_nif = MMLEM.NIF', b'MMLEMX_nif = MMLEMX.NIF'),
+                 (b'[MMLEM_nif2]', b'[MMLEMX_nif2]'), (b'[MMLEM_nif]', b'[MMLEMX_nif]'),
+                 (b'= MMLEM_nif', b'= MMLEMX_nif'), (b'MMLEM2$', b'MMLEMX2$'), (b'= MMLEM$', b'= MMLEMX$')):
+    a = a.replace(old, new)
+sys.exit(0 if a == open(sys.argv[2], 'rb').read() else 1)
+PY
+	wd --root "$T/g" --json check
+	assert_rc 0
+	assert_json "[f for f in d['findings'] if f['severity'] == 'error'] == []"
+	wd --yes --root "$T/g" rollback
+	assert_rc 0
+	assert_same_file "$T/g/CONFIG.SYS" "$T/cs.206"
+	assert_same_file "$T/g/IBMCOM/PROTOCOL.INI" "$T/pi.206"
+}
+
 # A new version whose NIF changes the keywords: the upgrade drops from the
 # section the keyword it no longer defines (RXCHAIN) and adds the one it now
 # requires (MAXFRAME, at its default), every other line byte for byte, in one

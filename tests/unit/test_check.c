@@ -315,14 +315,25 @@ static void test_guessed_drivername_is_a_warning(void **state)
 	char *got = run(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = "
 			"TCPIP$\r\n   Bindings = NE2000_nif\r\n[NE2000_nif]\r\n   DriverName = MS2000$\r\n",
 			NULL);
-	assert_string_equal(got, "mac-no-section@2 section-no-driver@6");
+	/* the one bound section no other driver answers to is taken for the
+	 * guessed load's (pair_by_elimination): one warning, saying so */
+	assert_string_equal(got, "mac-no-section@2");
 	free(got);
 	struct texts t;
 	model_of(&t, cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = "
 		 "TCPIP$\r\n   Bindings = NE2000_nif\r\n[NE2000_nif]\r\n   DriverName = MS2000$\r\n");
 	assert_int_equal(t.model.rep.errors, 0);
 	assert_non_null(strstr(t.model.rep.v[0].message, "could not be verified"));
+	assert_non_null(strstr(t.model.rep.v[0].message, "[NE2000_nif] is the one bound MAC section"));
+	assert_int_equal(t.model.mac[0].section, 2);
+	assert_string_equal(t.model.mac[0].drivername, "MS2000$");
 	texts_free(&t);
+	/* two bound sections either could be: no pairing, the warnings as before */
+	got = run(cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n[tcpip_nif]\r\n   DriverName = "
+		  "TCPIP$\r\n   Bindings = NE2000_nif,B_nif\r\n[NE2000_nif]\r\n   DriverName = "
+		  "MS2000$\r\n[B_nif]\r\n   DriverName = B$\r\n", NULL);
+	assert_string_equal(got, "mac-no-section@2 section-no-driver@6 section-no-driver@8");
+	free(got);
 	/* No section it could answer to: sure. */
 	model_of(&t, cs, "[PROT_MAN]\r\n   DriverName = PROTMAN$\r\n");
 	assert_int_equal(t.model.rep.errors, 1);
@@ -479,11 +490,11 @@ static void test_boot_critical_displace_refused(void **state)
 }
 
 /* check's rules on a CONFIG.SYS and facts: "code:key code:key ...". */
-static char *boot_rules_of(const char *cs_text, enum bc_fs fs, bool holds_ifs)
+static char *boot_rules_wps(const char *cs_text, enum bc_fs fs, bool holds_ifs, bool wps)
 {
 	struct config_sys cs;
 	config_sys_parse(&cs, cs_text, strlen(cs_text));
-	struct bc_volume_facts f = {fs, holds_ifs, 'D'};
+	struct bc_volume_facts f = {fs, holds_ifs, wps, 'D'};
 	struct check_report rep = {0};
 	boot_critical_rules(&cs, &f, &rep);
 	struct wd_buf b = {0};
@@ -498,6 +509,10 @@ static char *boot_rules_of(const char *cs_text, enum bc_fs fs, bool holds_ifs)
 	check_report_free(&rep);
 	config_sys_free(&cs);
 	return b.p;
+}
+static char *boot_rules_of(const char *cs_text, enum bc_fs fs, bool holds_ifs)
+{
+	return boot_rules_wps(cs_text, fs, holds_ifs, false);
 }
 static void expect_boot(const char *cs, enum bc_fs fs, bool holds_ifs, const char *want)
 {
@@ -520,8 +535,22 @@ static void test_boot_critical_check_rules(void **state)
 		    BC_FS_UNKNOWN, true, "no-disk-driver:OS2DASD.DMD");
 	expect_boot("BASEDEV=APM.ADD\r\nBASEDEV=OS2DASD.DMD\r\nIFS=JFS.IFS\r\n", BC_FS_UNKNOWN,
 		    true, "no-disk-driver:*.ADD");
-	expect_boot("IFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true,
+	expect_boot("PSD=ACPI.PSD\r\nIFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true,
 		    "no-disk-driver:OS2DASD.DMD no-disk-driver:*.ADD");
+	expect_boot("REM BASEDEV=OS2DASD.DMD\r\nIFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true,
+		    "no-disk-driver:OS2DASD.DMD no-disk-driver:*.ADD");
+	expect_boot("SET RUNWORKPLACE=C:\\OS2\\PMSHELL.EXE\r\nIFS=HPFS.IFS\r\n", BC_FS_UNKNOWN,
+		    true, "no-disk-driver:OS2DASD.DMD no-disk-driver:*.ADD");
+	/* No sign of OS/2 2.0 (no BASEDEV=, PSD= or RUNWORKPLACE, no Workplace
+	 * Shell): OS/2 1.x or a LAN Manager boot disk, whose kernel loads the
+	 * disk driver itself: not this rule's. With the Workplace Shell on the
+	 * volume it is 2.0 or later again. */
+	expect_boot("IFS=HPFS.IFS\r\nDEVICE=C:\\LANMAN\\DRIVERS\\PROTMAN\\PROTMAN.OS2\r\n",
+		    BC_FS_UNKNOWN, true, "");
+	expect_boot("REM BASEDEVICE=X\r\nIFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true, "");
+	char *got = boot_rules_wps("IFS=HPFS.IFS\r\n", BC_FS_UNKNOWN, true, true);
+	assert_string_equal(got, "no-disk-driver:OS2DASD.DMD no-disk-driver:*.ADD");
+	free(got);
 	/* No JFS or HPFS line: FAT needs none; a mounted HPFS or JFS volume
 	 * does; an unknown one does when it holds their driver. */
 	expect_boot(disk, BC_FS_FAT, true, "");

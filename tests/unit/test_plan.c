@@ -1,4 +1,6 @@
 /* installer/acpi_plan and nic_plan helpers on small texts. */
+/* nftw, for the copy of a case volume the planners after setup run on */
+#define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +12,14 @@
 #include <string.h>
 
 #include <dirent.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common/file.h"
 #include "installer/acpi_plan.h"
+#include "installer/config_off.h"
 #include "installer/nic_plan.h"
 #include "installer/setup_internal.h"
 #include "os2/boot_drive.h"
@@ -292,8 +297,122 @@ static int case_may(void *arg, const struct package *p, struct wd_err *why)
 	return wd_err_set(why, WD_ELICENSE, "needs a subscription with %s", p->m.entitlement);
 }
 
+/* The planners a case runs through, one after another on the result of
+ * the one before: setup, setup again, configure nic --off. */
+enum planner { P_SETUP, P_AGAIN, P_OFF };
+
+/* A copy of a case's volume for the planners after setup (nftw's
+ * callback has no argument: the folders are here). */
+static const char *copy_from, *copy_to;
+
+static int copy_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	char *to = wd_xasprintf("%s%s", copy_to, path + strlen(copy_from));
+	int r = 0;
+	if (type == FTW_D) {
+		r = mkdir(to, 0755) && strcmp(path, copy_from) ? -1 : 0;
+	} else if (type == FTW_F && S_ISREG(st->st_mode)) {
+		struct wd_buf b = {0};
+		slurp(path, &b);
+		FILE *f = fopen(to, "wb");
+		r = f && fwrite(b.p ? b.p : "", 1, b.len, f) == b.len ? 0 : -1;
+		if (f)
+			fclose(f);
+		wd_buf_free(&b);
+	}
+	free(to);
+	return r;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* One planner on the volume at root: its outcome in the form of the expect
+ * file; write: the files it plans written there; *changed: it plans a
+ * change. */
+static int plan_once(const char *root, const char *pcif, struct case_pkgs *cp,
+		     const struct package **pp, enum planner which, struct wd_buf *out,
+		     bool write, bool *changed)
+{
+	struct volume vol = {0};
+	struct db db = {0};
+	struct setup s = {.command = which == P_OFF ? "configure nic --off" : "setup", .v = &vol,
+			  .db = &db};
+	struct wd_err e = {0};
+	struct config_sys cs0;
+	int r = boot_volume_open(&vol, &cs0, root, 0, &e);
+	if (!r)
+		config_sys_free(&cs0);
+	if (!r)
+		r = setup_open(&s, &e);
+	struct wd_buf lspci = {0};
+	slurp(pcif, &lspci);
+	if (!r)
+		r = pci_parse_lspci(lspci.p, lspci.len, "pci", &s.pci, &e);
+	struct nic_plan_in in = {.pkgs = pp, .npkgs = cp->n, .may = case_may, .may_arg = cp,
+				 .off = which == P_OFF};
+	if (!r && which == P_OFF) {
+		/* no generation tells the driver before: the free default */
+		const struct package *cur, *prev;
+		long gen;
+		r = config_off_nic(&s, cp->p, cp->n, &cur, &prev, &gen, &e);
+		in.driver = !r && prev ? prev->m.name : NULL;
+	}
+	if (!r)
+		r = setup_plan_nic(&s, &in, &e);
+	if (!r) {
+		setup_render(&s);
+		r = setup_verify(&s, pp, cp->n, &e);
+	}
+	wd_buf_addf(out, "exit %d\n", r < 0 ? -r : r);
+	if (r)
+		wd_buf_addf(out, "error: %s\n", e.msg);
+	for (size_t i = 0; !r && i < s.nic.nwarnings; i++)
+		wd_buf_addf(out, "warning: %s\n", s.nic.warnings[i]);
+	for (size_t i = 0; !r && i < s.nic.n; i++)
+		for (size_t k = 0; k < s.nic.items[i].nnotes; k++)
+			wd_buf_addf(out, "note: [%s] %s\n", s.nic.items[i].section,
+				    s.nic.items[i].notes[k]);
+	for (size_t i = 0; !r && i < s.nnotes; i++)
+		wd_buf_addf(out, "note: %s\n", s.notes[i]);
+	*changed = !r && (setup_file_changed(&s, F_CONFIG) || setup_file_changed(&s, F_PROTOCOL));
+	if (!r) {
+		struct wd_buf diff = {0};
+		setup_diff(&s, &diff);
+		if (diff.len)
+			wd_buf_add(out, diff.p, diff.len);
+		else
+			wd_buf_addf(out, "nothing to do\n");
+		wd_buf_free(&diff);
+	}
+	/* setup's result written to a copy, for the planners after it */
+	for (int f = 0; !r && write && f < NFILES; f++)
+		if (s.host[f] && setup_file_changed(&s, f)) {
+			char *path = wd_path_join(root, s.host[f]);
+			for (char *c = path + strlen(root); *c; c++)
+				*c = *c == '\\' ? '/' : *c;
+			FILE *fp = fopen(path, "wb");
+			assert_non_null(fp);
+			assert_int_equal(fwrite(s.new_[f].p, 1, s.new_[f].len, fp), s.new_[f].len);
+			fclose(fp);
+			free(path);
+		}
+	wd_buf_free(&lspci);
+	setup_clear(&s);
+	volume_close(&vol);
+	return r;
+}
+
 /* One case: what setup's NIC plan says of its volume and PCI listing, in
- * the form of its expect file. */
+ * the form of its expect file; where setup plans a change, what a second
+ * setup and configure nic --off then say of its result (a volume copied to
+ * a temporary folder with setup's files written). */
 static void run_case(const char *dir, const struct case_pkgs *base, struct wd_buf *out)
 {
 	struct case_pkgs cp = *base;
@@ -322,49 +441,26 @@ static void run_case(const char *dir, const struct case_pkgs *base, struct wd_bu
 	for (size_t i = 0; i < cp.n; i++)
 		pp[i] = &cp.p[i];
 
-	struct volume vol = {0};
-	struct db db = {0};
-	struct setup s = {.command = "setup", .v = &vol, .db = &db};
-	struct wd_err e = {0};
 	char *root = wd_path_join(dir, "volume"), *pcif = wd_path_join(dir, "pci");
-	struct config_sys cs0;
-	int r = boot_volume_open(&vol, &cs0, root, 0, &e);
-	if (!r)
-		config_sys_free(&cs0);
-	if (!r)
-		r = setup_open(&s, &e);
-	struct wd_buf lspci = {0};
-	slurp(pcif, &lspci);
-	if (!r)
-		r = pci_parse_lspci(lspci.p, lspci.len, "pci", &s.pci, &e);
-	struct nic_plan_in in = {.pkgs = pp, .npkgs = cp.n, .may = case_may, .may_arg = &cp};
-	if (!r)
-		r = setup_plan_nic(&s, &in, &e);
-	if (!r) {
-		setup_render(&s);
-		r = setup_verify(&s, pp, cp.n, &e);
+	const char *tmp = getenv("TMPDIR");
+	char *copy = wd_xasprintf("%s/wd-planner-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(copy));
+	copy_from = root;
+	copy_to = copy;
+	assert_int_equal(nftw(root, copy_one, 16, FTW_PHYS), 0);
+	bool changed = false, again = false;
+	int r = plan_once(copy, pcif, &cp, pp, P_SETUP, out, true, &changed);
+	if (!r && changed) {
+		/* a second setup on the result changes nothing */
+		wd_buf_addf(out, "== setup again\n");
+		assert_int_equal(plan_once(copy, pcif, &cp, pp, P_AGAIN, out, false, &again), 0);
+		if (again)
+			fail_msg("planner case %s: a second setup changes its result:\n%s", dir, out->p);
+		wd_buf_addf(out, "== configure nic --off\n");
+		plan_once(copy, pcif, &cp, pp, P_OFF, out, false, &again);
 	}
-	wd_buf_addf(out, "exit %d\n", r < 0 ? -r : r);
-	if (r)
-		wd_buf_addf(out, "error: %s\n", e.msg);
-	for (size_t i = 0; !r && i < s.nic.nwarnings; i++)
-		wd_buf_addf(out, "warning: %s\n", s.nic.warnings[i]);
-	for (size_t i = 0; !r && i < s.nic.n; i++)
-		for (size_t k = 0; k < s.nic.items[i].nnotes; k++)
-			wd_buf_addf(out, "note: [%s] %s\n", s.nic.items[i].section,
-				    s.nic.items[i].notes[k]);
-	for (size_t i = 0; !r && i < s.nnotes; i++)
-		wd_buf_addf(out, "note: %s\n", s.notes[i]);
-	if (!r) {
-		struct wd_buf diff = {0};
-		setup_diff(&s, &diff);
-		if (diff.len)
-			wd_buf_add(out, diff.p, diff.len);
-		wd_buf_free(&diff);
-	}
-	wd_buf_free(&lspci);
-	setup_clear(&s);
-	volume_close(&vol);
+	assert_int_equal(nftw(copy, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(copy);
 	free(root);
 	free(pcif);
 	free(pp);
