@@ -28,9 +28,15 @@ static void warn(const struct session *s, const char *fmt, ...)
 	s->o.cb.warn(s->o.cb.ud, msg);
 }
 
+/* A volume was given (--root, or a disk image not yet mounted). */
+static bool has_volume(const struct session *s)
+{
+	return s->o.root || s->o.disk;
+}
+
 bool session_may_fetch(const struct session *s)
 {
-	return s->o.root || s->o.nrepos > 0;
+	return has_volume(s) || s->o.nrepos > 0;
 }
 
 int session_open(struct session *s, const struct session_opts *o, struct wd_err *err)
@@ -43,6 +49,12 @@ int session_open(struct session *s, const struct session_opts *o, struct wd_err 
 
 void session_close(struct session *s)
 {
+	struct wd_err ignore;
+	session_close_checked(s, &ignore);
+}
+
+int session_close_checked(struct session *s, struct wd_err *err)
+{
 	if (s->act_open)
 		activation_free(&s->act);
 	if (s->cat_open)
@@ -53,17 +65,49 @@ void session_close(struct session *s)
 	db_close(&s->db);
 	if (s->vol_open)
 		volume_close(&s->v);
+	/* last: nothing may hold a file of the mounted volume open */
+	int r = s->disk_open ? disk_close(&s->disk, err) : 0;
 	free((char *)s->o.bundled_keys);
 	free((char *)s->o.bundled_repo);
 	memset(s, 0, sizeof *s);
+	return r;
 }
 
 /* ------------------------------------------------------------ the volume */
 
+/* A disk image's volume mounted, once: o.root becomes its folder. */
+static int attach(struct session *s, struct wd_err *err)
+{
+	if (!s->o.disk || s->disk_open)
+		return 0;
+	if (s->disk_rc) { /* one appliance start per run, even for a failure */
+		*err = s->disk_err;
+		return s->disk_rc;
+	}
+	struct disk_opts d = {
+		.image = s->o.disk,
+		.format = s->o.disk_format,
+		.partition = s->o.partition,
+		.readonly = s->o.readonly || s->o.dry_run,
+	};
+	int r = disk_open(&s->disk, &d, err);
+	if (r) {
+		s->disk_rc = r;
+		s->disk_err = *err;
+		return r;
+	}
+	s->disk_open = true;
+	s->o.root = s->disk.mnt;
+	return 0;
+}
+
 int session_volume(struct session *s, struct volume **v, struct wd_err *err)
 {
+	int r = attach(s, err);
+	if (r)
+		return r;
 	if (!s->vol_open) {
-		int r = volume_open(&s->v, s->o.root, err);
+		r = volume_open(&s->v, s->o.root, err);
 		if (r)
 			return r;
 		s->vol_open = true;
@@ -74,9 +118,12 @@ int session_volume(struct session *s, struct volume **v, struct wd_err *err)
 
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err)
 {
+	int r = attach(s, err);
+	if (r)
+		return r;
 	if (!s->vol_open) {
 		struct config_sys cs;
-		int r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
+		r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
 		if (r)
 			return r;
 		config_sys_free(&cs);
@@ -84,7 +131,7 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
 	} else if (!s->vol_boot) {
 		/* opened plain before: CONFIG.SYS read now for the drive */
 		struct wd_buf b = {0};
-		int r = volfile_config_sys(&s->v, &b, err);
+		r = volfile_config_sys(&s->v, &b, err);
 		if (r) {
 			wd_buf_free(&b);
 			return r;
@@ -314,7 +361,7 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 			r = catalog_add_url(&s->cat, u, kr, today, err);
 			free(u);
 		}
-		if (!r && s->o.root)
+		if (!r && has_volume(s))
 			r = add_stored_all(s, kr, today, &s->cat, err);
 		if (!r && s->o.bundled_repo)
 			r = catalog_add_bundled(&s->cat, s->o.bundled_repo, kr, err);
@@ -343,7 +390,7 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 		return r;
 	if (!s->act_open) {
 		/* no volume, or one without a database: no key */
-		if (s->o.root && (r = db_get(s, SESSION_DB_READ, false, false, err)))
+		if (has_volume(s) && (r = db_get(s, SESSION_DB_READ, false, false, err)))
 			return r;
 		if ((r = activation_load(&s->db, kr, &s->act, err))) {
 			activation_free(&s->act);

@@ -29,6 +29,7 @@
 #include "installer/txn.h"
 #include "license/activation.h"
 #include "os2/volume.h"
+#include "session/source_disk.h"
 #include "state/db.h"
 #include "trust/keys.h"
 
@@ -42,6 +43,13 @@ struct session_cb {
 
 struct session_opts {
 	const char *root;               /* the volume (--root); NULL: none */
+	/* Or the OS/2 volume of a disk image (--disk IMAGE, or the boot disk of
+	 * --vm MACHINE), mounted when the volume is first asked for; readonly
+	 * for a command that writes nothing, so the image never changes. */
+	const char *disk;
+	const char *disk_format;        /* --disk-format, or NULL: from its header */
+	int partition;                  /* --partition N, or 0 */
+	bool readonly;
 	char boot_drive;                /* 0: from CONFIG.SYS */
 	const char *keys_dir;           /* --keys DIR, or NULL */
 	const char *bundled_keys;       /* the program's own key folder, or NULL */
@@ -73,6 +81,10 @@ struct session {
 	struct session_opts o;          /* bundled_keys and bundled_repo owned */
 	struct volume v;
 	bool vol_open, vol_boot;
+	struct disk_source disk;        /* o.disk's, once mounted (o.root is its folder) */
+	bool disk_open;
+	int disk_rc;                    /* a failed mount, told again, never retried */
+	struct wd_err disk_err;
 	struct db db;
 	bool db_tried, db_have, db_created, db_recovered;
 	struct txn_pending_desc pending;
@@ -94,9 +106,14 @@ int session_open(struct session *s, const struct session_opts *o, struct wd_err 
 bool session_may_fetch(const struct session *s);
 /* Frees everything the session opened, in one place; s may be closed twice. */
 void session_close(struct session *s);
+/* The same, with the disk image's final unmount, sync and shutdown told: 0,
+ * or the error that makes the run a failed one (the image may lack the
+ * change). */
+int session_close_checked(struct session *s, struct wd_err *err);
 
-/* The volume at --root (a folder without CONFIG.SYS is refused; no --root
- * is a usage error). */
+/* The volume at --root, or the disk image's OS/2 volume (--disk; the
+ * appliance started and the volume mounted at the first call). A folder
+ * without CONFIG.SYS is refused; no --root is a usage error. */
 int session_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);

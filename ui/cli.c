@@ -14,6 +14,7 @@
 #include "session/session.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 /* The options both programs take, before or after the command. Each says
  * where its value goes (kind and field), so the table is the whole rule. */
@@ -29,6 +30,12 @@ struct gopt {
 #define F(field) offsetof(struct wd_ctx, field)
 static const struct gopt global_opts[] = {
 	{{"root", 0, "DIR", "the OS/2 boot volume (or WARPDRV_ROOT)", false}, G_STR, F(root), 0},
+	{{"disk", 0, "IMAGE", "the OS/2 volume of a disk image (VDI, VMDK, VHD, qcow2, raw)", false},
+	 G_STR, F(disk), 0},
+	{{"partition", 0, "N", "with --disk: the partition of the OS/2 volume", false}, G_COUNT,
+	 F(partition), 128L},
+	{{"disk-format", 0, "FMT", "with --disk: vdi, vmdk, vpc, vhdx, qcow2 or raw", false}, G_STR,
+	 F(disk_format), 0},
 	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false},
 	 G_STR, F(pci), 0},
 	{{"pci-ids", 0, "FILE", "the PCI ID database for device names", false}, G_STR, F(pci_ids), 0},
@@ -506,6 +513,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	oom_prog = prog;
 	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");
+	const char *env_root = ctx.root;
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
 	json_hold_top(&ctx.j);
@@ -519,7 +527,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		ctx.json |= !strcmp(argv[i], "--json");
 	int rc = -parse_args(&p, argc, argv, rest, &nrest);
-	if (rc)
+	if (rc || (rc = ui_source_check(&ctx, env_root)))
 		goto out;
 	ctx.color = want_color(p.color, STDOUT_FILENO);
 	ctx.color_err = want_color(p.color, STDERR_FILENO);
@@ -561,7 +569,9 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	ui_session_open(&ctx, &s);
 	if (!(rc = ui_codepage_setup(&ctx)))
 		rc = cmd->run(&ctx, nrest, rest);
-	ui_session_close(&ctx);
+	int rc_close = ui_session_close(&ctx);
+	if (!rc)
+		rc = rc_close;
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);

@@ -8,6 +8,7 @@
 #include "session/session.h"
 #include "trust/keys.h"
 #include "ui/commands.h"
+#include "ui/source.h"
 
 static void hexfield(struct json *j, const char *key, long v, int digits)
 {
@@ -132,7 +133,7 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 	if (setup_would_get(ctx, &l, driver, why, &e2)) {
 		if (e2.code == WD_EUSAGE || e2.code == WD_EFAIL) {
 			/* --root given but no volume there is the user's mistake */
-			if (ctx->root) {
+			if (ui_volume_given(ctx)) {
 				pci_list_free(&l);
 				free(driver);
 				free(why);

@@ -19,6 +19,7 @@
 #include "license/activation.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 struct job {
 	struct wd_ctx *ctx;
@@ -482,7 +483,7 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 	int r = 0;
 	for (size_t i = 0; i < l->n; i++)
 		driver[i] = why[i] = NULL;
-	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.v, err)))
+	if (ui_volume_given(ctx) && !(r = session_boot_volume(ctx->s, &j.v, err)))
 		r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err);
 	if (!r)
 		r = job_packages(&j, err);

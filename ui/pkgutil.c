@@ -1,4 +1,5 @@
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 {
 	struct session_opts o = {
 		.root = ctx->root,
+		.disk = ctx->disk,
+		.disk_format = ctx->disk_format,
+		.partition = (int)ctx->partition,
+		.readonly = ui_cmd_reads_only(ctx),
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
 		.bundled_keys = ui_data_dir(ctx, "keys"),
@@ -38,11 +43,17 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 	ctx->s = s;
 }
 
-void ui_session_close(struct wd_ctx *ctx)
+int ui_session_close(struct wd_ctx *ctx)
 {
-	if (ctx->s)
-		session_close(ctx->s);
+	int rc = 0;
+	struct wd_err err = {0};
+	if (ctx->s) {
+		int r = session_close_checked(ctx->s, &err);
+		if (r)
+			rc = ui_fail(ctx, r, &err);
+	}
 	ctx->s = NULL;
+	return rc;
 }
 
 void pkg_fold_names(int argc, char **argv)

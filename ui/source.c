@@ -1,0 +1,53 @@
+/* The volume's source on the command line (ui/source.h). */
+#include "ui/source.h"
+
+#include <string.h>
+
+int ui_source_check(struct wd_ctx *ctx, const char *env_root)
+{
+	if (ctx->disk && ctx->root && ctx->root != env_root)
+		return ui_usage(ctx, "--root and --disk are two volumes; name one");
+	if (ctx->disk)
+		ctx->root = NULL; /* WARPDRV_ROOT stands for the folder not named */
+	if (!ctx->disk && ctx->partition)
+		return ui_usage(ctx, "--partition names a partition of --disk IMAGE");
+	if (!ctx->disk && ctx->disk_format)
+		return ui_usage(ctx, "--disk-format is the format of --disk IMAGE");
+	static const char *const formats[] = {"vdi", "vmdk", "vpc", "vhdx", "qcow2", "raw", NULL};
+	if (ctx->disk_format) {
+		for (int i = 0; formats[i]; i++)
+			if (!strcmp(ctx->disk_format, formats[i]))
+				return 0;
+		return ui_usage(ctx, "--disk-format %s: one of vdi, vmdk, vpc (VHD), vhdx, qcow2, raw",
+				ui_esc(ctx->disk_format));
+	}
+	return 0;
+}
+
+bool ui_volume_given(const struct wd_ctx *ctx)
+{
+	return ctx->root || ctx->disk;
+}
+
+/* The commands that never write to the volume (docs/architecture.md, "Read-only
+ * commands never recover"). */
+static const char *const reads_only[] = {
+	"detect", "check", "list", "search", "info", "history", "owns", "license", "repo list",
+	NULL,
+};
+
+bool ui_cmd_reads_only(const struct wd_ctx *ctx)
+{
+	if (ctx->dry_run)
+		return true;
+	if (!strcmp(ctx->cmd_path, "verify")) {
+		for (int k = 0; k < ctx->noptv; k++)
+			if (!strcmp(ctx->optv[k].opt->name, "fix"))
+				return false;
+		return true;
+	}
+	for (int i = 0; reads_only[i]; i++)
+		if (!strcmp(ctx->cmd_path, reads_only[i]))
+			return true;
+	return false;
+}
