@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# warpdrv --disk IMAGE: the OS/2 volume of a disk image found by its
+# CONFIG.SYS, mounted through libguestfs and serviced as --root would be.
+# Images made here (tests/e2e/disk_lib.sh): a VDI with a FAT partition and
+# the OS/2 volume (JFS, mkfs.jfs -O) second, a VMDK with two OS/2 volumes, a
+# qcow2 with none, a FAT volume with no partition table. Results are read
+# back from the images with guestfish and judged like a folder. Each
+# appliance start costs about 15 s without KVM: 8 in all (the images, check,
+# setup, rollback, activate, the read-back, two volumes, none); the bad
+# inputs fail before any start. --dry-run is read-only as check is (the
+# same read-only drive), and costs no start of its own here.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/setup_lib.sh"
+. "$(dirname "$0")/disk_lib.sh"
+LSPCI="lspci:$FIX/pci/vbox-82540em.lspci-n"
+
+# Bad inputs refused before an appliance starts, libguestfs or not: each
+# with its exit code and message, the file unchanged.
+t_bad_inputs_refused_before_the_appliance() {
+	printf 'just some notes\n' >"$T/notes.txt"
+	h=$(hash_of "$T/notes.txt")
+	wd --disk "$T/notes.txt" check
+	assert_rc 1
+	assert_err "notes.txt: not a disk image (neither a VDI, VMDK, VHD, VHDX or qcow2 header"
+	[ "$(hash_of "$T/notes.txt")" = "$h" ] || fail "the file changed"
+
+	wd --disk "$T/missing.vdi" check
+	assert_rc 1
+	assert_err "missing.vdi: No such file or directory"
+
+	# a differencing VDI: the header's signature, image type 4
+	python3 -c 'import struct,sys
+h = bytearray(512); h[0:40] = b"<<< Oracle VM VirtualBox Disk Image >>>\n"
+h[0x40:0x44] = struct.pack("<I", 0xbeda107f); h[0x4c:0x50] = struct.pack("<I", 4)
+open(sys.argv[1], "wb").write(h)' "$T/snap.vdi"
+	h=$(hash_of "$T/snap.vdi")
+	wd --disk "$T/snap.vdi" -y setup
+	assert_rc 1
+	assert_err "snap.vdi: a differencing VDI"
+	assert_err "VBoxManage clonemedium"
+	[ "$(hash_of "$T/snap.vdi")" = "$h" ] || fail "the image changed"
+
+	mkdir -p "$T/vol"
+	wd --root "$T/vol" --disk "$T/snap.vdi" check
+	assert_rc 2
+	assert_err "--root and --disk are two volumes"
+	wd --partition 2 check
+	assert_rc 2
+	assert_err "--partition names a partition of --disk IMAGE"
+	wd --disk "$T/snap.vdi" --disk-format vbox check
+	assert_rc 2
+	assert_err "--disk-format vbox: one of vdi, vmdk, vpc (VHD), vhdx, qcow2, raw"
+	wd --disk "$T/snap.vdi" --partition 129 check
+	assert_rc 2
+
+	# without libguestfs: what to install, exit 1
+	python3 -c 'import sys; b = bytearray(1024); b[510:512] = b"\x55\xaa"; open(sys.argv[1], "wb").write(b)' "$T/mbr.raw"
+	h=$(hash_of "$T/mbr.raw")
+	RC=0
+	WARPDRV_LIBGUESTFS=/nonexistent/libguestfs.so.0 "$WD" --disk "$T/mbr.raw" check >"$T/out" 2>"$T/err" || RC=$?
+	ERR=$(cat "$T/err") OUT=$(cat "$T/out")
+	assert_rc 1
+	assert_err "disk images are opened with libguestfs"
+	assert_err "install the package libguestfs0 (apt-get install libguestfs0"
+	[ "$(hash_of "$T/mbr.raw")" = "$h" ] || fail "the image changed"
+}
+
+# check reads the second of two OS/2 volumes of a VMDK, named with
+# --partition, with the drive added read-only: not a byte changes.
+t_check_on_a_named_partition_leaves_the_image() {
+	image two.vmdk
+	h=$(hash_of "$T/two.vmdk")
+	wd --disk "$T/two.vmdk" --partition 2 check
+	assert_rc 0
+	assert_out "No problems found in CONFIG.SYS and IBMCOM\\PROTOCOL.INI."
+	[ "$(hash_of "$T/two.vmdk")" = "$h" ] || fail "check changed the image"
+}
+
+# setup on the JFS volume of a VDI, then rollback --packages 1, and activate on a FAT volume with no partition
+# table; one read-back of both images shows each change in the image.
+t_setup_rollback_activate_written_into_the_images() {
+	image os2.vdi
+	image fat.raw
+	h=$(hash_of "$T/os2.vdi")
+	wd --disk "$T/os2.vdi" --pci "$LSPCI" setup --yes
+	assert_rc 0
+	assert_out "Packages to install: e1000 4.02"
+	assert_out "Done: generation 1."
+	h1=$(hash_of "$T/os2.vdi")
+	[ "$h1" != "$h" ] || fail "setup left the image as it was"
+
+	wd --disk "$T/os2.vdi" rollback --packages 1 --yes
+	assert_rc 0
+	assert_out "generation 2"
+
+	wda issue --key "$LICENSE_KEY" --customer 1042 --entitlements drivers \
+		--issued 2026-01-01 --expires 2099-12-31
+	assert_rc 0
+	key=$OUT
+	wd --disk "$T/fat.raw" activate "$key"
+	assert_rc 0
+
+	read_back "$T/os2.vdi:/dev/sdX2:$T/os2" "$T/fat.raw:/dev/sdX:$T/fat"
+	# the VDI: the rollback put CONFIG.SYS and PROTOCOL.INI back byte for
+	# byte, kept setup's generation, and removed the package
+	assert_same_file "$VOLS/warp452-pcnet/CONFIG.SYS" "$T/os2/CONFIG.SYS"
+	assert_same_file "$VOLS/warp452-pcnet/IBMCOM/PROTOCOL.INI" "$T/os2/IBMCOM/PROTOCOL.INI"
+	assert_same_file "$VOLS/warp452-pcnet/CONFIG.SYS" "$T/os2/var/lib/warpdrv/generations/1/CONFIG.SYS"
+	[ ! -e "$T/os2/IBMCOM/MACS/E1000.OS2" ] || fail "the rollback left E1000.OS2"
+	wd --root "$T/os2" --json history
+	assert_rc 0
+	assert_json "[g['command'] for g in d['generations']] == ['setup', 'rollback --packages 1']"
+	assert_json "[(h['action'], h['package']) for h in d['history']] == [('install', 'e1000'), ('remove', 'e1000')]"
+	wd --root "$T/os2" check
+	assert_rc 0
+	# the FAT volume: the key is active
+	wd --root "$T/fat" license
+	assert_rc 0
+	assert_out "active"
+}
+
+# A disk with two OS/2 volumes: exit 2 naming both and --partition.
+t_two_os2_volumes_name_both() {
+	image two.vmdk
+	h=$(hash_of "$T/two.vmdk")
+	wd --disk "$T/two.vmdk" --pci "$LSPCI" setup --yes
+	assert_rc 2
+	assert_err "two.vmdk holds 2 OS/2 boot volumes: partition 1 (vfat) and partition 2 (jfs); name one with --partition N"
+	[ "$(hash_of "$T/two.vmdk")" = "$h" ] || fail "the image changed"
+}
+
+# A disk with no OS/2 volume: exit 1 saying what it holds.
+t_no_os2_volume() {
+	image none.qcow2
+	h=$(hash_of "$T/none.qcow2")
+	wd --disk "$T/none.qcow2" check
+	assert_rc 1
+	assert_err "none.qcow2: no OS/2 boot volume (a JFS, HPFS or FAT file system with CONFIG.SYS at its top) found; the disk holds: partition 1 vfat (no CONFIG.SYS), partition 2 jfs (no CONFIG.SYS)"
+	[ "$(hash_of "$T/none.qcow2")" = "$h" ] || fail "the image changed"
+}
+
+run_tests
