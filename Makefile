@@ -28,14 +28,14 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libcurl openssl sqlite3 zlib libguestfs
+PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0
 # Linked: all but libguestfs, which session/guestfs_lib.c loads (dlopen) when a
 # disk image is first opened (--disk, --vm), libcurl, which catalog/fetch_curl.c loads (dlopen) when the
 # first http(s) transfer starts, and libsqlite3, which common/sqlite_lib.c
 # loads when the first database opens; their headers still come from
 # pkg-config. A package must therefore name both as dependencies itself
 # (debian/control).
-LINK_PKGS := openssl zlib
+LINK_PKGS := openssl zlib libxml-2.0
 
 ifeq ($(SANITIZE),1)
 O ?= build/san

@@ -31,7 +31,7 @@ static void warn(const struct session *s, const char *fmt, ...)
 /* A volume was given (--root, or a disk image not yet mounted). */
 static bool has_volume(const struct session *s)
 {
-	return s->o.root || s->o.disk;
+	return s->o.root || s->o.disk || s->o.vm;
 }
 
 bool session_may_fetch(const struct session *s)
@@ -67,6 +67,8 @@ int session_close_checked(struct session *s, struct wd_err *err)
 		volume_close(&s->v);
 	/* last: nothing may hold a file of the mounted volume open */
 	int r = s->disk_open ? disk_close(&s->disk, err) : 0;
+	if (s->vm_open)
+		vbox_machine_free(&s->vm);
 	free((char *)s->o.bundled_keys);
 	free((char *)s->o.bundled_repo);
 	memset(s, 0, sizeof *s);
@@ -75,22 +77,75 @@ int session_close_checked(struct session *s, struct wd_err *err)
 
 /* ------------------------------------------------------------ the volume */
 
+int session_machine(struct session *s, const struct vbox_machine **m, struct wd_err *err)
+{
+	if (!s->o.vm)
+		return wd_err_set(err, WD_EUSAGE, "no machine: name one with --vm MACHINE");
+	if (!s->vm_open) {
+		int r = vbox_machine_find(s->o.vm, s->o.vbox_dir, &s->vm, err);
+		if (r)
+			return r;
+		s->vm_open = true;
+	}
+	*m = &s->vm;
+	return 0;
+}
+
+/* The machine's boot disk, refused for writing while the machine has a
+ * saved state: the guest's memory holds its open files, and resuming it
+ * would undo or corrupt what was written. */
+static int machine_disk(struct session *s, const char **disk, struct wd_err *err)
+{
+	const struct vbox_machine *m;
+	int r = session_machine(s, &m, err);
+	if (r)
+		return r;
+	const char *name = m->name ? m->name : m->file;
+	if (!m->disk)
+		return wd_err_set(err, WD_EFAIL, "--vm %s: the machine has no hard disk attached",
+				  name);
+	if (m->state_file && !(s->o.readonly || s->o.dry_run))
+		return wd_err_set(err, WD_EFAIL, "--vm %s: the machine has a saved state (%s), and "
+				  "its disk is not written while it does: a resumed guest would undo "
+				  "or damage the change. Start it and shut the guest down, or discard "
+				  "the state (VBoxManage discardstate \"%s\"), then run again; check, "
+				  "detect and --dry-run may inspect it as it is", name, m->state_file,
+				  name);
+	char state[32];
+	if (!(s->o.readonly || s->o.dry_run)) {
+		vbox_machine_vmstate(m, state, sizeof state);
+		if (*state && strcmp(state, "poweroff") && strcmp(state, "aborted"))
+			return wd_err_set(err, WD_EFAIL, "--vm %s: the machine is %s (VBoxManage "
+					  "showvminfo), and its disk is written only while it is "
+					  "powered off: shut the guest down, then run again; check, "
+					  "detect and --dry-run may inspect it as it is", name, state);
+	}
+	*disk = m->disk;
+	return 0;
+}
+
 /* A disk image's volume mounted, once: o.root becomes its folder. */
 static int attach(struct session *s, struct wd_err *err)
 {
-	if (!s->o.disk || s->disk_open)
+	if ((!s->o.disk && !s->o.vm) || s->disk_open)
 		return 0;
 	if (s->disk_rc) { /* one appliance start per run, even for a failure */
 		*err = s->disk_err;
 		return s->disk_rc;
 	}
+	const char *image = s->o.disk;
+	int r = s->o.vm ? machine_disk(s, &image, err) : 0;
+	if (r)
+		return r;
 	struct disk_opts d = {
-		.image = s->o.disk,
+		.image = image,
 		.format = s->o.disk_format,
 		.partition = s->o.partition,
 		.readonly = s->o.readonly || s->o.dry_run,
 	};
-	int r = disk_open(&s->disk, &d, err);
+	r = disk_open(&s->disk, &d, err);
+	if (r && s->o.vm)
+		wd_err_prefix(err, "--vm %s", s->vm.name ? s->vm.name : s->vm.file);
 	if (r) {
 		s->disk_rc = r;
 		s->disk_err = *err;

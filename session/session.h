@@ -29,6 +29,7 @@
 #include "installer/txn.h"
 #include "license/activation.h"
 #include "os2/volume.h"
+#include "pci/vbox_machine.h"
 #include "session/source_disk.h"
 #include "state/db.h"
 #include "trust/keys.h"
@@ -48,6 +49,10 @@ struct session_opts {
 	 * for a command that writes nothing, so the image never changes. */
 	const char *disk;
 	const char *disk_format;        /* --disk-format, or NULL: from its header */
+	/* Or a VirtualBox machine (--vm): its boot disk is o.disk's, and a
+	 * machine with a saved state is opened for reading only. */
+	const char *vm;
+	const char *vbox_dir;           /* VirtualBox's folder (its registry), or NULL */
 	int partition;                  /* --partition N, or 0 */
 	bool readonly;
 	char boot_drive;                /* 0: from CONFIG.SYS */
@@ -83,6 +88,8 @@ struct session {
 	bool vol_open, vol_boot;
 	struct disk_source disk;        /* o.disk's, once mounted (o.root is its folder) */
 	bool disk_open;
+	struct vbox_machine vm;         /* o.vm's settings, once read */
+	bool vm_open;
 	int disk_rc;                    /* a failed mount, told again, never retried */
 	struct wd_err disk_err;
 	struct db db;
@@ -115,6 +122,8 @@ int session_close_checked(struct session *s, struct wd_err *err);
  * appliance started and the volume mounted at the first call). A folder
  * without CONFIG.SYS is refused; no --root is a usage error. */
 int session_volume(struct session *s, struct volume **v, struct wd_err *err);
+/* The machine of --vm (its settings read once); no --vm is a usage error. */
+int session_machine(struct session *s, const struct vbox_machine **m, struct wd_err *err);
 /* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The volume's database as mode says; *have (may be NULL) false when the

@@ -11,6 +11,7 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/hooks.h"
+#include "pci/vbox_machine.h"
 #include "session/session.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
@@ -34,6 +35,8 @@ static const struct gopt global_opts[] = {
 	 G_STR, F(disk), 0},
 	{{"partition", 0, "N", "with --disk: the partition of the OS/2 volume", false}, G_COUNT,
 	 F(partition), 128L},
+	{{"vm", 0, "MACHINE", "a VirtualBox machine (.vbox file, name or UUID): its disk and NICs",
+	  false}, G_STR, F(vm), 0},
 	{{"disk-format", 0, "FMT", "with --disk: vdi, vmdk, vpc, vhdx, qcow2 or raw", false}, G_STR,
 	 F(disk_format), 0},
 	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false},
@@ -514,6 +517,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");
 	const char *env_root = ctx.root;
+	ctx.vbox_dir = vbox_config_dir(getenv("VBOX_USER_HOME"), getenv("HOME"));
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
 	json_hold_top(&ctx.j);
@@ -567,7 +571,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	struct session s;
 	ui_session_open(&ctx, &s);
-	if (!(rc = ui_codepage_setup(&ctx)))
+	if (!(rc = ui_source_open(&ctx)) && !(rc = ui_codepage_setup(&ctx)))
 		rc = cmd->run(&ctx, nrest, rest);
 	int rc_close = ui_session_close(&ctx);
 	if (!rc)
@@ -578,5 +582,7 @@ out:
 	free(rest);
 	free(ctx.optv);
 	free(ctx.exe_dir);
+	free(ctx.pci_vm);
+	free(ctx.vbox_dir);
 	return rc;
 }

@@ -27,6 +27,8 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.disk = ctx->disk,
 		.disk_format = ctx->disk_format,
 		.partition = (int)ctx->partition,
+		.vm = ctx->vm,
+		.vbox_dir = ctx->vbox_dir,
 		.readonly = ui_cmd_reads_only(ctx),
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,

@@ -3,14 +3,20 @@
 
 #include <string.h>
 
+#include "common/buf.h"
+#include "session/session.h"
+
 int ui_source_check(struct wd_ctx *ctx, const char *env_root)
 {
 	if (ctx->disk && ctx->root && ctx->root != env_root)
 		return ui_usage(ctx, "--root and --disk are two volumes; name one");
-	if (ctx->disk)
+	if (ctx->vm && ((ctx->root && ctx->root != env_root) || ctx->disk))
+		return ui_usage(ctx, "--vm names the machine's own disk; leave out --%s",
+				ctx->disk ? "disk" : "root");
+	if (ctx->disk || ctx->vm)
 		ctx->root = NULL; /* WARPDRV_ROOT stands for the folder not named */
-	if (!ctx->disk && ctx->partition)
-		return ui_usage(ctx, "--partition names a partition of --disk IMAGE");
+	if (!ctx->disk && !ctx->vm && ctx->partition)
+		return ui_usage(ctx, "--partition names a partition of --disk IMAGE or --vm MACHINE");
 	if (!ctx->disk && ctx->disk_format)
 		return ui_usage(ctx, "--disk-format is the format of --disk IMAGE");
 	static const char *const formats[] = {"vdi", "vmdk", "vpc", "vhdx", "qcow2", "raw", NULL};
@@ -24,9 +30,23 @@ int ui_source_check(struct wd_ctx *ctx, const char *env_root)
 	return 0;
 }
 
+int ui_source_open(struct wd_ctx *ctx)
+{
+	if (!ctx->vm)
+		return 0;
+	const struct vbox_machine *m;
+	struct wd_err err = {0};
+	int r = session_machine(ctx->s, &m, &err);
+	if (r)
+		return ui_fail(ctx, r, &err);
+	if (!ctx->pci)
+		ctx->pci = ctx->pci_vm = wd_xasprintf("vbox:%s", m->file);
+	return 0;
+}
+
 bool ui_volume_given(const struct wd_ctx *ctx)
 {
-	return ctx->root || ctx->disk;
+	return ctx->root || ctx->disk || ctx->vm;
 }
 
 /* The commands that never write to the volume (docs/architecture.md, "Read-only

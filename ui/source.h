@@ -1,5 +1,5 @@
 /* Where the volume comes from, as the command line says it: --root DIR,
- * --disk IMAGE (with --partition N, --disk-format FMT). The session opens
+ * --disk IMAGE (with --partition N, --disk-format FMT), --vm MACHINE. The session opens
  * it (session/session.h); the front end checks the options' consistency and
  * tells the session whether the command writes. */
 #ifndef WD_UI_SOURCE_H
@@ -13,6 +13,10 @@
  * --partition without --disk); WARPDRV_ROOT (env_root) gives way to --disk.
  * 0 or the exit code, the error reported. */
 int ui_source_check(struct wd_ctx *ctx, const char *env_root);
+/* With --vm: the machine's settings read (a usage or read error reported,
+ * its exit code returned) and, without --pci, its NICs made the PCI source
+ * (vbox:FILE). Before the command runs; starts no appliance. */
+int ui_source_open(struct wd_ctx *ctx);
 /* A volume was given, in any of the ways. */
 bool ui_volume_given(const struct wd_ctx *ctx);
 /* The command writes nothing to the volume (detect, check, list, ... or

@@ -13,6 +13,7 @@
 . "$(dirname "$0")/setup_lib.sh"
 . "$(dirname "$0")/disk_lib.sh"
 LSPCI="lspci:$FIX/pci/vbox-82540em.lspci-n"
+VMS=${WARPDRV_VM_SAMPLES:-$SRC/../shared/vm-samples}
 
 # Bad inputs refused before an appliance starts, libguestfs or not: each
 # with its exit code and message, the file unchanged.
@@ -76,18 +77,26 @@ t_check_on_a_named_partition_leaves_the_image() {
 	[ "$(hash_of "$T/two.vmdk")" = "$h" ] || fail "check changed the image"
 }
 
-# setup on the JFS volume of a VDI, then rollback --packages 1, and activate on a FAT volume with no partition
+# setup on the JFS volume of a VDI, through its machine (--vm: the NIC
+# models from the .vbox), then rollback --packages 1, and activate on a FAT volume with no partition
 # table; one read-back of both images shows each change in the image.
 t_setup_rollback_activate_written_into_the_images() {
 	image os2.vdi
 	image fat.raw
 	h=$(hash_of "$T/os2.vdi")
-	wd --disk "$T/os2.vdi" --pci "$LSPCI" setup --yes
+	# through the machine: its NICs (adapter 0 an 82540EM) and its disk
+	mkdir -p "$T/vm"
+	mv "$T/os2.vdi" "$T/vm/os2.vdi"
+	vbox_file "$T/vm/warp4.vbox" os2.vdi 82540EM
+	vb=$(hash_of "$T/vm/warp4.vbox")
+	wd --vm "$T/vm/warp4.vbox" setup --yes
 	assert_rc 0
+	assert_out "NIC vbox-slot-1 82540EM"
 	assert_out "Packages to install: e1000 4.02"
 	assert_out "Done: generation 1."
-	h1=$(hash_of "$T/os2.vdi")
-	[ "$h1" != "$h" ] || fail "setup left the image as it was"
+	mv "$T/vm/os2.vdi" "$T/os2.vdi"
+	[ "$(hash_of "$T/os2.vdi")" != "$h" ] || fail "setup left the image as it was"
+	[ "$(hash_of "$T/vm/warp4.vbox")" = "$vb" ] || fail "setup changed the .vbox"
 
 	wd --disk "$T/os2.vdi" rollback --packages 1 --yes
 	assert_rc 0
@@ -117,6 +126,78 @@ t_setup_rollback_activate_written_into_the_images() {
 	wd --root "$T/fat" license
 	assert_rc 0
 	assert_out "active"
+}
+
+# --vm's bad inputs, refused before an appliance starts, the .vbox and the
+# image unchanged: a saved state or a running machine for a command that
+# writes, a differencing VDI, a name the registry lacks (VirtualBox.xml of a
+# real user's folder, read in place), a file that is no XML, --vm with
+# --disk. And a real machine with snapshots names its current state's disk.
+t_vm_bad_inputs_refused_before_the_appliance() {
+	python3 -c 'import sys; b = bytearray(1024); b[510:512] = b"\x55\xaa"; open(sys.argv[1], "wb").write(b)' "$T/os2.vdi"
+	h=$(hash_of "$T/os2.vdi")
+	vbox_file "$T/saved.vbox" os2.vdi Am79C973 "Snapshots/2026-12-01T10-00-00-000000000Z.sav"
+	vb=$(hash_of "$T/saved.vbox")
+	wd --vm "$T/saved.vbox" --yes setup
+	assert_rc 1
+	assert_err "--vm warp4: the machine has a saved state (Snapshots/2026-12-01T10-00-00-000000000Z.sav), and its disk is not written while it does"
+	assert_err 'VBoxManage discardstate "warp4"'
+	[ "$(hash_of "$T/saved.vbox")" = "$vb" ] || fail "the .vbox changed"
+	[ "$(hash_of "$T/os2.vdi")" = "$h" ] || fail "the image changed"
+
+	# a running machine, as VBoxManage tells it
+	mkdir -p "$T/bin"
+	cat >"$T/bin/VBoxManage" <<'SH'
+#!/bin/sh
+[ "$1 $2 $3" = "showvminfo warp4 --machinereadable" ] || exit 1
+echo 'name="warp4"'
+echo 'VMState="running"'
+SH
+	chmod +x "$T/bin/VBoxManage"
+	vbox_file "$T/run.vbox" os2.vdi Am79C973
+	vb=$(hash_of "$T/run.vbox")
+	RC=0
+	PATH="$T/bin:$PATH" "$WD" --vm "$T/run.vbox" --yes setup >"$T/out" 2>"$T/err" || RC=$?
+	ERR=$(cat "$T/err") OUT=$(cat "$T/out")
+	assert_rc 1
+	assert_err "--vm warp4: the machine is running (VBoxManage showvminfo), and its disk is written only while it is powered off"
+	[ "$(hash_of "$T/run.vbox")" = "$vb" ] || fail "the .vbox changed"
+	[ "$(hash_of "$T/os2.vdi")" = "$h" ] || fail "the image changed"
+
+	# the current state attaches a differencing VDI
+	python3 -c 'import struct,sys
+h = bytearray(512); h[0x40:0x44] = struct.pack("<I", 0xbeda107f); h[0x4c:0x50] = struct.pack("<I", 4)
+open(sys.argv[1], "wb").write(h)' "$T/child.vdi"
+	vbox_file "$T/snap.vbox" child.vdi 82540EM
+	wd --vm "$T/snap.vbox" check
+	assert_rc 1
+	assert_err "--vm warp4: $T/child.vdi: a differencing VDI"
+	assert_err "VBoxManage clonemedium"
+
+	wd --vm "$T/saved.vbox" --disk "$T/os2.vdi" check
+	assert_rc 2
+	assert_err "--vm names the machine's own disk; leave out --disk"
+
+	[ -d "$VMS" ] || return 0 # the real machine files below, where they are
+	# a real machine with two levels of snapshots: the deepest child
+	wd --vm "$VMS/GOAD-DC01.vbox" check
+	assert_rc 1
+	assert_err "--vm GOAD-DC01: $VMS/Snapshots/{e6800503-8273-4f16-b584-c7ba2c1df698}.vmdk: No such file or directory"
+
+	# by name, from a real registry (a Windows host's paths)
+	VBOX_USER_HOME="$VMS/diegobachega-vbox52" wd --vm Nope check
+	assert_rc 1
+	assert_err "--vm Nope: no machine of that name or UUID in $VMS/diegobachega-vbox52/VirtualBox.xml (it registers: Desktop2, Pfsense, DesktopW, ServidorZabbix, ServidorSamba, Desktop1, Desktop3)"
+	VBOX_USER_HOME="$VMS/diegobachega-vbox52" wd --vm Desktop1 check
+	assert_rc 1
+	assert_err "--vm Desktop1: registered in $VMS/diegobachega-vbox52/VirtualBox.xml: C:\\Users\\CONAMAD\\VirtualBox VMs\\Desktop1\\Desktop1.vbox"
+
+	printf 'not xml <\n' >"$T/bad.vbox"
+	wd --vm "$T/bad.vbox" check
+	assert_rc 1
+	assert_err "bad.vbox line 1:"
+	assert_err "not a VirtualBox machine file (.vbox)"
+
 }
 
 # A disk with two OS/2 volumes: exit 2 naming both and --partition.

@@ -1,0 +1,44 @@
+/* A VirtualBox machine as --vm MACHINE names it: its settings file (NAME.vbox),
+ * found directly or by name or UUID in VirtualBox's registry (VirtualBox.xml's
+ * MachineRegistry in the user's VirtualBox folder), read with libxml2:
+ *   - whether it has a saved state (<Machine stateFile=...>): never written;
+ *   - its boot disk: the first hard disk attached to its current state's
+ *     storage controllers (by controller, port, device), looked up by UUID in
+ *     the media registry (the .vbox's, then VirtualBox.xml's); a location is
+ *     relative to the .vbox's folder. With snapshots, the current state
+ *     attaches the newest differencing image, which is the one named.
+ * The NIC models are read from the same file by pci_read("vbox:FILE"). */
+#ifndef WD_PCI_VBOX_MACHINE_H
+#define WD_PCI_VBOX_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/err.h"
+
+struct vbox_machine {
+	char *file;        /* the .vbox */
+	char *name;        /* <Machine name=...> */
+	char *state_file;  /* <Machine stateFile=...>, or NULL: no saved state */
+	char *disk;        /* the boot disk image, or NULL: none attached */
+	char *disk_format; /* the registry's format (VDI, VMDK, VHD, ...), or NULL */
+	bool disk_child;   /* a differencing image (a snapshot's) */
+};
+
+/* The VirtualBox folder of the user: VBOX_USER_HOME (vbox_user_home), else
+ * HOME's .config/VirtualBox, else HOME's .VirtualBox (older releases).
+ * Newly allocated; NULL without HOME. */
+char *vbox_config_dir(const char *vbox_user_home, const char *home);
+
+/* MACHINE: a path to a .vbox file (it ends in .vbox or holds a '/'), else
+ * a machine's name or UUID in config_dir's VirtualBox.xml. */
+int vbox_machine_find(const char *machine, const char *config_dir, struct vbox_machine *m,
+		      struct wd_err *err);
+void vbox_machine_free(struct vbox_machine *m);
+
+/* The machine's state as VBoxManage tells it (showvminfo --machinereadable's
+ * VMState: "poweroff", "running", "saved", ...), where VBoxManage is on
+ * PATH; "" where it is not, or does not know the machine. */
+void vbox_machine_vmstate(const struct vbox_machine *m, char *state, size_t cap);
+
+#endif
