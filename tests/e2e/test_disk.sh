@@ -91,7 +91,7 @@ t_setup_rollback_activate_written_into_the_images() {
 	vb=$(hash_of "$T/vm/warp4.vbox")
 	wd --vm "$T/vm/warp4.vbox" setup --yes
 	assert_rc 0
-	assert_out "NIC vbox-slot-1 82540EM"
+	assert_out "NIC nic1 82540EM: e1000 4.02"
 	assert_out "Packages to install: e1000 4.02"
 	assert_out "Done: generation 1."
 	mv "$T/vm/os2.vdi" "$T/os2.vdi"
