@@ -330,6 +330,45 @@ int vbox_machine_find(const char *machine, const char *config_dir, struct vbox_m
 	return r;
 }
 
+static bool pcnet(const char *type)
+{
+	return !type || !strcmp(type, "Am79C970A") || !strcmp(type, "Am79C973");
+}
+
+int vbox_switch_nic_text(const char *file, struct wd_buf *out, int *slots, int *n,
+			 struct wd_err *err)
+{
+	*n = 0;
+	xmlDoc *doc;
+	int r = load(file, "machine file (.vbox)", &doc, err);
+	if (r)
+		return r;
+	const xmlNode *net = child(child(child(xmlDocGetRootElement(doc), "Machine"), "Hardware"),
+				   "Network");
+	for (xmlNode *a = net ? net->children : NULL; a && *n < 8; a = a->next) {
+		if (!is(a, "Adapter") || !attr_is(a, "enabled", "true"))
+			continue;
+		char *type = attr(a, "type");
+		if (pcnet(type)) {
+			xmlSetProp(a, (const xmlChar *)"type", (const xmlChar *)"82540EM");
+			slots[(*n)++] = num(a, "slot");
+		}
+		free(type);
+	}
+	if (*n) {
+		xmlChar *text = NULL;
+		int len = 0;
+		xmlDocDumpMemoryEnc(doc, &text, &len, "UTF-8");
+		if (!text)
+			r = wd_err_set(err, WD_EFAIL, "%s: cannot write the machine file", file);
+		else
+			wd_buf_add(out, text, (size_t)len);
+		xmlFree(text);
+	}
+	xmlFreeDoc(doc);
+	return r;
+}
+
 extern char **environ;
 
 void vbox_machine_vmstate(const struct vbox_machine *m, char *state, size_t cap)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 
 struct vbox_machine {
@@ -35,6 +36,14 @@ char *vbox_config_dir(const char *vbox_user_home, const char *home);
 int vbox_machine_find(const char *machine, const char *config_dir, struct vbox_machine *m,
 		      struct wd_err *err);
 void vbox_machine_free(struct vbox_machine *m);
+
+/* The machine file's text with each enabled PCnet adapter of the current
+ * state (Am79C970A, Am79C973, or no type: VirtualBox's default) made an
+ * Intel PRO/1000 MT Desktop (82540EM), every other element, attribute and
+ * comment kept; the adapters' slots in slots (at most 8), their count in *n
+ * (0: none to switch, out left empty). */
+int vbox_switch_nic_text(const char *file, struct wd_buf *out, int *slots, int *n,
+			 struct wd_err *err);
 
 /* The machine's state as VBoxManage tells it (showvminfo --machinereadable's
  * VMState: "poweroff", "running", "saved", ...), where VBoxManage is on

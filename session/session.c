@@ -69,6 +69,7 @@ int session_close_checked(struct session *s, struct wd_err *err)
 	int r = s->disk_open ? disk_close(&s->disk, err) : 0;
 	if (s->vm_open)
 		vbox_machine_free(&s->vm);
+	wd_buf_free(&s->switch_text);
 	free((char *)s->o.bundled_keys);
 	free((char *)s->o.bundled_repo);
 	memset(s, 0, sizeof *s);

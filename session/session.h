@@ -29,6 +29,7 @@
 #include "installer/txn.h"
 #include "license/activation.h"
 #include "os2/volume.h"
+#include "pci/pci.h"
 #include "pci/vbox_machine.h"
 #include "session/source_disk.h"
 #include "state/db.h"
@@ -90,6 +91,9 @@ struct session {
 	bool disk_open;
 	struct vbox_machine vm;         /* o.vm's settings, once read */
 	bool vm_open;
+	struct wd_buf switch_text;      /* the settings with PCnet adapters switched */
+	int switch_slots[8], nswitch;
+	bool switch_made;
 	int disk_rc;                    /* a failed mount, told again, never retried */
 	struct wd_err disk_err;
 	struct db db;
@@ -124,6 +128,13 @@ int session_close_checked(struct session *s, struct wd_err *err);
 int session_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The machine of --vm (its settings read once); no --vm is a usage error. */
 int session_machine(struct session *s, const struct vbox_machine **m, struct wd_err *err);
+/* setup --switch-nic: the machine's NICs as they will be once each enabled
+ * PCnet adapter is an 82540EM (*n of them), for the plan; then, once the
+ * guest's change is applied, the machine's settings changed so: by
+ * VBoxManage modifyvm for a registered machine where VBoxManage is on PATH,
+ * else by rewriting the .vbox atomically, the old one kept as .vbox-prev. */
+int session_switch_nic_pci(struct session *s, struct pci_list *l, int *n, struct wd_err *err);
+int session_switch_nic_apply(struct session *s, struct wd_err *err);
 /* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The volume's database as mode says; *have (may be NULL) false when the

@@ -6,8 +6,20 @@
 #include "common/buf.h"
 #include "session/session.h"
 
+static bool given(const struct wd_ctx *ctx, const char *opt)
+{
+	for (int k = 0; k < ctx->noptv; k++)
+		if (!strcmp(ctx->optv[k].opt->name, opt))
+			return true;
+	return false;
+}
+
 int ui_source_check(struct wd_ctx *ctx, const char *env_root)
 {
+	/* before any volume opens: a disk image's costs an appliance start */
+	if (!ctx->vm && !strcmp(ctx->cmd_path, "setup") && given(ctx, "switch-nic"))
+		return ui_usage(ctx, "setup --switch-nic changes a VirtualBox machine's adapter: "
+				"name the machine with --vm MACHINE");
 	if (ctx->disk && ctx->root && ctx->root != env_root)
 		return ui_usage(ctx, "--root and --disk are two volumes; name one");
 	if (ctx->vm && ((ctx->root && ctx->root != env_root) || ctx->disk))
@@ -60,12 +72,8 @@ bool ui_cmd_reads_only(const struct wd_ctx *ctx)
 {
 	if (ctx->dry_run)
 		return true;
-	if (!strcmp(ctx->cmd_path, "verify")) {
-		for (int k = 0; k < ctx->noptv; k++)
-			if (!strcmp(ctx->optv[k].opt->name, "fix"))
-				return false;
-		return true;
-	}
+	if (!strcmp(ctx->cmd_path, "verify"))
+		return !given(ctx, "fix");
 	for (int i = 0; reads_only[i]; i++)
 		if (!strcmp(ctx->cmd_path, reads_only[i]))
 			return true;

@@ -16,8 +16,11 @@ LSPCI="lspci:$FIX/pci/vbox-82540em.lspci-n"
 VMS=${WARPDRV_VM_SAMPLES:-$SRC/../shared/vm-samples}
 
 # Bad inputs refused before an appliance starts, libguestfs or not: each
-# with its exit code and message, the file unchanged.
+# with its exit code and message, the file unchanged. libguestfs is made
+# unloadable for them (WARPDRV_LIBGUESTFS), so a case that reached for it
+# would fail with another message.
 t_bad_inputs_refused_before_the_appliance() {
+	export WARPDRV_LIBGUESTFS=/nonexistent/libguestfs.so.0
 	printf 'just some notes\n' >"$T/notes.txt"
 	h=$(hash_of "$T/notes.txt")
 	wd --disk "$T/notes.txt" check
@@ -57,9 +60,7 @@ open(sys.argv[1], "wb").write(h)' "$T/snap.vdi"
 	# without libguestfs: what to install, exit 1
 	python3 -c 'import sys; b = bytearray(1024); b[510:512] = b"\x55\xaa"; open(sys.argv[1], "wb").write(b)' "$T/mbr.raw"
 	h=$(hash_of "$T/mbr.raw")
-	RC=0
-	WARPDRV_LIBGUESTFS=/nonexistent/libguestfs.so.0 "$WD" --disk "$T/mbr.raw" check >"$T/out" 2>"$T/err" || RC=$?
-	ERR=$(cat "$T/err") OUT=$(cat "$T/out")
+	wd --disk "$T/mbr.raw" check
 	assert_rc 1
 	assert_err "disk images are opened with libguestfs"
 	assert_err "install the package libguestfs0 (apt-get install libguestfs0"
@@ -77,26 +78,49 @@ t_check_on_a_named_partition_leaves_the_image() {
 	[ "$(hash_of "$T/two.vmdk")" = "$h" ] || fail "check changed the image"
 }
 
-# setup on the JFS volume of a VDI, through its machine (--vm: the NIC
-# models from the .vbox), then rollback --packages 1, and activate on a FAT volume with no partition
+# setup --switch-nic on the JFS volume of a VDI, through its machine (--vm:
+# the NIC models from the .vbox, its PCnet adapter made an 82540EM in the
+# .vbox and the guest configured for it in the same run), then rollback --packages 1, and activate on a FAT volume with no partition
 # table; one read-back of both images shows each change in the image.
 t_setup_rollback_activate_written_into_the_images() {
 	image os2.vdi
 	image fat.raw
 	h=$(hash_of "$T/os2.vdi")
-	# through the machine: its NICs (adapter 0 an 82540EM) and its disk
+	# through the machine: its NICs (adapter 0 a PCnet-FAST III, switched
+	# to an 82540EM with --switch-nic) and its disk
 	mkdir -p "$T/vm"
 	mv "$T/os2.vdi" "$T/vm/os2.vdi"
-	vbox_file "$T/vm/warp4.vbox" os2.vdi 82540EM
-	vb=$(hash_of "$T/vm/warp4.vbox")
-	wd --vm "$T/vm/warp4.vbox" setup --yes
+	vbox_file "$T/vm/warp4.vbox" os2.vdi Am79C973
+	cp "$T/vm/warp4.vbox" "$T/warp4.vbox.orig"
+	wd --vm "$T/vm/warp4.vbox" setup --switch-nic --yes
 	assert_rc 0
 	assert_out "NIC nic1 82540EM: e1000 4.02"
-	assert_out "Packages to install: e1000 4.02"
+	assert_out "the machine's adapter 1 becomes an Intel PRO/1000 MT Desktop (82540EM) in its settings (--switch-nic)"
 	assert_out "Done: generation 1."
+	assert_out "The machine's PCnet adapter is now an Intel PRO/1000 MT Desktop (82540EM)"
+	# the .vbox: the old one kept as .vbox-prev; in the new one adapter 0
+	# is an 82540EM and nothing else changed (the disabled PCnet stays)
+	assert_same_file "$T/warp4.vbox.orig" "$T/vm/warp4.vbox-prev"
+	python3 - "$T/warp4.vbox.orig" "$T/vm/warp4.vbox" <<'PY' || fail "the .vbox is not the old one with adapter 0 switched"
+import sys, xml.etree.ElementTree as ET
+def flat(path):
+    out = []
+    def walk(e, where):
+        out.append((where + "/" + e.tag.split("}")[-1], sorted(e.attrib.items())))
+        for c in e:
+            walk(c, where + "/" + e.tag.split("}")[-1])
+    walk(ET.parse(path).getroot(), "")
+    return out
+old, new = flat(sys.argv[1]), flat(sys.argv[2])
+assert len(old) == len(new)
+diff = [(o, n) for o, n in zip(old, new) if o != n]
+assert len(diff) == 1, diff
+o, n = diff[0]
+assert o[0].endswith("/Network/Adapter") and ("slot", "0") in o[1]
+assert dict(n[1])["type"] == "82540EM" and dict(o[1])["type"] == "Am79C973"
+PY
 	mv "$T/vm/os2.vdi" "$T/os2.vdi"
 	[ "$(hash_of "$T/os2.vdi")" != "$h" ] || fail "setup left the image as it was"
-	[ "$(hash_of "$T/vm/warp4.vbox")" = "$vb" ] || fail "setup changed the .vbox"
 
 	wd --disk "$T/os2.vdi" rollback --packages 1 --yes
 	assert_rc 0
@@ -134,6 +158,7 @@ t_setup_rollback_activate_written_into_the_images() {
 # real user's folder, read in place), a file that is no XML, --vm with
 # --disk. And a real machine with snapshots names its current state's disk.
 t_vm_bad_inputs_refused_before_the_appliance() {
+	export WARPDRV_LIBGUESTFS=/nonexistent/libguestfs.so.0 # as above
 	python3 -c 'import sys; b = bytearray(1024); b[510:512] = b"\x55\xaa"; open(sys.argv[1], "wb").write(b)' "$T/os2.vdi"
 	h=$(hash_of "$T/os2.vdi")
 	vbox_file "$T/saved.vbox" os2.vdi Am79C973 "Snapshots/2026-12-01T10-00-00-000000000Z.sav"
@@ -174,6 +199,9 @@ open(sys.argv[1], "wb").write(h)' "$T/child.vdi"
 	assert_err "--vm warp4: $T/child.vdi: a differencing VDI"
 	assert_err "VBoxManage clonemedium"
 
+	wd --disk "$T/os2.vdi" setup --switch-nic
+	assert_rc 2
+	assert_err "setup --switch-nic changes a VirtualBox machine's adapter: name the machine with --vm MACHINE"
 	wd --vm "$T/saved.vbox" --disk "$T/os2.vdi" check
 	assert_rc 2
 	assert_err "--vm names the machine's own disk; leave out --disk"
