@@ -13,7 +13,7 @@
 
 #define WD_GUESTFS_FNS(X)                                                                         \
 	X(create) X(close) X(set_error_handler) X(last_error) X(add_drive_opts_argv) X(launch)    \
-	X(list_filesystems) X(part_to_partnum) X(mount) X(mount_ro) X(umount_all)                 \
+	X(list_devices) X(list_partitions) X(vfs_type) X(mount) X(mount_ro) X(umount_all)                 \
 	X(case_sensitive_path) X(is_file) X(mount_local_argv) X(mount_local_run) X(sync)          \
 	X(shutdown)
 

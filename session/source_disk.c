@@ -93,20 +93,70 @@ static int gerr(struct disk_source *d, struct wd_err *err, const char *what)
 	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", d->image, what, m ? m : "failed");
 }
 
-/* "partition 2" or "the whole disk" for a device of the appliance. */
-static void where_of(struct disk_source *d, const char *dev, char *out, size_t cap)
+/* The partition number of an appliance's device (/dev/sda2: 2), or 0 for a
+ * whole disk (/dev/sda). */
+static int partnum(const char *dev)
 {
-	int k = wd_guestfs.p_part_to_partnum(G(d), dev);
+	size_t n = strlen(dev), k = n;
+	while (k > 0 && dev[k - 1] >= '0' && dev[k - 1] <= '9')
+		k--;
+	return k < n && k > 5 ? atoi(dev + k) : 0;
+}
+
+static void where_of(const char *dev, char *out, size_t cap)
+{
+	int k = partnum(dev);
 	if (k > 0)
 		snprintf(out, cap, "partition %d", k);
 	else
 		snprintf(out, cap, "the whole disk");
 }
 
-static int partnum(struct disk_source *d, const char *dev)
+static void free_list(char **l)
 {
-	int k = wd_guestfs.p_part_to_partnum(G(d), dev);
-	return k > 0 ? k : 0;
+	for (size_t i = 0; l && l[i]; i++)
+		free(l[i]);
+	free(l);
+}
+
+/* The partitions, then each disk that has none (a volume with no partition
+ * table), with each one's file system type ("" where none is known): pairs,
+ * as guestfs_list_filesystems gives, for much less (it also scans for LVM,
+ * RAID and Windows' dynamic disks, seconds without KVM). */
+static char **file_systems(struct disk_source *d)
+{
+	char **parts = wd_guestfs.p_list_partitions(G(d));
+	char **devs = parts ? wd_guestfs.p_list_devices(G(d)) : NULL;
+	if (!devs) {
+		free_list(parts);
+		return NULL;
+	}
+	size_t np = 0, nd = 0, n = 0;
+	while (parts[np])
+		np++;
+	while (devs[nd])
+		nd++;
+	char **out = wd_xcalloc(2 * (np + nd) + 1, sizeof *out);
+	for (size_t i = 0; i < np; i++)
+		out[n++] = wd_xstrdup(parts[i]);
+	for (size_t i = 0; i < nd; i++) {
+		bool has = false;
+		for (size_t k = 0; k < np && !has; k++)
+			has = !strncmp(parts[k], devs[i], strlen(devs[i]));
+		if (!has)
+			out[n++] = wd_xstrdup(devs[i]);
+	}
+	size_t ndev = n;
+	char **pairs = wd_xcalloc(2 * ndev + 1, sizeof *pairs);
+	for (size_t i = 0; i < ndev; i++) {
+		char *t = wd_guestfs.p_vfs_type(G(d), out[i]);
+		pairs[2 * i] = out[i];
+		pairs[2 * i + 1] = t ? t : wd_xstrdup("");
+	}
+	free(out);
+	free_list(parts);
+	free_list(devs);
+	return pairs;
 }
 
 static bool os2_type(const char *t)
@@ -133,7 +183,7 @@ static bool has_config_sys(struct disk_source *d, const char *dev, bool *mountab
  * system whose top holds CONFIG.SYS. */
 static int find_volume(struct disk_source *d, int want, char **dev, struct wd_err *err)
 {
-	char **fs = wd_guestfs.p_list_filesystems(G(d));
+	char **fs = file_systems(d);
 	if (!fs)
 		return gerr(d, err, "cannot list its file systems");
 	struct wd_buf seen = {0}, hits = {0};
@@ -142,12 +192,12 @@ static int find_volume(struct disk_source *d, int want, char **dev, struct wd_er
 	for (size_t i = 0; fs[i] && fs[i + 1]; i += 2) {
 		const char *dv = fs[i], *type = fs[i + 1];
 		char where[64];
-		where_of(d, dv, where, sizeof where);
-		if (want && partnum(d, dv) != want)
+		where_of(dv, where, sizeof where);
+		if (want && partnum(dv) != want)
 			continue;
 		bool mountable = false;
 		bool yes = os2_type(type) && has_config_sys(d, dv, &mountable);
-		wd_buf_addf(&seen, "%s%s %s%s", seen.len ? ", " : "", where, type,
+		wd_buf_addf(&seen, "%s%s %s%s", seen.len ? ", " : "", where, *type ? type : "(no file system)",
 			    os2_type(type) && !mountable ? " (cannot be mounted)" :
 			    os2_type(type) && !yes ? " (no CONFIG.SYS)" : "");
 		if (!yes)
@@ -166,9 +216,7 @@ static int find_volume(struct disk_source *d, int want, char **dev, struct wd_er
 	else if (nhit > 1)
 		r = wd_err_set(err, WD_EUSAGE, "%s holds %d OS/2 boot volumes: %s; name one with "
 			       "--partition N", d->image, nhit, wd_buf_cstr(&hits));
-	for (size_t i = 0; fs[i]; i++)
-		free(fs[i]);
-	free(fs);
+	free_list(fs);
 	wd_buf_free(&seen);
 	wd_buf_free(&hits);
 	if (r) {
