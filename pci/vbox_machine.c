@@ -13,6 +13,7 @@
 
 #include "common/buf.h"
 #include "common/file.h"
+#include "pci/parse.h"
 
 /* A settings file is a few kilobytes; a registry of many machines, more. */
 #define VBOX_MAX (4u << 20)
@@ -59,19 +60,14 @@ static int load(const char *path, const char *what, xmlDoc **doc, struct wd_err 
 		wd_buf_free(&b);
 		return r;
 	}
-	xmlResetLastError();
-	*doc = xmlReadMemory(b.p ? b.p : "", (int)b.len, NULL, NULL,
-			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	void *d = NULL;
+	r = vbox_xml_read(b.p ? b.p : "", b.len, path, &d, err);
 	wd_buf_free(&b);
-	if (!*doc) {
-		const xmlError *e = xmlGetLastError();
-		char msg[200] = "not XML";
-		if (e && e->message) {
-			snprintf(msg, sizeof msg, "%s", e->message);
-			msg[strcspn(msg, "\n")] = 0;
-		}
-		return wd_err_set(err, WD_EFAIL, "%s line %d: %s: not a VirtualBox %s", path,
-				  e ? e->line : 0, msg, what);
+	*doc = d;
+	if (r) {
+		char why[sizeof err->msg];
+		memcpy(why, err->msg, sizeof why);
+		return wd_err_set(err, WD_EFAIL, "%.900s: not a VirtualBox %s", why, what);
 	}
 	const xmlNode *root = xmlDocGetRootElement(*doc);
 	if (!is(root, "VirtualBox")) {
