@@ -195,6 +195,10 @@ static int read_machine(const char *file, const char *config_dir, struct vbox_ma
 	m->file = wd_xstrdup(file);
 	m->name = attr(mach, "name");
 	m->state_file = attr(mach, "stateFile");
+	for (const xmlNode *c = child(mach, "ExtraData") ? child(mach, "ExtraData")->children : NULL;
+	     c && !m->switched; c = c->next)
+		if (is(c, "ExtraDataItem") && attr_is(c, "name", VBOX_SWITCH_KEY))
+			m->switched = attr(c, "value");
 	/* the current state's controllers: in <Hardware> since settings 1.?,
 	 * beside it in older files */
 	struct pick p = {0};
@@ -331,27 +335,108 @@ static bool pcnet(const char *type)
 	return !type || !strcmp(type, "Am79C970A") || !strcmp(type, "Am79C973");
 }
 
-int vbox_switch_nic_text(const char *file, struct wd_buf *out, int *slots, int *n,
-			 struct wd_err *err)
+int vbox_switch_parse(const char *rec, struct vbox_switch *sw)
 {
-	*n = 0;
+	memset(sw, 0, sizeof *sw);
+	char *end;
+	sw->gen = strtol(rec, &end, 10);
+	if (end == rec || *end != ':' || sw->gen < 0)
+		return -1;
+	const char *p = end + 1;
+	while (*p && sw->n < VBOX_SWITCH_MAX) {
+		long slot = strtol(p, &end, 10);
+		if (end == p || *end != '=' || slot < 0 || slot > 63)
+			return -1;
+		p = end + 1;
+		size_t len = strcspn(p, ",");
+		if (!len || len > 32)
+			return -1;
+		sw->slots[sw->n] = (int)slot;
+		memcpy(sw->types[sw->n], p, len);
+		sw->types[sw->n][len] = 0;
+		sw->n++;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return sw->n ? 0 : -1;
+}
+
+char *vbox_switch_format(const struct vbox_switch *sw)
+{
+	struct wd_buf b = {0};
+	wd_buf_addf(&b, "%ld:", sw->gen);
+	for (int i = 0; i < sw->n; i++)
+		wd_buf_addf(&b, "%s%d=%s", i ? "," : "", sw->slots[i], sw->types[i]);
+	wd_buf_cstr(&b);
+	return b.p;
+}
+
+/* Sets (value) or removes (NULL) the record in <Machine><ExtraData>. */
+static void set_record(xmlNode *mach, const char *value)
+{
+	xmlNode *extra = (xmlNode *)child(mach, "ExtraData");
+	for (xmlNode *c = extra ? extra->children : NULL; c; c = c->next) {
+		if (!is(c, "ExtraDataItem") || !attr_is(c, "name", VBOX_SWITCH_KEY))
+			continue;
+		if (value) {
+			xmlSetProp(c, (const xmlChar *)"value", (const xmlChar *)value);
+			return;
+		}
+		xmlUnlinkNode(c);
+		xmlFreeNode(c);
+		/* an <ExtraData> only the record was in goes too */
+		bool more = false;
+		for (const xmlNode *k = extra->children; k && !more; k = k->next)
+			more = k->type == XML_ELEMENT_NODE;
+		if (!more) {
+			xmlUnlinkNode(extra);
+			xmlFreeNode(extra);
+		}
+		return;
+	}
+	if (!value)
+		return;
+	if (!extra)
+		extra = xmlNewChild(mach, mach->ns, (const xmlChar *)"ExtraData", NULL);
+	xmlNode *item = xmlNewChild(extra, extra->ns, (const xmlChar *)"ExtraDataItem", NULL);
+	xmlSetProp(item, (const xmlChar *)"name", (const xmlChar *)VBOX_SWITCH_KEY);
+	xmlSetProp(item, (const xmlChar *)"value", (const xmlChar *)value);
+}
+
+/* The text of doc after edit: each adapter of the current state in turn. */
+static int rewrite(const char *file, bool on, struct vbox_switch *sw, struct wd_buf *out,
+		   struct wd_err *err)
+{
 	xmlDoc *doc;
 	int r = load(file, "machine file (.vbox)", &doc, err);
 	if (r)
 		return r;
-	const xmlNode *net = child(child(child(xmlDocGetRootElement(doc), "Machine"), "Hardware"),
-				   "Network");
-	for (xmlNode *a = net ? net->children : NULL; a && *n < 8; a = a->next) {
-		if (!is(a, "Adapter") || !attr_is(a, "enabled", "true"))
+	xmlNode *mach = (xmlNode *)child(xmlDocGetRootElement(doc), "Machine");
+	const xmlNode *net = child(child(mach, "Hardware"), "Network");
+	int n = 0;
+	for (xmlNode *a = net ? net->children : NULL; a; a = a->next) {
+		if (!is(a, "Adapter"))
 			continue;
+		int slot = num(a, "slot");
 		char *type = attr(a, "type");
-		if (pcnet(type)) {
+		if (on && attr_is(a, "enabled", "true") && pcnet(type) && n < VBOX_SWITCH_MAX) {
+			sw->slots[n] = slot;
+			snprintf(sw->types[n], sizeof sw->types[n], "%s", type ? type : "Am79C973");
 			xmlSetProp(a, (const xmlChar *)"type", (const xmlChar *)"82540EM");
-			slots[(*n)++] = num(a, "slot");
+			n++;
 		}
+		for (int i = 0; !on && i < sw->n; i++)
+			if (sw->slots[i] == slot)
+				xmlSetProp(a, (const xmlChar *)"type", (const xmlChar *)sw->types[i]);
 		free(type);
 	}
-	if (*n) {
+	if (on)
+		sw->n = n;
+	if (sw->n) {
+		char *rec = on ? vbox_switch_format(sw) : NULL;
+		set_record(mach, rec);
+		free(rec);
 		xmlChar *text = NULL;
 		int len = 0;
 		xmlDocDumpMemoryEnc(doc, &text, &len, "UTF-8");
@@ -363,6 +448,19 @@ int vbox_switch_nic_text(const char *file, struct wd_buf *out, int *slots, int *
 	}
 	xmlFreeDoc(doc);
 	return r;
+}
+
+int vbox_switch_nic_text(const char *file, struct vbox_switch *sw, struct wd_buf *out,
+			 struct wd_err *err)
+{
+	return rewrite(file, true, sw, out, err);
+}
+
+int vbox_unswitch_nic_text(const char *file, const struct vbox_switch *sw, struct wd_buf *out,
+			   struct wd_err *err)
+{
+	struct vbox_switch copy = *sw;
+	return rewrite(file, false, &copy, out, err);
 }
 
 extern char **environ;
@@ -411,5 +509,6 @@ void vbox_machine_free(struct vbox_machine *m)
 	free(m->state_file);
 	free(m->disk);
 	free(m->disk_format);
+	free(m->switched);
 	memset(m, 0, sizeof *m);
 }

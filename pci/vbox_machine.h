@@ -24,7 +24,25 @@ struct vbox_machine {
 	char *disk;        /* the boot disk image, or NULL: none attached */
 	char *disk_format; /* the registry's format (VDI, VMDK, VHD, ...), or NULL */
 	bool disk_child;   /* a differencing image (a snapshot's) */
+	char *switched;    /* what setup --switch-nic changed (VBOX_SWITCH_KEY), or NULL */
 };
+
+/* The machine's ExtraData item in which setup --switch-nic records what it
+ * changed, so that rollback can change it back: "GEN:SLOT=TYPE,...", the
+ * generation of the setup and each adapter's slot and type before. */
+#define VBOX_SWITCH_KEY "warpdrv/SwitchedNic"
+#define VBOX_SWITCH_MAX 8
+
+struct vbox_switch {
+	long gen;
+	int n, slots[VBOX_SWITCH_MAX];
+	char types[VBOX_SWITCH_MAX][33];
+};
+
+/* The record's fields; -1 when it is not one. */
+int vbox_switch_parse(const char *rec, struct vbox_switch *sw);
+/* The record's text for sw. */
+char *vbox_switch_format(const struct vbox_switch *sw);
 
 /* The VirtualBox folder of the user: VBOX_USER_HOME (vbox_user_home), else
  * HOME's .config/VirtualBox, else HOME's .VirtualBox (older releases).
@@ -39,11 +57,15 @@ void vbox_machine_free(struct vbox_machine *m);
 
 /* The machine file's text with each enabled PCnet adapter of the current
  * state (Am79C970A, Am79C973, or no type: VirtualBox's default) made an
- * Intel PRO/1000 MT Desktop (82540EM), every other element, attribute and
- * comment kept; the adapters' slots in slots (at most 8), their count in *n
- * (0: none to switch, out left empty). */
-int vbox_switch_nic_text(const char *file, struct wd_buf *out, int *slots, int *n,
+ * Intel PRO/1000 MT Desktop (82540EM) and the record of it (generation
+ * sw->gen) in its ExtraData, every other element, attribute and comment
+ * kept; what changed in sw (sw->n 0: none to switch, out left empty). */
+int vbox_switch_nic_text(const char *file, struct vbox_switch *sw, struct wd_buf *out,
 			 struct wd_err *err);
+/* The machine file's text with the adapters the record names given back
+ * their types and the record removed. */
+int vbox_unswitch_nic_text(const char *file, const struct vbox_switch *sw, struct wd_buf *out,
+			   struct wd_err *err);
 
 /* The machine's state as VBoxManage tells it (showvminfo --machinereadable's
  * VMState: "poweroff", "running", "saved", ...), where VBoxManage is on

@@ -92,7 +92,7 @@ struct session {
 	struct vbox_machine vm;         /* o.vm's settings, once read */
 	bool vm_open;
 	struct wd_buf switch_text;      /* the settings with PCnet adapters switched */
-	int switch_slots[8], nswitch;
+	struct vbox_switch sw;          /* what --switch-nic switches */
 	bool switch_made;
 	int disk_rc;                    /* a failed mount, told again, never retried */
 	struct wd_err disk_err;
@@ -134,7 +134,14 @@ int session_machine(struct session *s, const struct vbox_machine **m, struct wd_
  * VBoxManage modifyvm for a registered machine where VBoxManage is on PATH,
  * else by rewriting the .vbox atomically, the old one kept as .vbox-prev. */
 int session_switch_nic_pci(struct session *s, struct pci_list *l, int *n, struct wd_err *err);
-int session_switch_nic_apply(struct session *s, struct wd_err *err);
+/* gen: the generation of the guest's change, recorded in the machine's
+ * ExtraData (VBOX_SWITCH_KEY) for rollback. */
+int session_switch_nic_apply(struct session *s, long gen, struct wd_err *err);
+/* rollback of the guest's configuration to before generation gen: the
+ * adapters a setup --switch-nic of generation gen or later switched are
+ * given back their types (as above), told in done (done->n 0: none). */
+int session_unswitch_nic(struct session *s, long gen, struct vbox_switch *done,
+			 struct wd_err *err);
 /* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The volume's database as mode says; *have (may be NULL) false when the

@@ -35,6 +35,7 @@ struct job {
 	struct setup *s;       /* the plan (installer/setup.h); NULL for detect */
 	bool switch_nic;       /* setup --switch-nic: the machine's PCnet adapters too */
 	bool applied;          /* finish wrote the plan */
+	long generation;       /* the generation it recorded */
 };
 
 static void job_free(struct job *j)
@@ -150,7 +151,7 @@ static int switch_nic_pci(struct job *j, struct wd_err *err)
 	for (int i = 0; i < n; i++)
 		setup_note(j->s, wd_xasprintf("the machine's adapter %d becomes an Intel PRO/1000 MT "
 					      "Desktop (82540EM) in its settings (--switch-nic)",
-					      j->ctx->s->switch_slots[i] + 1));
+					      j->ctx->s->sw.slots[i] + 1));
 	if (!n)
 		setup_note(j->s, wd_xstrdup("--switch-nic: the machine has no PCnet adapter to switch"));
 	setup_take_pci(j->s, &l);
@@ -369,6 +370,8 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 	}
 	j->applied = applied;
 	setup_view(j->s, &pv);
+	j->generation = pv.generation;
+	setup_view(j->s, &pv);
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
 	else if (!r && applied && pv.generation)
@@ -413,11 +416,11 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 		r = plan_acpi(&j, w->acpi_optional, &err);
 	if (!r)
 		r = finish(&j, w->ask, &err);
-	if (!r && j.applied && j.switch_nic && ctx->s->nswitch &&
-	    !(r = session_switch_nic_apply(ctx->s, &err)))
+	if (!r && j.applied && j.switch_nic && ctx->s->sw.n &&
+	    !(r = session_switch_nic_apply(ctx->s, j.generation, &err)))
 		ui_say(ctx, "The machine's PCnet adapter is now an Intel PRO/1000 MT Desktop "
-		       "(82540EM); 'warpdrv --vm %s rollback' configures the guest back, and "
-		       "'VBoxManage modifyvm' changes the adapter back.\n", ui_esc(ctx->vm));
+		       "(82540EM); 'warpdrv --vm %s rollback' configures the guest back and "
+		       "switches the adapter back.\n", ui_esc(ctx->vm));
 	job_free(&j);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
@@ -558,6 +561,10 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		r = setup_plan_rollback(j.s, argc ? gen : 0, &err);
 	if (!r)
 		r = finish(&j, true, &err);
+	/* the guest back as before generation gen (the last by default): an
+	 * adapter --switch-nic switched then goes back too */
+	if (!r && j.applied && ctx->vm)
+		r = ui_unswitch_nic(ctx, argc ? gen : j.generation - 1, &err);
 	job_free(&j);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -56,6 +56,16 @@ int ui_source_open(struct wd_ctx *ctx)
 	return 0;
 }
 
+int ui_unswitch_nic(struct wd_ctx *ctx, long gen, struct wd_err *err)
+{
+	struct vbox_switch done;
+	int r = session_unswitch_nic(ctx->s, gen, &done, err);
+	for (int i = 0; !r && i < done.n; i++)
+		ui_say(ctx, "The machine's adapter %d is an %s again, as before setup --switch-nic.\n",
+		       done.slots[i] + 1, ui_esc(done.types[i]));
+	return r;
+}
+
 bool ui_volume_given(const struct wd_ctx *ctx)
 {
 	return ctx->root || ctx->disk || ctx->vm;

@@ -17,6 +17,10 @@ int ui_source_check(struct wd_ctx *ctx, const char *env_root);
  * its exit code returned) and, without --pci, its NICs made the PCI source
  * (vbox:FILE). Before the command runs; starts no appliance. */
 int ui_source_open(struct wd_ctx *ctx);
+/* After a rollback with --vm to before generation gen: the adapters a setup
+ * --switch-nic of gen or later switched are given back their types, and
+ * the user told. 0 or the error (err filled). */
+int ui_unswitch_nic(struct wd_ctx *ctx, long gen, struct wd_err *err);
 /* A volume was given, in any of the ways. */
 bool ui_volume_given(const struct wd_ctx *ctx);
 /* The command writes nothing to the volume (detect, check, list, ... or

@@ -15,6 +15,40 @@
 LSPCI="lspci:$FIX/pci/vbox-82540em.lspci-n"
 VMS=${WARPDRV_VM_SAMPLES:-$SRC/../shared/vm-samples}
 
+# Whether machine file NEW means what OLD does (every element and attribute,
+# in order), but for adapter 0's type, 82540EM in NEW, and the record of
+# setup --switch-nic (REC) in its ExtraData; without REC, the same meaning.
+same_vbox() { # OLD NEW [REC]
+	python3 - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+def flat(path):
+    out = []
+    def walk(e, where):
+        tag = where + "/" + e.tag.split("}")[-1]
+        a = dict(e.attrib)
+        if tag.endswith("/ExtraDataItem") and a.get("name") == "warpdrv/SwitchedNic":
+            out.append(("record", a["value"]))
+            return
+        out.append((tag, sorted(a.items())))
+        for c in e:
+            walk(c, tag)
+    walk(ET.parse(path).getroot(), "")
+    return out
+old, new = flat(sys.argv[1]), flat(sys.argv[2])
+rec = sys.argv[3] if len(sys.argv) > 3 else None
+if rec is None:
+    sys.exit(0 if old == new else "differ")
+assert ("record", rec) in new, new
+new = [x for x in new if x[0] != "record" and x[0] != "/VirtualBox/Machine/ExtraData"]
+old = [x for x in old if x[0] != "/VirtualBox/Machine/ExtraData"]
+diff = [(o, n) for o, n in zip(old, new) if o != n]
+assert len(old) == len(new) and len(diff) == 1, diff
+o, n = diff[0]
+assert o[0].endswith("/Network/Adapter") and ("slot", "0") in o[1]
+assert dict(n[1])["type"] == "82540EM" and dict(o[1])["type"] == "Am79C973"
+PY
+}
+
 # Bad inputs refused before an appliance starts, libguestfs or not: each
 # with its exit code and message, the file unchanged. libguestfs is made
 # unloadable for them (WARPDRV_LIBGUESTFS), so a case that reached for it
@@ -101,30 +135,18 @@ t_setup_rollback_activate_written_into_the_images() {
 	# the .vbox: the old one kept as .vbox-prev; in the new one adapter 0
 	# is an 82540EM and nothing else changed (the disabled PCnet stays)
 	assert_same_file "$T/warp4.vbox.orig" "$T/vm/warp4.vbox-prev"
-	python3 - "$T/warp4.vbox.orig" "$T/vm/warp4.vbox" <<'PY' || fail "the .vbox is not the old one with adapter 0 switched"
-import sys, xml.etree.ElementTree as ET
-def flat(path):
-    out = []
-    def walk(e, where):
-        out.append((where + "/" + e.tag.split("}")[-1], sorted(e.attrib.items())))
-        for c in e:
-            walk(c, where + "/" + e.tag.split("}")[-1])
-    walk(ET.parse(path).getroot(), "")
-    return out
-old, new = flat(sys.argv[1]), flat(sys.argv[2])
-assert len(old) == len(new)
-diff = [(o, n) for o, n in zip(old, new) if o != n]
-assert len(diff) == 1, diff
-o, n = diff[0]
-assert o[0].endswith("/Network/Adapter") and ("slot", "0") in o[1]
-assert dict(n[1])["type"] == "82540EM" and dict(o[1])["type"] == "Am79C973"
-PY
-	mv "$T/vm/os2.vdi" "$T/os2.vdi"
-	[ "$(hash_of "$T/os2.vdi")" != "$h" ] || fail "setup left the image as it was"
+	same_vbox "$T/warp4.vbox.orig" "$T/vm/warp4.vbox" "1:0=Am79C973" ||
+		fail "the .vbox is not the old one with adapter 0 switched and the switch recorded"
 
-	wd --disk "$T/os2.vdi" rollback --packages 1 --yes
+	# rollback through the machine: the guest and the adapter back
+	wd --vm "$T/vm/warp4.vbox" rollback --packages 1 --yes
 	assert_rc 0
 	assert_out "generation 2"
+	assert_out "The machine's adapter 1 is an Am79C973 again, as before setup --switch-nic."
+	same_vbox "$T/warp4.vbox.orig" "$T/vm/warp4.vbox" ||
+		fail "the .vbox is not as it was before setup --switch-nic"
+	mv "$T/vm/os2.vdi" "$T/os2.vdi"
+	[ "$(hash_of "$T/os2.vdi")" != "$h" ] || fail "setup and rollback left the image as it was"
 
 	wda issue --key "$LICENSE_KEY" --customer 1042 --entitlements drivers \
 		--issued 2026-01-01 --expires 2099-12-31
