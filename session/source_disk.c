@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/signals.h"
 #include "session/guestfs_lib.h"
 
 #define G(d) ((guestfs_h *)(d)->g)
@@ -307,6 +308,7 @@ int disk_open(struct disk_source *d, const struct disk_opts *o, struct wd_err *e
 		goto fail;
 	}
 	d->served = true;
+	wd_signal_mount(d->mnt); /* a signal that ends the run detaches it */
 	free(dev);
 	return 0;
 fail:
@@ -333,6 +335,7 @@ static void unserve(struct disk_source *d)
 int disk_close(struct disk_source *d, struct wd_err *err)
 {
 	int r = 0;
+	wd_signal_mount(NULL);
 	if (d->served)
 		unserve(d);
 	if (d->mnt) {
