@@ -39,6 +39,9 @@ struct index_entry {
 	bool older;
 };
 
+/* How long a repository index lasts by default (warpdrv-admin index). */
+#define INDEX_EXPIRES_DAYS 7
+
 struct repo_index {
 	uint64_t serial;
 	int issued, expires; /* days since 1970-01-01 */

@@ -19,6 +19,8 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "common/url.h"
+#include "catalog/hoststate.h"
 #include "state/subscriptions.h"
 
 char *repo_url(const char *arg)
@@ -46,39 +48,7 @@ char *repo_url(const char *arg)
 
 char *repo_origin(const char *url)
 {
-	const char *sep = strstr(url, "://");
-	if (!sep)
-		return NULL;
-	const char *h = sep + 3;
-	size_t hl = strcspn(h, "/?#");
-	for (size_t i = hl; i-- > 0;)
-		if (h[i] == '@') { /* a user part is not where the request goes */
-			hl -= i + 1;
-			h += i + 1;
-			break;
-		}
-	struct wd_buf b = {0};
-	for (const char *p = url; p < sep; p++)
-		wd_buf_addc(&b, (char)tolower((unsigned char)*p));
-	wd_buf_adds(&b, "://");
-	for (size_t i = 0; i < hl; i++)
-		wd_buf_addc(&b, (char)tolower((unsigned char)h[i]));
-	/* the default port said or not is the same place */
-	const char *o = wd_buf_cstr(&b);
-	size_t n = b.len;
-	if ((!strncmp(o, "https://", 8) && n > 12 && !strcmp(o + n - 4, ":443")) ||
-	    (!strncmp(o, "http://", 7) && n > 10 && !strcmp(o + n - 3, ":80")))
-		b.p[b.len = (size_t)(strrchr(o, ':') - o)] = '\0';
-	return b.p;
-}
-
-static bool same_origin(const char *a, const char *b)
-{
-	char *x = repo_origin(a), *y = repo_origin(b);
-	bool same = x && y && !strcmp(x, y);
-	free(x);
-	free(y);
-	return same;
+	return wd_url_origin(url);
 }
 
 /* The key goes to the host named only (scheme, host and port: an http://
@@ -87,7 +57,7 @@ static bool same_origin(const char *a, const char *b)
  * from the volume) is refused by catalog/fetch.c before any connection. */
 static bool key_may_go(const char *url, const char *host_of)
 {
-	return same_origin(url, host_of);
+	return wd_url_same_place(url, host_of);
 }
 
 static char *join_url(const char *base, const char *name)
@@ -112,16 +82,27 @@ static struct repo *add_repo(struct catalog *c, const char *url)
 	return rp;
 }
 
+static int host_guard(void *ud, const char *url, const struct repo_index *idx,
+		      struct wd_err *err)
+{
+	return repo_serial_guard(ud, url, idx, NULL, err);
+}
+
 int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
-		    struct wd_err *err)
+		    const char *host, bool remember, struct wd_err *err)
 {
 	struct repo_index idx;
 	size_t used;
-	int r = repo_fetch_index(c->net, NULL, &url, 1, kr, today, NULL, NULL, NULL, &idx, &used,
-				 err);
-	if (!r)
-		add_repo(c, url)->idx = idx;
-	return r;
+	int r = repo_fetch_index(c->net, NULL, &url, 1, kr, today, host_guard, (void *)host, NULL,
+				 &idx, &used, err);
+	if (r)
+		return r; /* idx was freed */
+	if (remember && (r = host_seen_raise(host, idx.signer, url, idx.serial, idx.issued, err))) {
+		index_free(&idx);
+		return r;
+	}
+	add_repo(c, url)->idx = idx;
+	return 0;
 }
 
 int catalog_add_bundled(struct catalog *c, const char *dir, const struct keyring *kr,
@@ -161,12 +142,46 @@ struct repo *catalog_add_index(struct catalog *c, const char *name, const char *
 	return rp;
 }
 
-void catalog_set_auth(struct catalog *c, const char *user, const char *password)
+void catalog_set_auth(struct catalog *c, const struct subscription *sub, const char *text)
 {
 	free((char *)c->auth.user);
 	free((char *)c->auth.password);
-	c->auth.user = wd_xstrdup(user);
-	c->auth.password = wd_xstrdup(password);
+	c->auth.user = wd_xstrdup(sub->id);
+	c->auth.password = wd_xstrdup(text);
+	c->key = *sub;
+}
+
+bool repo_key_may_go(const struct subscription *sub, const struct repo_index *held,
+		     const char *url)
+{
+	if (sub && sub_names_repo(sub, url))
+		return true;
+	for (size_t i = 0; held && i < held->nmirrors; i++)
+		if (wd_url_same_place(url, held->mirrors[i]))
+			return true;
+	return false;
+}
+
+int repo_key_refused(const char *name, const char *url, struct wd_err *err)
+{
+	return wd_err_set(err, WD_ETRUST, "%s%s%s%s is a subscription repository that neither "
+			  "the activated key nor a signed index names, so the key is not sent "
+			  "there (the volume's list of repositories is anyone's to write); a key "
+			  "issued for it names it (warpdrv-admin issue --repo URL)",
+			  name ? "repository " : "", name ? name : "", name ? ": " : "", url);
+}
+
+/* The same over a catalog: the key's places and every signed index's
+ * mirrors (sig: one more index, may be NULL). */
+static bool catalog_key_may_go(const struct catalog *c, const struct repo_index *sig,
+			       const char *url)
+{
+	if (repo_key_may_go(&c->key, sig, url))
+		return true;
+	for (size_t i = 0; i < c->n; i++)
+		if (repo_key_may_go(NULL, &c->repos[i].idx, url))
+			return true;
+	return false;
 }
 
 void catalog_free(struct catalog *c)
@@ -176,6 +191,7 @@ void catalog_free(struct catalog *c)
 		free(rp->url);
 		free(rp->name);
 		free(rp->dir);
+		free(rp->stale);
 		for (size_t k = 0; k < rp->nmirrors; k++)
 			free(rp->mirrors[k]);
 		free(rp->mirrors);
@@ -519,11 +535,8 @@ static void places_free(struct places *pl)
  * database names is still tried, without the key. */
 static void places_auth(struct places *pl, const struct repo *from, const struct repo_index *sig)
 {
-	for (size_t i = 0; from->subscription && i < pl->n; i++) {
-		pl->auth[i] = key_may_go(pl->url[i], from->url);
-		for (size_t k = 0; sig && !pl->auth[i] && k < sig->nmirrors; k++)
-			pl->auth[i] = key_may_go(pl->url[i], sig->mirrors[k]);
-	}
+	for (size_t i = 0; from->subscription && i < pl->n; i++)
+		pl->auth[i] = catalog_key_may_go(from->cat, sig, pl->url[i]);
 }
 
 static void places_of(const struct repo *from, struct places *pl)
@@ -548,9 +561,11 @@ static void signed_again(const struct repo *from, const struct keyring *kr,
 	size_t used;
 	struct wd_err ignore;
 	const char *u = from->url;
+	const struct fetch_auth *a =
+		catalog_key_may_go(from->cat, NULL, u) ? &from->cat->auth : NULL;
 	if (!kr || wd_today(&today, &ignore) ||
-	    repo_fetch_index(from->cat->net, &from->cat->auth, &u, 1, kr, today, NULL, NULL, NULL,
-			     sig, &used, &ignore))
+	    repo_fetch_index(from->cat->net, a, &u, 1, kr, today, NULL, NULL, NULL, sig, &used,
+			     &ignore))
 		memset(sig, 0, sizeof *sig);
 }
 
@@ -592,6 +607,14 @@ static int download(const struct repo *from, const struct index_entry *e,
 	}
 	struct places pl;
 	places_of(from, &pl);
+	bool any = false;
+	for (size_t i = 0; i < pl.n; i++)
+		any |= pl.auth[i];
+	if (from->subscription && !any) { /* nowhere signed data names: the key stays */
+		places_free(&pl);
+		free(path);
+		return repo_key_refused(from->name, from->url, err);
+	}
 	struct repo_index sig = {0};
 	bool asked = from->idx.nmirrors > 0 || !from->subscription;
 	r = -WD_EFAIL;
@@ -638,54 +661,20 @@ int catalog_fetch(const struct repo *from, const struct index_entry *e, const st
 	wd_buf_free(&b);
 	return r;
 }
-static char *serial_key(const char *signer, const char *url)
-{
-	return wd_xasprintf("index-serial %s %s", signer, url);
-}
-
-int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint64_t *seen,
-			struct wd_err *err)
-{
-	*seen = 0;
-	if (!db->h)
-		return 0;
-	char *key = serial_key(signer, url), *val = NULL;
-	int r = db_meta_get(db, key, &val, err);
-	if (!r && val)
-		*seen = strtoull(val, NULL, 10);
-	free(val);
-	free(key);
-	return r;
-}
-
-int repo_serial_guard(struct db *db, const char *url, const struct repo_index *idx,
+int repo_serial_guard(const char *host, const char *url, const struct repo_index *idx,
 		      const struct repo_index *held, struct wd_err *err)
 {
-	uint64_t seen;
-	int r = catalog_seen_serial(db, idx->signer, url, &seen, err);
+	struct host_seen seen;
+	int r = host_seen_get(host, idx->signer, url, &seen, err);
 	if (r)
 		return r;
-	if (held && !strcmp(held->signer, idx->signer) && held->serial > seen)
-		seen = held->serial;
-	if (idx->serial < seen)
+	if (held && !strcmp(held->signer, idx->signer) && held->serial > seen.serial)
+		seen.serial = held->serial;
+	if (idx->serial < seen.serial)
 		return wd_err_set(err, WD_ETRUST, "%s: index serial %llu is older than serial %llu "
-				  "already held (a replayed old index?); refusing it", url,
-				  (unsigned long long)idx->serial, (unsigned long long)seen);
+				  "already seen (a replayed old index?); refusing it", url,
+				  (unsigned long long)idx->serial, (unsigned long long)seen.serial);
 	return 0;
-}
-
-/* Raises the serial remembered for the index's signer and URL to its own. */
-static int note_serial(struct db *db, const struct repo *rp, struct wd_err *err)
-{
-	uint64_t seen;
-	int r = catalog_seen_serial(db, rp->idx.signer, rp->url, &seen, err);
-	if (r || rp->idx.serial <= seen)
-		return r;
-	char num[32], *key = serial_key(rp->idx.signer, rp->url);
-	snprintf(num, sizeof num, "%llu", (unsigned long long)rp->idx.serial);
-	r = db_meta_set(db, key, num, err);
-	free(key);
-	return r;
 }
 
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err)
@@ -693,11 +682,7 @@ int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err)
 	int r = 0;
 	for (size_t i = 0; !r && i < c->n; i++) {
 		const struct repo *rp = &c->repos[i];
-		r = repo_serial_guard(db, rp->url, &rp->idx, NULL, err);
-		if (!r)
-			r = note_serial(db, rp, err);
-		if (!r)
-			r = activation_note_date(db, rp->idx.issued, err);
+		r = activation_note_date(db, rp->idx.issued, err);
 		/* A revocation sticks: an index that no longer lists a key does
 		 * not bring it back. */
 		for (size_t k = 0; !r && k < rp->idx.nrevoked; k++)

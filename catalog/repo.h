@@ -12,6 +12,7 @@
 #include "catalog/fetch.h"
 #include "catalog/index.h"
 #include "catalog/package.h"
+#include "license/subscription.h"
 #include "trust/keys.h"
 
 /* A URL for a repository argument: URLs stay as they are, a folder becomes
@@ -29,6 +30,9 @@ struct repo {
 	char *dir;       /* the bundled repository's folder: read in place, no transfer */
 	const struct catalog *cat;
 	struct repo_index idx;
+	/* Why no install may be chosen from this repository's stored catalog
+	 * (older than this host has seen, or expired), or NULL. */
+	char *stale;
 };
 
 struct catalog {
@@ -36,6 +40,7 @@ struct catalog {
 	size_t n;
 	const struct fetch_net *net; /* NULL: the defaults */
 	struct fetch_auth auth;      /* for subscription repositories (user NULL: none) */
+	struct subscription key;     /* the key auth is: the repositories it names */
 	char *cache_dir;             /* remote packages are downloaded here; NULL: into memory */
 	const struct fs_root *cache_fs; /* the volume cache_dir lies on (all access by its handle) */
 	bool no_download;            /* --dry-run: the cache is read, nothing is downloaded */
@@ -44,9 +49,11 @@ struct catalog {
 /* An empty catalog that fetches through net (may be NULL). Not to be moved
  * once repositories are added (they point back to it). */
 void catalog_init(struct catalog *c, const struct fetch_net *net);
-/* Fetches and checks (signature, expiry) the index at url and adds it. */
+/* Fetches and checks (signature, expiry, and a serial no lower than the
+ * host remembers: host, may be NULL) the index at url and adds it; with
+ * remember, the host's memory is raised to it. */
 int catalog_add_url(struct catalog *c, const char *url, const struct keyring *kr, int today,
-		    struct wd_err *err);
+		    const char *host, bool remember, struct wd_err *err);
 /* The bundled repository, the folder beside the program: the program's own
  * data, read in place like its keys (no transfer, so no libcurl), its
  * signature checked but never its expiry (docs/repository.md, "The bundled
@@ -57,8 +64,18 @@ int catalog_add_bundled(struct catalog *c, const char *dir, const struct keyring
 struct repo *catalog_add_index(struct catalog *c, const char *name, const char *url,
 			       char *const *mirrors, size_t nmirrors, bool subscription,
 			       struct repo_index *idx);
-/* The credentials sent to subscription repositories (copied). */
-void catalog_set_auth(struct catalog *c, const char *user, const char *password);
+/* The credentials sent to subscription repositories: the activated key
+ * (its id and text, copied; sub's repositories are where it may go). */
+void catalog_set_auth(struct catalog *c, const struct subscription *sub, const char *text);
+/* Whether a subscription key may be sent to url: signed data names the
+ * place (scheme, host and port) - the key itself (sub), or the mirror list
+ * of an index a trusted key signed (held, may be NULL). A repository row
+ * only the volume names is no such place (docs/repository.md). */
+bool repo_key_may_go(const struct subscription *sub, const struct repo_index *held,
+		     const char *url);
+/* The refusal when it may not: -WD_ETRUST naming url (and the repository's
+ * name, where not NULL). */
+int repo_key_refused(const char *name, const char *url, struct wd_err *err);
 void catalog_free(struct catalog *c);
 /* The newest version named name in any repository (a version several
  * have: the first repository's); *from (if not NULL) is its repository. */
@@ -124,18 +141,14 @@ int repo_fetch_index(const struct fetch_net *net, const struct fetch_auth *auth,
 		     repo_serial_check check, void *ud, struct repo_index_cond *cond,
 		     struct repo_index *idx, size_t *used, struct wd_err *err);
 
-/* What the volume remembers (needs a writable database):
- * refuses an index whose serial is lower than the last one seen from the same
- * repository and signer (a rollback attack), then records the serials and the
- * revoked key ids. */
+/* What the volume remembers (needs a writable database): the newest issue
+ * date (the clock guard) and the revoked key ids. */
 int catalog_remember(struct db *db, const struct catalog *c, struct wd_err *err);
 /* The one rollback guard: an index's serial may not be below the serial the
- * volume's database remembers for its signer and URL, nor below held's (the
- * index held already, if any, and of the same signer). 0 or -WD_ETRUST. */
-int repo_serial_guard(struct db *db, const char *url, const struct repo_index *idx,
+ * host remembers for its signer and URL, nor below held's (the index held
+ * already, signed as well, if any, and of the same signer). 0 or
+ * -WD_ETRUST. What the volume's database says is not asked: it is anyone's. */
+int repo_serial_guard(const char *host, const char *url, const struct repo_index *idx,
 		      const struct repo_index *held, struct wd_err *err);
-/* The last serial the volume saw from this signer at this URL (0: none). */
-int catalog_seen_serial(struct db *db, const char *signer, const char *url, uint64_t *seen,
-			struct wd_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "common/file.h"
 #include "fs/fs.h"
 #include "state/db.h"
+#include "state/db_vfs.h"
 
 /* 3: the signed index bytes, verified again on every load (2 kept parsed
  * rows, which nothing checked: read back, they were whatever the volume
@@ -23,6 +24,9 @@ static const char schema[] =
 
 static int sql_fail(sqlite3 *h, const char *path, const char *what, struct wd_err *err)
 {
+	const char *refused = db_vfs_refused(db_vfs_of(h));
+	if (refused)
+		return wd_err_set(err, WD_ETRUST, "%s", refused);
 	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", path, what,
 			  h ? sqlite3_errmsg(h) : "cannot open");
 }
@@ -64,8 +68,9 @@ int store_open(const struct fs_root *fs, const char *path, sqlite3 **h, bool *ot
 	else if (other) /* another build's cache (or none): as if none, with a note */
 		*other = true;
 	if (!r && v == STORE_VERSION) {
-		*h = d.h;
+		*h = d.h; /* db_handle_close frees its VFS */
 		d.h = NULL;
+		d.vfs = NULL;
 	}
 	db_close(&d);
 	return r;

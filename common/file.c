@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* syncfs */
 #include "common/file.h"
+#include "common/hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -366,4 +367,17 @@ int wd_copy_mode_owner(const char *old, const char *new_path, struct wd_err *err
 		return wd_err_set(err, WD_EFAIL, "%s: cannot give it the mode of %s: %s", new_path,
 				  old, strerror(errno));
 	return 0;
+}
+
+void wd_test_pause(const char *name)
+{
+	const char *file = wd_test_hook(name);
+	if (!file || !*file)
+		return;
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644); /* host: the test's own file */
+	if (fd >= 0)
+		close(fd);
+	struct stat st;
+	for (int i = 0; i < 2000 && stat(file, &st) == 0; i++) /* host: the test's own file */
+		usleep(10000);
 }

@@ -1,7 +1,8 @@
 /* Test hooks: environment variables the tests and benchmarks use to steer a
  * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT,
  * WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE (installer/txn_step.c),
- * WARPDRV_SIGNAL_AT, WARPDRV_LOCK_WAIT). WARPDRV_SIGNAL_AT=N:TERM (or INT,
+ * WARPDRV_SIGNAL_AT, WARPDRV_LOCK_WAIT, WARPDRV_PAUSE_JOURNAL (state/db_vfs.c:
+ * a pause once SQLite's journal is open)). WARPDRV_SIGNAL_AT=N:TERM (or INT,
  * HUP, QUIT) makes the process send itself that signal just before its Nth
  * durable step (installer/txn_step.c), as a host shutting down would.
  * WARPDRV_CRASH_AT=log stops it after a change is recorded, before its line
@@ -29,5 +30,10 @@ static inline const char *wd_test_hook(const char *name)
 	return NULL;
 #endif
 }
+
+/* Where the variable name is set to PATH (test builds): creates PATH (a
+ * host file of the test's) and waits, at most 20 s, until the test removes
+ * it, so that a test changes the volume at a chosen moment. */
+void wd_test_pause(const char *name);
 
 #endif

@@ -25,7 +25,8 @@
 	X(column_int) X(column_int64) X(column_text) X(column_type) X(db_config) X(errmsg)        \
 	X(exec) X(finalize) X(free) X(get_autocommit) X(last_insert_rowid) X(libversion_number)   \
 	X(open_v2) X(prepare_v2) X(progress_handler) X(reset) X(step) X(trace_v2) X(vfs_find)     \
-	X(vfs_register) X(vmprintf)
+	X(vfs_register) X(vfs_unregister) X(vmprintf) X(extended_errcode) X(backup_init)        \
+	X(backup_step) X(backup_finish) X(file_control)
 
 struct wd_sqlite_fns {
 #define WD_SQLITE_FIELD(n) __typeof__(&sqlite3_##n) p_##n;
@@ -84,6 +85,12 @@ int wd_sqlite_vfs_register(sqlite3_vfs *vfs, int make_default);
 #define sqlite3_reset (wd_sqlite.p_reset)
 #define sqlite3_step (wd_sqlite.p_step)
 #define sqlite3_trace_v2 (wd_sqlite.p_trace_v2)
+#define sqlite3_vfs_unregister (wd_sqlite.p_vfs_unregister)
+#define sqlite3_extended_errcode (wd_sqlite.p_extended_errcode)
+#define sqlite3_backup_init (wd_sqlite.p_backup_init)
+#define sqlite3_backup_step (wd_sqlite.p_backup_step)
+#define sqlite3_backup_finish (wd_sqlite.p_backup_finish)
+#define sqlite3_file_control (wd_sqlite.p_file_control)
 #define sqlite3_open_v2 wd_sqlite_open_v2
 #define sqlite3_close wd_sqlite_close
 #define sqlite3_finalize wd_sqlite_finalize

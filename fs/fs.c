@@ -564,6 +564,63 @@ int fs_check_single(int fd, const char *path, struct wd_err *err)
 	return 0;
 }
 
+static bool leaf_ok(const char *leaf)
+{
+	return *leaf && !strchr(leaf, '/') && strcmp(leaf, ".") && strcmp(leaf, "..");
+}
+
+int fs_leaf_open(int dirfd, const char *leaf, bool write, bool create, mode_t mode,
+		 struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	if (!leaf_ok(leaf)) {
+		errno = EINVAL;
+		return -1;
+	}
+	int acc = write ? O_RDWR : O_RDONLY;
+	int fd = create ? openat(dirfd, leaf, acc | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+			: openat(dirfd, leaf, acc | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		fstatat(dirfd, leaf, st, AT_SYMLINK_NOFOLLOW);
+		errno = e;
+		return -1;
+	}
+	int e = 0;
+	if (fstat(fd, st) < 0)
+		e = errno;
+	else if (!S_ISREG(st->st_mode))
+		e = EINVAL;
+	else if (st->st_nlink != 1)
+		e = EMLINK;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!create)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int fs_leaf_lstat(int dirfd, const char *leaf, struct stat *st)
+{
+	if (!leaf_ok(leaf)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return fstatat(dirfd, leaf, st, AT_SYMLINK_NOFOLLOW);
+}
+
+int fs_leaf_unlink(int dirfd, const char *leaf)
+{
+	if (!leaf_ok(leaf)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return unlinkat(dirfd, leaf, 0);
+}
+
 int fs_open_inplace(const struct fs_root *r, const char *p, mode_t mode, bool *created,
 		    struct wd_err *err)
 {

@@ -191,6 +191,23 @@ bool fs_batch_open(const struct fs_root *r);
  * (else -1 with errno, as fs_lstat): 1 yes, 0 no (a mount inside). */
 int fs_on_root_dev(const struct fs_root *r, const char *p);
 
+/* Files a library keeps beside one of ours (SQLite's journal beside a
+ * database: state/db_vfs.c), named by leaf (one component: no '/', not "."
+ * or "..") in a folder opened beneath the root (dirfd, from fs_open_dir).
+ * Never followed, never made through a name that exists.
+ *
+ * fs_leaf_open: with create, a new file (O_EXCL, mode); else the one there,
+ * for reading or, with write, reading and writing. The descriptor is checked
+ * to be a plain file with one link; -1 with errno otherwise (EMLINK: more
+ * links; EINVAL: not a plain file; ELOOP: a link), *st then describing what
+ * is there where something is. */
+int fs_leaf_open(int dirfd, const char *leaf, bool write, bool create, mode_t mode,
+		 struct stat *st);
+/* lstat of leaf in dirfd: 0, or -1 with errno. */
+int fs_leaf_lstat(int dirfd, const char *leaf, struct stat *st);
+/* unlink of leaf in dirfd (removes a link, never what it points at). */
+int fs_leaf_unlink(int dirfd, const char *leaf);
+
 /* Checks an open descriptor: a plain file with one link, or an error naming
  * path. */
 int fs_check_single(int fd, const char *path, struct wd_err *err);

@@ -163,7 +163,7 @@ static const char *stop_loading(const struct volume *v, const char *name)
 	size_t n = 0;
 	const char *how = "Configure another driver first (warpdrv configure nic --driver NAME, or "
 			  "warpdrv configure nic --off for the one before)";
-	if (db_open(&db, v, false, &have, &e))
+	if (db_open_read(&db, v, &have, &e))
 		return how;
 	if (have && !installed_packages(&db, &ip, &n, &e))
 		for (size_t i = 0; i < n; i++)

@@ -108,7 +108,7 @@ int reinstall_preplan(struct volume *v, const struct package *pkgs, size_t n,
 {
 	struct db db;
 	bool have;
-	int r = db_open(&db, v, false, &have, err);
+	int r = db_open_read(&db, v, &have, err);
 	if (!r && !have && n)
 		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
 			       pkgs[0].m.name, v->root);

@@ -39,20 +39,13 @@ void txn_fail_at_env(struct txn *t)
 }
 
 /* WARPDRV_PAUSE_AT=N with WARPDRV_PAUSE_FILE=PATH (test builds): before
- * durable step N the process creates PATH (a host file of the test's) and
- * waits, at most 20 s, until the test removes it: the test changes the
+ * durable step N the process pauses (wd_test_pause): the test changes the
  * volume meanwhile (a folder swapped for a link), deterministically. */
 static void pause_hook(int step)
 {
-	const char *at = wd_test_hook("WARPDRV_PAUSE_AT"), *file = wd_test_hook("WARPDRV_PAUSE_FILE");
-	if (!at || !file || atoi(at) != step)
-		return;
-	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644); /* host: the test's own file */
-	if (fd >= 0)
-		close(fd);
-	struct stat st;
-	for (int i = 0; i < 2000 && stat(file, &st) == 0; i++) /* host: the test's own file */
-		usleep(10000);
+	const char *at = wd_test_hook("WARPDRV_PAUSE_AT");
+	if (at && atoi(at) == step)
+		wd_test_pause("WARPDRV_PAUSE_FILE");
 }
 
 /* WARPDRV_SIGNAL_AT=N:TERM (or INT, HUP, QUIT; SIGTERM alone): the process

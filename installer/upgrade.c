@@ -172,7 +172,7 @@ int upgrade_preplan(struct volume *v, const struct package *pkgs, size_t n, bool
 {
 	struct db db;
 	bool have;
-	int r = db_open(&db, v, false, &have, err);
+	int r = db_open_read(&db, v, &have, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
 		if ((r = boot_critical_manifest_on(v, &pkgs[i].m, err)) ||

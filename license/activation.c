@@ -121,12 +121,13 @@ int activation_store(struct db *db, const struct subscription *s, int today,
 	int r = db_begin(db, err);
 	if (r)
 		return r;
-	char text[SUB_TEXT_LEN + 1];
-	sub_format(s, text);
+	struct wd_buf text = {0};
+	sub_format_full(s, &text);
 	if ((r = subscriptions_end_current(db, day, "replaced", err)) ||
-	    (r = subscriptions_add(db, s->id, text, day, err)) ||
+	    (r = subscriptions_add(db, s->id, wd_buf_cstr(&text), day, err)) ||
 	    (r = activation_note_date(db, today, err)) || (r = db_commit(db, err)))
 		db_rollback(db);
+	wd_buf_free(&text);
 	return r;
 }
 

@@ -11,6 +11,7 @@
 #include "common/date.h"
 #include "common/file.h"
 #include "common/hash.h"
+#include "common/url.h"
 
 /* Crockford's base 32: digits and letters without I, L, O (look-alikes of 1
  * and 0) and U. */
@@ -378,7 +379,9 @@ int sub_from_bytes(const unsigned char bytes[SUB_BYTES], struct subscription *s,
 	s->issued = (int)get16(p + 7);
 	s->expires = (int)get16(p + 9);
 	s->seats = get16(p + 11);
-	if (p[13] || p[14] || p[15] || !s->customer || !s->seats || s->expires < s->issued)
+	s->nrepos = p[13];
+	if (p[13] > SUB_REPOS_MAX || p[14] || p[15] || !s->customer || !s->seats ||
+	    s->expires < s->issued)
 		return wd_err_set(err, WD_ELICENSE,
 				  "the key's contents are malformed (version %u): it was not issued "
 				  "by warpdrv-admin", s->version);
@@ -387,18 +390,88 @@ int sub_from_bytes(const unsigned char bytes[SUB_BYTES], struct subscription *s,
 	return 0;
 }
 
-int sub_decode(const char *text, size_t len, struct subscription *s, struct wd_err *err)
+/* Where the "+https://" of the first repository starts (len: none). */
+static size_t repos_start(const char *text, size_t len)
 {
-	unsigned char bytes[SUB_BYTES];
-	int r = sub_read_text(text, len, bytes, err);
-	return r ? r : sub_from_bytes(bytes, s, err);
+	static const char mark[] = "+https://";
+	for (size_t i = 0; i + sizeof mark - 1 <= len; i++)
+		if (!memcmp(text + i, mark, sizeof mark - 1))
+			return i;
+	return len;
 }
 
-static void signed_message(const unsigned char payload[SUB_PAYLOAD_LEN],
-			   unsigned char msg[sizeof sign_context - 1 + SUB_PAYLOAD_LEN])
+/* The "+https://..." parts after the key's symbols: as many as payload
+ * byte 13 says, each a URL of at most SUB_URL_MAX bytes (blanks around
+ * them are no part of them). */
+static int read_repos(const char *t, size_t n, struct subscription *s, struct wd_err *err)
 {
-	memcpy(msg, sign_context, sizeof sign_context - 1);
-	memcpy(msg + sizeof sign_context - 1, payload, SUB_PAYLOAD_LEN);
+	unsigned k = 0;
+	while (n) {
+		/* t[0] is the '+' of "+https://" */
+		t++, n--;
+		size_t len = repos_start(t, n);
+		size_t a = 0, b = len;
+		while (a < b && is_blank((unsigned char)t[a]))
+			a++;
+		while (b > a && is_blank((unsigned char)t[b - 1]))
+			b--;
+		bool printable = true;
+		for (size_t i = a; i < b; i++)
+			printable &= t[i] > ' ' && t[i] < 0x7f;
+		if (k >= SUB_REPOS_MAX || b - a > SUB_URL_MAX || b == a || !printable)
+			return wd_err_set(err, WD_ELICENSE, "the repositories after the key (+URL) "
+					  "are malformed: at most %d, each of 1 to %d printable "
+					  "characters; paste the key as it was issued", SUB_REPOS_MAX,
+					  SUB_URL_MAX);
+		memcpy(s->repos[k], t + a, b - a);
+		s->repos[k++][b - a] = '\0';
+		t += len, n -= len;
+	}
+	if (k != s->nrepos)
+		return wd_err_set(err, WD_ELICENSE, "the key names %u repositories (+URL after it), "
+				  "and the text has %u: paste the whole key as it was issued",
+				  s->nrepos, k);
+	return 0;
+}
+
+int sub_decode(const char *text, size_t len, struct subscription *s, struct wd_err *err)
+{
+	size_t klen = repos_start(text, len);
+	unsigned char bytes[SUB_BYTES];
+	int r = sub_read_text(text, klen, bytes, err);
+	if (!r)
+		r = sub_from_bytes(bytes, s, err);
+	if (!r)
+		r = read_repos(text + klen, len - klen, s, err);
+	return r;
+}
+
+void sub_format_full(const struct subscription *s, struct wd_buf *out)
+{
+	char text[SUB_TEXT_LEN + 1];
+	sub_format(s, text);
+	wd_buf_adds(out, text);
+	for (unsigned i = 0; i < s->nrepos && i < SUB_REPOS_MAX; i++)
+		wd_buf_addf(out, "+%s", s->repos[i]);
+}
+
+bool sub_names_repo(const struct subscription *s, const char *url)
+{
+	for (unsigned i = 0; i < s->nrepos && i < SUB_REPOS_MAX; i++)
+		if (wd_url_same_place(s->repos[i], url))
+			return true;
+	return false;
+}
+
+/* What the signature covers: the context, the payload, and each repository
+ * the key names, one a line. */
+static void signed_message(const struct subscription *s, const unsigned char *payload,
+			   struct wd_buf *msg)
+{
+	wd_buf_add(msg, sign_context, sizeof sign_context - 1);
+	wd_buf_add(msg, payload, SUB_PAYLOAD_LEN);
+	for (unsigned i = 0; i < payload[13] && i < SUB_REPOS_MAX; i++)
+		wd_buf_addf(msg, "%s\n", s->repos[i]);
 }
 
 int sub_sign(struct subscription *s, const struct wd_key *license_key, struct wd_err *err)
@@ -410,6 +483,9 @@ int sub_sign(struct subscription *s, const struct wd_key *license_key, struct wd
 	if (!s->customer || !s->seats || s->seats > 0xffff)
 		return wd_err_set(err, WD_EUSAGE,
 				  "the customer number must be 1 or more and the seats 1 to 65535");
+	if (s->nrepos > SUB_REPOS_MAX)
+		return wd_err_set(err, WD_EUSAGE, "a key names at most %d repositories",
+				  SUB_REPOS_MAX);
 	unsigned char *p = s->bytes;
 	memset(p, 0, SUB_BYTES);
 	s->version = SUB_VERSION;
@@ -422,9 +498,11 @@ int sub_sign(struct subscription *s, const struct wd_key *license_key, struct wd
 	put16(p + 7, (unsigned)s->issued);
 	put16(p + 9, (unsigned)s->expires);
 	put16(p + 11, s->seats);
-	unsigned char msg[sizeof sign_context - 1 + SUB_PAYLOAD_LEN];
-	signed_message(p, msg);
-	int r = key_sign(license_key, msg, sizeof msg, p + SUB_PAYLOAD_LEN, err);
+	p[13] = (unsigned char)s->nrepos;
+	struct wd_buf msg = {0};
+	signed_message(s, p, &msg);
+	int r = key_sign(license_key, msg.p, msg.len, p + SUB_PAYLOAD_LEN, err);
+	wd_buf_free(&msg);
 	if (!r)
 		key_id(p, s->id);
 	return r;
@@ -433,17 +511,19 @@ int sub_sign(struct subscription *s, const struct wd_key *license_key, struct wd
 static const char *verified_by(const struct subscription *s, const struct keyring *kr,
 			       enum key_role role, bool revoked)
 {
-	unsigned char msg[sizeof sign_context - 1 + SUB_PAYLOAD_LEN];
-	signed_message(s->bytes, msg);
-	for (size_t i = 0; i < kr->n; i++) {
+	struct wd_buf msg = {0};
+	signed_message(s, s->bytes, &msg);
+	const char *fpr = NULL;
+	for (size_t i = 0; !fpr && i < kr->n; i++) {
 		const struct wd_key *k = kr->keys[i].key;
 		if (kr->keys[i].role != role ||
 		    keyring_is_revoked(kr, key_fingerprint(k)) != revoked)
 			continue;
-		if (key_verify(k, msg, sizeof msg, s->bytes + SUB_PAYLOAD_LEN))
-			return key_fingerprint(k);
+		if (key_verify(k, msg.p, msg.len, s->bytes + SUB_PAYLOAD_LEN))
+			fpr = key_fingerprint(k);
 	}
-	return NULL;
+	wd_buf_free(&msg);
+	return fpr;
 }
 
 int sub_verify(const struct subscription *s, const struct keyring *kr, const char **signer,

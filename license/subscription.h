@@ -25,6 +25,8 @@
 #define SUB_BYTES (SUB_PAYLOAD_LEN + WD_SIG_LEN)          /* 80 */
 #define SUB_ID_HEX 17                                     /* 16 hex digits and a NUL */
 #define SUB_VERSION 1
+#define SUB_REPOS_MAX 4   /* repositories a key may name */
+#define SUB_URL_MAX 200   /* bytes of one */
 #define SUB_INPUT_MAX 4096 /* pasted text, spaces and line breaks included */
 #define SUB_FILE_MAX (64 * 1024) /* a key file read whole; larger is refused unread */
 
@@ -40,6 +42,11 @@ struct subscription {
 	unsigned seats;        /* installations the customer paid for */
 	unsigned char bytes[SUB_BYTES]; /* payload, then signature */
 	char id[SUB_ID_HEX];   /* the key id: see sub_key_id */
+	/* The vendor's repositories the key may be sent to as credentials
+	 * (warpdrv-admin issue --repo URL): written after the key's symbols as
+	 * "+URL", counted in payload byte 13 and covered by the signature. */
+	unsigned nrepos;
+	char repos[SUB_REPOS_MAX][SUB_URL_MAX + 1];
 };
 
 /* The name of entitlement bit i, or NULL when this build knows none. */
@@ -55,6 +62,12 @@ void sub_entitlements_format(uint16_t mask, const char *sep, char *out, size_t s
 int sub_sign(struct subscription *s, const struct wd_key *license_key, struct wd_err *err);
 /* The canonical text of s->bytes: "WD-XXXXX-...". */
 void sub_format(const struct subscription *s, char out[SUB_TEXT_LEN + 1]);
+
+/* The key's whole text: sub_format's, then "+URL" for each repository it
+ * names (appended to out). */
+void sub_format_full(const struct subscription *s, struct wd_buf *out);
+/* Whether the key names a repository at url's place (scheme, host, port). */
+bool sub_names_repo(const struct subscription *s, const char *url);
 
 /* Reads pasted text forgivingly (any case, spaces and line breaks ignored,
  * O read as 0, I and L as 1) into the 80 bytes. A mistyped character is

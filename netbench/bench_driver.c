@@ -40,7 +40,7 @@ static int package_version(const struct volume *v, struct bench_driver *d, struc
 	pkg[k] = '\0';
 	struct db db;
 	bool exists;
-	int r = db_open(&db, v, false, &exists, err);
+	int r = db_open_read(&db, v, &exists, err);
 	if (r || !exists) {
 		if (!r)
 			db_close(&db);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/hoststate.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
 #include "common/date.h"
@@ -205,13 +206,19 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
 
 /* ------------------------------------------------------------ the database */
 
-static int db_reopen(struct session *s, bool create, struct wd_err *err)
+/* Opens the database again: read-only for a command that only reads (and
+ * under --dry-run), so that a read-only volume serves it and nothing is
+ * written, not even a journal played back; read-write for one that writes. */
+static int db_reopen(struct session *s, bool create, bool rw, struct wd_err *err)
 {
 	db_close(&s->db);
 	s->db_tried = false;
-	int r = db_open(&s->db, &s->v, create, &s->db_have, err);
+	rw = (rw || create) && !s->o.dry_run;
+	int r = rw ? db_open(&s->db, &s->v, create, &s->db_have, err)
+		   : db_open_read(&s->db, &s->v, &s->db_have, err);
 	if (!r) {
 		s->db_tried = true;
+		s->db_rw = rw;
 		s->db_created |= create;
 	}
 	return r;
@@ -219,16 +226,18 @@ static int db_reopen(struct session *s, bool create, struct wd_err *err)
 
 /* tell: a read-only command asked (the pending transaction is warned of);
  * boot: the volume's boot drive resolved first, as the commands that read
- * the state always did. */
-static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool boot,
-		  struct wd_err *err)
+ * the state always did; rw: the command writes through this handle (never
+ * under --dry-run). */
+static int db_get_rw(struct session *s, enum session_db_mode mode, bool tell, bool boot,
+		     bool rw, struct wd_err *err)
 {
 	struct volume *v;
 	int r = boot ? session_boot_volume(s, &v, err) : session_volume(s, &v, err);
-	if (!r && !s->db_tried)
-		r = db_reopen(s, false, err);
+	rw = rw && !s->o.dry_run;
+	if (!r && (!s->db_tried || (rw && !s->db_rw)))
+		r = db_reopen(s, false, rw, err);
 	if (!r && mode == SESSION_DB_CREATE && !s->db_have)
-		r = db_reopen(s, true, err);
+		r = db_reopen(s, true, true, err);
 	if (r || !s->db_have || mode == SESSION_DB_CREATE || (!tell && mode != SESSION_DB_RECOVER))
 		return r;
 	if (mode == SESSION_DB_RECOVER && s->o.dry_run)
@@ -248,7 +257,7 @@ static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool 
 		txn_end(&t);
 		txn_pending_desc_free(&s->pending);
 		s->db_recovered = true;
-		return db_reopen(s, false, err);
+		return db_reopen(s, false, true, err);
 	}
 	if (!s->pending_told) {
 		char what[512];
@@ -261,10 +270,17 @@ static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool 
 	return 0;
 }
 
+/* rw: as the mode says (all but SESSION_DB_READ write). */
+static int db_get(struct session *s, enum session_db_mode mode, bool tell, bool boot,
+		  struct wd_err *err)
+{
+	return db_get_rw(s, mode, tell, boot, mode != SESSION_DB_READ, err);
+}
+
 int session_db(struct session *s, enum session_db_mode mode, struct db **db, bool *have,
 	       struct wd_err *err)
 {
-	int r = mode == SESSION_DB_PLAIN ? db_get(s, SESSION_DB_READ, false, false, err)
+	int r = mode == SESSION_DB_PLAIN ? db_get_rw(s, SESSION_DB_READ, false, false, true, err)
 					 : db_get(s, mode, true, true, err);
 	if (r)
 		return r;
@@ -272,6 +288,11 @@ int session_db(struct session *s, enum session_db_mode mode, struct db **db, boo
 	if (have)
 		*have = s->db_have;
 	return 0;
+}
+
+const char *session_host_state(const struct session *s)
+{
+	return s->o.host_state;
 }
 
 const struct txn_pending_desc *session_pending(struct session *s)
@@ -334,14 +355,36 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct key
 		return;
 	}
 	wd_buf_free(&idx.text); /* verified; only update keeps it */
-	if (today > idx.expires) {
-		char d[WD_DATE_LEN];
-		wd_date_format(idx.expires, d);
-		warn(s, "repository %s: its catalog expired on %s; run 'warpdrv update'", rc->name,
-		     d);
+	/* fresh enough? the host's memory first; without one, the expiry */
+	struct host_seen seen;
+	if ((*r = host_seen_get(s->o.host_state, idx.signer, rc->url, &seen, err))) {
+		index_free(&idx);
+		return;
 	}
-	catalog_add_index(cat, rc->name, rc->url, rc->mirrors, rc->nmirrors, rc->subscription,
-			  &idx);
+	char *stale = NULL, d[WD_DATE_LEN];
+	if (seen.known && idx.serial < seen.serial) {
+		stale = wd_xasprintf("repository %s: its stored catalog (index serial %llu) is older "
+				     "than the one this host has seen (serial %llu): the volume's "
+				     "catalog was replaced or restored; run 'warpdrv update'",
+				     rc->name, (unsigned long long)idx.serial,
+				     (unsigned long long)seen.serial);
+	} else if (today > idx.expires) {
+		wd_date_format(idx.expires, d);
+		stale = wd_xasprintf("repository %s: its stored catalog expired on %s, %d days ago%s; "
+				     "run 'warpdrv update' (or 'warpdrv repo remove %s' to go on "
+				     "without it)", rc->name, d, today - idx.expires,
+				     seen.known ? "" : " (this host has no record of it: its expiry "
+				     "is all that bounds its age)", rc->name);
+	} else if (!seen.known) {
+		wd_date_format(idx.expires, d);
+		warn(s, "repository %s: this host has no record of its index (the volume was "
+		     "updated elsewhere): its freshness rests on its expiry, %s", rc->name, d);
+	}
+	if (stale)
+		warn(s, "%s", stale);
+	struct repo *rp = catalog_add_index(cat, rc->name, rc->url, rc->mirrors, rc->nmirrors,
+					    rc->subscription, &idx);
+	rp->stale = stale;
 }
 
 /* The credentials of subscription repositories: the activated key. With no
@@ -352,7 +395,7 @@ static void stored_auth(struct session *s, struct catalog *cat)
 	const struct activation *a;
 	struct wd_err ignore;
 	if (!session_activation(s, &a, &ignore) && a->have)
-		catalog_set_auth(cat, a->sub.id, a->text);
+		catalog_set_auth(cat, &a->sub, a->text);
 }
 
 /* The remote repositories of the volume, from the catalog `update` stored
@@ -414,7 +457,7 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 		r = wd_today(&today, err);
 		for (int i = 0; !r && i < s->o.nrepos; i++) {
 			char *u = repo_url(s->o.repos[i]);
-			r = catalog_add_url(&s->cat, u, kr, today, err);
+			r = catalog_add_url(&s->cat, u, kr, today, s->o.host_state, !s->o.dry_run, err);
 			free(u);
 		}
 		if (!r && has_volume(s))
@@ -427,6 +470,11 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 		}
 		s->cat_open = true;
 	}
+	/* an install chooses among every repository's versions: not from a
+	 * catalog known to be stale */
+	for (size_t i = 0; install && i < s->cat.n; i++)
+		if (s->cat.repos[i].stale)
+			return wd_err_set(err, WD_ETRUST, "%s", s->cat.repos[i].stale);
 	if (install && !s->cat_cache) {
 		if ((r = use_cache(s, err)))
 			return r;
@@ -452,6 +500,12 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 			activation_free(&s->act);
 			return r;
 		}
+		/* the clock guard's newest date: also what this host has seen, which
+		 * the volume cannot set back */
+		int newest;
+		struct wd_err ignore;
+		if (!host_seen_newest(s->o.host_state, &newest, &ignore) && newest)
+			activation_saw_date(&s->act, newest);
 		s->act_open = true;
 	}
 	if (s->cat_open && !s->act_merged) {

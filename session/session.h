@@ -58,6 +58,7 @@ struct session_opts {
 	bool readonly;
 	char boot_drive;                /* 0: from CONFIG.SYS */
 	const char *keys_dir;           /* --keys DIR, or NULL */
+	const char *host_state;         /* the host state folder (catalog/hoststate.h), or NULL */
 	const char *bundled_keys;       /* the program's own key folder, or NULL */
 	const char *bundled_repo;       /* the program's own repository, or NULL */
 	const char *const *repos;       /* --repo URLs, fetched now */
@@ -98,6 +99,7 @@ struct session {
 	struct wd_err disk_err;
 	struct db db;
 	bool db_tried, db_have, db_created, db_recovered;
+	bool db_rw;                     /* the database open for writing */
 	struct txn_pending_desc pending;
 	bool pending_known, pending_told;
 	struct keyring kr;
@@ -153,6 +155,8 @@ int session_db(struct session *s, enum session_db_mode mode, struct db **db, boo
 /* The interrupted transaction the database records, after any session_db:
  * NULL when there is none (or it was recovered). */
 const struct txn_pending_desc *session_pending(struct session *s);
+/* The host state folder (catalog/hoststate.h), or NULL. */
+const char *session_host_state(const struct session *s);
 
 /* The bundled keys and --keys DIR. Keys on the volume (var/lib/warpdrv/keys)
  * are never trusted: when the volume is open at the first call, a warning

@@ -15,17 +15,34 @@
 #include "fs/fs.h"
 #include "state/db_vfs.h"
 
+/* An error the VFS caused (it refused a file: WD_ETRUST with its words) or
+ * a read-only connection met (a journal to play back); 0 for any other. */
+static int vfs_error(struct db *db, struct wd_err *err)
+{
+	const char *why = db_vfs_refused(db->vfs ? db->vfs : db_vfs_of(db->h));
+	if (why)
+		return wd_err_set(err, WD_ETRUST, "%s", why);
+	if (db->h && sqlite3_extended_errcode(db->h) == SQLITE_READONLY_ROLLBACK)
+		return wd_err_set(err, WD_EFAIL, "%s-journal: a write of the database was "
+				  "interrupted, and this command only reads; 'warpdrv recover' plays "
+				  "the journal back (on a volume that can be written)", db->path);
+	return 0;
+}
+
 int db_fail(struct db *db, struct wd_err *err, const char *what)
 {
-	return wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database", what,
-			  db->h ? sqlite3_errmsg(db->h) : wd_sqlite_why());
+	int r = vfs_error(db, err);
+	return r ? r : wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database",
+				  what, db->h ? sqlite3_errmsg(db->h) : wd_sqlite_why());
 }
 
 int db_exec(struct db *db, const char *sql, struct wd_err *err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int r = wd_err_set(err, WD_EFAIL, "%s: %s", db->path, msg ? msg : "error");
+		int r = vfs_error(db, err);
+		if (!r)
+			r = wd_err_set(err, WD_EFAIL, "%s: %s", db->path, msg ? msg : "error");
 		sqlite3_free(msg);
 		return r;
 	}
@@ -192,7 +209,9 @@ int db_open_memory(struct db *db, struct wd_err *err)
 
 void db_handle_close(sqlite3 *h)
 {
+	struct db_vfs *v = db_vfs_of(h);
 	sqlite3_close(h);
+	db_vfs_free(v);
 }
 
 /* The schema of the file, as rows "type name table sql", against the one
@@ -369,82 +388,149 @@ int db_sqlite_ready(const char *path, struct wd_err *err)
 				: 0;
 }
 
+/* Why leaf could not be opened (fs_leaf_open's errno and *st). */
+static int open_error(const char *path, int e, const struct stat *st, struct wd_err *err)
+{
+	if (e == EMLINK)
+		return wd_err_set(err, WD_EFAIL, "%s: has %lu hard links; warpdrv writes this file "
+				  "in place and refuses one that may be linked to a file elsewhere "
+				  "(remove the other links, or this file)", path,
+				  (unsigned long)st->st_nlink);
+	if (st->st_mode && !S_ISREG(st->st_mode))
+		return wd_not_plain(err, path, st->st_mode);
+	if (e == EROFS)
+		return wd_err_set(err, WD_EFAIL, "%s: the volume is read-only, and this command "
+				  "writes to it: mount it read-write (the commands that only read "
+				  "work as it is)", path);
+	return wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path, strerror(e));
+}
+
+/* What SQLite would open by name beside the database: a journal must be a
+ * plain file with one link; a write-ahead log or its shared memory is never
+ * there, since warpdrv keeps a rollback journal. */
+static int sidecars(int dfd, const char *name, const char *path, struct wd_err *err)
+{
+	static const char *const never[] = {"-wal", "-shm"};
+	char leaf[300];
+	struct stat st;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(leaf, sizeof leaf, "%s%s", name, never[i]);
+		if (fs_leaf_lstat(dfd, leaf, &st) == 0)
+			return wd_err_set(err, WD_ETRUST, "%s%s: %s beside the database, where warpdrv "
+					  "never writes one (it keeps a rollback journal); nothing was "
+					  "read from it or done with it: move it aside", path, never[i],
+					  S_ISREG(st.st_mode) ? "a file" : wd_file_kind(st.st_mode));
+	}
+	snprintf(leaf, sizeof leaf, "%s-journal", name);
+	if (fs_leaf_lstat(dfd, leaf, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1))
+		return wd_err_set(err, WD_ETRUST, "%s-journal: is %s; warpdrv plays back only a "
+				  "journal that is a plain file with one link: nothing was read from "
+				  "it; move it aside", path, S_ISREG(st.st_mode)
+				  ? "a file with other hard links" : wd_file_kind(st.st_mode));
+	return 0;
+}
+
+/* A header that says WAL (bytes 18 and 19: 2), which warpdrv never sets:
+ * SQLite would look for the -wal and -shm by name. */
+static int header_wal(int fd, const char *path, struct wd_err *err)
+{
+	unsigned char h[20];
+	if (pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h && !memcmp(h, "SQLite format 3", 16) &&
+	    (h[18] == 2 || h[19] == 2))
+		return wd_err_set(err, WD_ETRUST, "%s: the header says write-ahead-log mode (WAL), "
+				  "which warpdrv never sets; it is not opened (a crafted or foreign "
+				  "file): move it aside to start afresh", path);
+	return 0;
+}
+
 /* Opens the file name in the folder dir below the volume's root: the folder
- * by handle (fs/), the file by openat in it, never following a link, and a
- * plain file with one link (it is written in place); its journal, if one is
- * there, the same. SQLite then opens both through the confined VFS. */
+ * by handle (fs/), the file through fs_leaf_open in it, never following a
+ * link, a plain file with one link (it is written in place); what lies
+ * beside it checked; then SQLite opens it through a VFS of its own that
+ * reads and writes those descriptors alone. The first read happens here,
+ * so that a journal SQLite would play back, and anything its VFS refuses
+ * then, is told before the caller asks a thing. */
 int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
 	       int flags, struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
 	db->path = wd_path_join(dir, name);
-	int lr = db_sqlite_ready(db->path, err); /* before anything is made */
-	if (lr) {
-		free(db->path);
-		db->path = NULL;
-		return lr;
-	}
-	int dfd = fs_open_dir(fs, dir, err);
-	if (dfd < 0) {
-		free(db->path);
-		db->path = NULL;
-		return dfd;
-	}
-	bool rw = (flags & SQLITE_OPEN_READWRITE) != 0;
+	int r = db_sqlite_ready(db->path, err); /* before anything is made */
+	int dfd = r ? -1 : fs_open_dir(fs, dir, err);
+	if (!r && dfd < 0)
+		r = dfd;
+	bool rw = (flags & SQLITE_OPEN_READWRITE) != 0, create = (flags & SQLITE_OPEN_CREATE) != 0;
 	int fd = -1;
-	if (flags & SQLITE_OPEN_CREATE)
-		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 && (!(flags & SQLITE_OPEN_CREATE) || errno == EEXIST))
-		fd = openat(dfd, name, (rw ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	int r = 0;
-	if (fd < 0) {
-		int e = errno;
+	if (!r) {
 		struct stat st;
-		r = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)
-			    ? wd_not_plain(err, db->path, st.st_mode)
-			    : wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", db->path, strerror(e));
+		fd = fs_leaf_open(dfd, name, rw, create && rw, 0644, &st);
+		if (fd < 0 && create && rw && errno == EEXIST)
+			fd = fs_leaf_open(dfd, name, rw, false, 0, &st);
+		if (fd < 0)
+			r = open_error(db->path, errno, &st, err);
 	}
 	if (!r)
-		r = fs_check_single(fd, db->path, err);
-	char *journal = wd_xasprintf("%s-journal", name);
-	struct stat js;
-	if (!r && fstatat(dfd, journal, &js, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    (!S_ISREG(js.st_mode) || js.st_nlink != 1))
-		r = wd_err_set(err, WD_EFAIL, "%s-journal: is %s; warpdrv writes its journal in "
-			       "place and refuses anything but a plain file with one link (move it "
-			       "aside)", db->path, S_ISREG(js.st_mode) ? "a file with other hard links"
-								   : wd_file_kind(js.st_mode));
-	free(journal);
-	const char *vfs = r ? NULL : db_vfs_name();
-	if (!r && !vfs)
-		r = wd_err_set(err, WD_EFAIL, "%s: SQLite's default file layer cannot be wrapped",
-			       db->path);
+		r = header_wal(fd, db->path, err);
+	if (!r)
+		r = sidecars(dfd, name, db->path, err);
 	if (r) {
 		if (fd >= 0)
 			close(fd);
-		close(dfd);
+		if (dfd >= 0)
+			close(dfd);
 		free(db->path);
 		db->path = NULL;
 		return r;
 	}
-	char *fname = db_vfs_filename(dfd, fd, name);
-	if (sqlite3_open_v2(fname, &db->h, flags & ~SQLITE_OPEN_NOFOLLOW, vfs) != /* confined: by handle */
-	    SQLITE_OK)
+	db->vfs = db_vfs_new(dfd, fd, name, db->path, !rw); /* owns both now */
+	if (!db->vfs)
+		r = wd_err_set(err, WD_EFAIL, "%s: SQLite has no default file layer", db->path);
+	else if (sqlite3_open_v2(db_vfs_file(db->vfs), &db->h, /* confined: by handle */
+				 flags & ~(SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_URI),
+				 db_vfs_name(db->vfs)) != SQLITE_OK)
 		r = db_fail(db, err, "cannot open");
-	free(fname);
-	/* the handle has copies of both (state/db_vfs.c); SQLite holds no lock yet */
-	close(fd);
-	close(dfd);
 	db->fs = fs;
-	if (!r)
+	if (!r) {
 		harden(db->h);
+		sqlite3_busy_timeout(db->h, 5000); /* a writer's commit: waited for */
+		r = db_exec(db, "PRAGMA temp_store = MEMORY; SELECT count(*) FROM sqlite_schema;",
+			    err);
+	}
 	if (r)
 		db_close(db);
 	return r;
 }
 
-int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
-	    struct wd_err *err)
+/* A read-only connection's database of an older schema, migrated in a copy
+ * in memory: the commands that only read see what a writer would. */
+static int into_memory(struct db *db, struct wd_err *err)
+{
+	sqlite3 *mem = NULL;
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(mem);
+		return wd_err_set(err, WD_EFAIL, "cannot open a database in memory");
+	}
+	sqlite3_backup *b = sqlite3_backup_init(mem, "main", db->h, "main");
+	int s = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+	if (b)
+		sqlite3_backup_finish(b);
+	if (s != SQLITE_DONE) {
+		int r = db_fail(db, err, "cannot read");
+		sqlite3_close(mem);
+		return r;
+	}
+	struct db_vfs *v = db->vfs;
+	sqlite3_close(db->h);
+	db_vfs_free(v);
+	db->vfs = NULL;
+	db->h = mem;
+	harden(mem);
+	return 0;
+}
+
+static int open_volume_db(struct db *db, const struct volume *v, bool create, bool readonly,
+			  bool *exists, struct wd_err *err)
 {
 	memset(db, 0, sizeof *db);
 	char *dir = NULL;
@@ -472,28 +558,43 @@ int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 		free(dir);
 		return r;
 	}
-	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
+	int flags = readonly ? SQLITE_OPEN_READONLY
+		    : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
 	r = db_open_at(db, &v->fs, dir, WD_DB_NAME, flags, err);
 	free(dir);
 	if (r)
 		return r;
-	sqlite3_busy_timeout(db->h, 5000);
 	/* synchronous = EXTRA: besides FULL's flushes, SQLite flushes the folder
 	 * after it unlinks the journal at a commit (DELETE journal mode), so
 	 * that a commit warpdrv reports is on stable storage: a lost unlink
 	 * would leave a hot journal that rolls the commit back. */
-	int version = 0;
+	int version = 0, newest = 0;
+	while (db_schema_steps[newest])
+		newest++;
 	if ((r = user_version(db, &version, err)) ||
 	    (r = db_check_schema(db, db_schema_steps, version, "database", err)) ||
-	    (r = db_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = EXTRA; "
-			     "PRAGMA foreign_keys = ON;", err)) ||
-	    (r = migrate(db, err))) {
+	    (readonly && version < newest && (r = into_memory(db, err))) ||
+	    (r = db_exec(db, readonly && db->vfs ? "PRAGMA foreign_keys = ON;"
+			     : "PRAGMA journal_mode = DELETE; PRAGMA synchronous = EXTRA; "
+			       "PRAGMA foreign_keys = ON;", err)) ||
+	    (r = migrate(db, err))) { /* read-only: nothing left to migrate on the file */
 		db_close(db);
 		return r;
 	}
 	if (exists)
 		*exists = true;
 	return 0;
+}
+
+int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
+	    struct wd_err *err)
+{
+	return open_volume_db(db, v, create, false, exists, err);
+}
+
+int db_open_read(struct db *db, const struct volume *v, bool *exists, struct wd_err *err)
+{
+	return open_volume_db(db, v, false, true, exists, err);
 }
 
 void db_close(struct db *db)
@@ -503,6 +604,7 @@ void db_close(struct db *db)
 			sqlite3_finalize(db->kept[i].st);
 	if (db->h)
 		sqlite3_close(db->h);
+	db_vfs_free(db->vfs); /* after the connection on it */
 	free(db->path);
 	memset(db, 0, sizeof *db);
 }

@@ -19,8 +19,10 @@
 
 #define DB_KEPT 4
 
+struct db_vfs;
 struct db {
 	sqlite3 *h;
+	struct db_vfs *vfs; /* the VFS of db_open_at's files (NULL in memory) */
 	char *path;
 	const struct fs_root *fs; /* the volume it lies on (db_open_at) */
 	struct {
@@ -39,12 +41,21 @@ struct db {
 int db_sqlite_ready(const char *path, struct wd_err *err);
 int db_open(struct db *db, const struct volume *v, bool create, bool *exists,
 	    struct wd_err *err);
+/* The same, read-only: nothing on the volume is written (a hot journal is
+ * not played back but named, with 'warpdrv recover'), so it works on a
+ * read-only volume; a database of an older schema is read through a copy in
+ * memory, migrated there. */
+int db_open_read(struct db *db, const struct volume *v, bool *exists, struct wd_err *err);
 void db_close(struct db *db);
 /* Opens the SQLite file name in the folder dir (a host path below fs's
- * root) by handle, through the confined VFS (state/db_vfs.c): the folder is
- * opened beneath the root without following links, the file must be a
- * plain file with one link, and so must its journal if one is there. flags
- * are sqlite3_open_v2's. Every statement then runs under a step budget. */
+ * root) by handle, through a confined VFS of its own (state/db_vfs.c): the
+ * folder is opened beneath the root without following links, the file must
+ * be a plain file with one link, and so must its journal if one is there; a
+ * header that says WAL, or a -wal or -shm beside it, is refused (WD_ETRUST,
+ * naming it), and so is anything the VFS refuses on the first read (a
+ * journal that names a super-journal, say). flags are sqlite3_open_v2's
+ * (SQLITE_OPEN_READONLY: the file is opened read-only). Every statement
+ * then runs under a step budget, with temporary tables in memory. */
 int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const char *name,
 	       int flags, struct wd_err *err);
 /* Refuses a database whose schema is not what steps[0..version) write:

@@ -1,17 +1,33 @@
-/* The SQLite VFS of the volume's databases (state/db_vfs.c): a database and
- * its journal opened by folder handle, never by a path from "/". */
+/* The SQLite VFS of the volume's databases (state/db_vfs.c): SQLite reads
+ * and writes only descriptors the confined layer opened and checked, and
+ * names nothing but the database and its journal in one folder handle. */
 #ifndef WD_DB_VFS_H
 #define WD_DB_VFS_H
 
 #include "common/sqlite_lib.h"
 
-#include "common/buf.h"
+#include <stdbool.h>
 
-/* Registers the VFS on first use; its name, or NULL if SQLite's default VFS
- * cannot be wrapped. */
-const char *db_vfs_name(void);
-/* The name to open the file name in the folder dirfd as, the database
- * itself being the open descriptor dbfd (malloc'd). */
-char *db_vfs_filename(int dirfd, int dbfd, const char *name);
+struct db_vfs;
+
+/* A VFS of its own for one database: the file leaf in the folder dirfd (a
+ * handle opened beneath the volume's root), already open as dbfd (checked:
+ * a plain file with one link), read-only or not. It owns both descriptors
+ * from now on, closed or not. path names the database in messages (the
+ * volume-relative path). NULL if SQLite's default VFS is not there (the
+ * descriptors are closed). */
+struct db_vfs *db_vfs_new(int dirfd, int dbfd, const char *leaf, const char *path,
+			  bool readonly);
+/* What to give sqlite3_open_v2: the file name and the VFS name. */
+const char *db_vfs_file(const struct db_vfs *v);
+const char *db_vfs_name(const struct db_vfs *v);
+/* The VFS behind a connection, or NULL if the connection is not on one. */
+struct db_vfs *db_vfs_of(sqlite3 *h);
+/* What the VFS refused since it was made (the first refusal: what was
+ * asked, of which file, and what to do), or NULL. A statement that failed
+ * on a refusal reports this, not SQLite's word for it. */
+const char *db_vfs_refused(const struct db_vfs *v);
+/* Unregisters and frees, after the connection on it closed. */
+void db_vfs_free(struct db_vfs *v);
 
 #endif

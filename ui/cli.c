@@ -45,6 +45,9 @@ static const struct gopt global_opts[] = {
 	{{"repo", 0, "URL", "another repository for this run (repeatable)", true}, G_REPO, 0, 0},
 	{{"keys", 0, "DIR", "another folder of trusted keys (repo/*.pub, license/*.pub)", false}, G_STR,
 	 F(keys), 0},
+	{{"host-state", 0, "DIR", "what this host remembers of repositories (or WARPDRV_HOST_STATE; "
+	  "default /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv)", false}, G_STR,
+	 F(host_state), 0},
 	{{"boot-drive", 0, "X:", "the boot drive letter (default: from CONFIG.SYS)", false}, G_DRIVE, 0, 0},
 	{{"cacert", 0, "FILE", "trust this CA (PEM) for https repositories", false}, G_STR, F(cacert), 0},
 	{{"connect-timeout", 0, "S", "give up connecting after S seconds (default 15)", false}, G_COUNT,
@@ -518,6 +521,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	ctx.root = getenv("WARPDRV_ROOT");
 	const char *env_root = ctx.root;
 	ctx.vbox_dir = vbox_config_dir(getenv("VBOX_USER_HOME"), getenv("HOME"));
+	ctx.host_state = getenv("WARPDRV_HOST_STATE");
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
 	json_hold_top(&ctx.j);

@@ -128,7 +128,7 @@ static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_op
 	}
 	if (!o->dir || !o->keyp)
 		return ui_usage(ctx, "index: usage: index REPO_DIR --key KEY [--serial N] "
-				"[--expires YYYY-MM-DD] [--revoke KEYID]... [--mirror URL]...");
+				"[--expires DATE|Nd] [--revoke KEYID]... [--mirror URL]...");
 	for (int i = 0; i < o->nmirror; i++)
 		if (!index_valid_mirror(o->mirror[i], strlen(o->mirror[i])))
 			return ui_usage(ctx, "--mirror %s: expected an http:// or https:// URL with a "
@@ -187,9 +187,16 @@ int cmd_admin_index(struct wd_ctx *ctx, int argc, char **argv)
 	    (r = own_keyring(o.keyp, &kr, &err)) ||
 	    (ctx->keys && (r = keyring_add_dir(&kr, ctx->keys, &err))) || (r = next_serial(&o, path, &idx.serial, &err)))
 		goto out;
-	idx.expires = idx.issued + 365;
-	if (o.expires && !wd_date_parse(o.expires, &idx.expires)) {
-		r = wd_err_set(&err, WD_EUSAGE, "--expires %s: expected YYYY-MM-DD", o.expires);
+	/* days, not a year: the expiry bounds how long a frozen mirror or a
+	 * volume's old catalog can hold an update back (docs/repository.md) */
+	idx.expires = idx.issued + INDEX_EXPIRES_DAYS;
+	char *end = NULL;
+	long days = o.expires ? strtol(o.expires, &end, 10) : 0;
+	if (o.expires && end && end != o.expires && !strcmp(end, "d") && days >= 0 && days <= 36500)
+		idx.expires = idx.issued + (int)days;
+	else if (o.expires && !wd_date_parse(o.expires, &idx.expires)) {
+		r = wd_err_set(&err, WD_EUSAGE, "--expires %s: expected YYYY-MM-DD or a number of "
+			       "days, such as 7d", o.expires);
 		goto out;
 	}
 	if (idx.expires < idx.issued) {
@@ -290,7 +297,7 @@ const struct wd_opt cmd_pack_opts[] = {
 const struct wd_opt cmd_index_opts[] = {
 	{"key", 0, "KEY", "the repository private key that signs the index", false},
 	{"serial", 0, "N", "the serial (default: one more than the index there)", false},
-	{"expires", 0, "YYYY-MM-DD", "the expiry (default: a year from today)", false},
+	{"expires", 0, "DATE|Nd", "the expiry: YYYY-MM-DD or N days from today (default 7d)", false},
 	{"revoke", 0, "KEYID", "list a revoked subscription key (repeatable)", true},
 	{"mirror", 0, "URL", "list a mirror of the repository (repeatable): a subscription "
 	 "repository's key is sent only to its own host and these", true},

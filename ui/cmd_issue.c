@@ -105,6 +105,18 @@ int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
 		rc = fields(ctx, &o, &s);
 	if (rc)
 		return rc;
+	const char *repos[SUB_REPOS_MAX + 1];
+	int nrepos = ui_optargs(ctx, "repo", repos, SUB_REPOS_MAX + 1);
+	if (nrepos > SUB_REPOS_MAX)
+		return ui_usage(ctx, "issue: --repo: at most %d repositories", SUB_REPOS_MAX);
+	for (int i = 0; i < nrepos; i++) {
+		if (strncmp(repos[i], "https://", 8) || strlen(repos[i]) > SUB_URL_MAX ||
+		    strpbrk(repos[i], "+ \t\r\n"))
+			return ui_usage(ctx, "issue: --repo %s: an https:// URL of at most %d "
+					"characters, without '+' or blanks", repos[i], SUB_URL_MAX);
+		snprintf(s.repos[i], sizeof s.repos[i], "%s", repos[i]);
+	}
+	s.nrepos = (unsigned)nrepos;
 	struct wd_key *k;
 	struct wd_err err;
 	int r = key_load_private(o.key, &k, &err);
@@ -114,9 +126,10 @@ int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (r)
 		return ui_fail(ctx, r, &err);
-	char text[SUB_TEXT_LEN + 1];
-	sub_format(&s, text);
-	report(ctx, &s, text);
+	struct wd_buf text = {0};
+	sub_format_full(&s, &text);
+	report(ctx, &s, wd_buf_cstr(&text));
+	wd_buf_free(&text);
 	return 0;
 }
 
@@ -127,5 +140,7 @@ const struct wd_opt cmd_issue_opts[] = {
 	{"expires", 0, "YYYY-MM-DD", "the expiry", false},
 	{"issued", 0, "YYYY-MM-DD", "the day of issue (default today)", false},
 	{"seats", 0, "N", "installations (default 1)", false},
+	{"repo", 0, "URL", "a subscription repository the key may be sent to (https; repeatable)",
+	 true},
 	{0},
 };

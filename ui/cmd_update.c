@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalog/fetch_stored.h"
+#include "catalog/hoststate.h"
 #include "catalog/repolist.h"
 #include "catalog/store.h"
 #include "common/date.h"
@@ -29,22 +30,23 @@ struct outcome {
 };
 
 struct held {
-	struct db *db;
+	const char *host;
 	const struct outcome *o;
 };
 
 /* The rollback guard: at least the serial the stored catalog holds and the
- * one the volume's database remembers for this signer and URL. */
+ * one this host remembers for this signer and URL. */
 static int serial_ok(void *ud, const char *url, const struct repo_index *idx,
 		     struct wd_err *err)
 {
 	const struct held *h = ud;
-	return repo_serial_guard(h->db, url, idx, h->o->have_old ? &h->o->old : NULL, err);
+	return repo_serial_guard(h->host, url, idx, h->o->have_old ? &h->o->old : NULL, err);
 }
 
 static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr, int today,
 		     const struct repo_conf *c, const struct fetch_auth *auth,
-		     struct fetch_validators *vs, struct outcome *o)
+		     const struct subscription *key, struct fetch_validators *vs,
+		     struct outcome *o)
 {
 	/* asked "changed since?" only about an index held and not yet stale */
 	struct repo_index_cond cond = {vs, o->have_old && today <= o->old.expires, false};
@@ -52,10 +54,13 @@ static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr
 	urls[0] = c->url;
 	for (size_t i = 0; i < c->nmirrors; i++)
 		urls[i + 1] = c->mirrors[i];
-	struct held h = {db, o};
+	(void)db;
+	struct held h = {session_host_state(ctx->s), o};
 	if (c->subscription && !auth)
 		o->r = wd_err_set(&o->err, WD_ELICENSE, "%s is a subscription repository: "
 				  "activate a subscription key first ('warpdrv activate KEY')", c->url);
+	else if (c->subscription && !repo_key_may_go(key, o->have_old ? &o->old : NULL, c->url))
+		o->r = repo_key_refused(NULL, c->url, &o->err);
 	else
 		o->r = repo_fetch_index(ui_net(ctx), c->subscription ? auth : NULL, urls,
 					c->nmirrors + 1, kr, today, serial_ok, &h, &cond, &o->fresh,
@@ -211,7 +216,8 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 		}
 		if (r)
 			break;
-		fetch_one(ctx, db, kr, today, &l->v[i], a && a->have ? &auth : NULL, &vs, &o[i]);
+		fetch_one(ctx, db, kr, today, &l->v[i], a && a->have ? &auth : NULL,
+			  a && a->have ? &a->sub : NULL, &vs, &o[i]);
 	}
 	bool any = false;
 	for (size_t i = 0; i < l->n; i++)
@@ -233,6 +239,12 @@ static int update(struct wd_ctx *ctx, struct volume *v, struct db *db, const str
 			}
 		}
 	db_handle_close(store);
+	/* the host's memory, what a later volume's catalog is held to: every
+	 * index fetched and checked, unchanged ones too */
+	for (size_t i = 0; !r && !ctx->dry_run && i < l->n; i++)
+		if (o[i].have_fresh)
+			r = host_seen_raise(session_host_state(ctx->s), o[i].fresh.signer,
+					    l->v[i].url, o[i].fresh.serial, o[i].fresh.issued, err);
 	struct wd_err ignore; /* without the validators, the next update is a full one */
 	if (!r && any && !ctx->dry_run && !(r = fs_mkdirs(&v->fs, dir, err)) &&
 	    !(r = commit(db, l, o, path, err))) {

@@ -2,9 +2,11 @@
 #include "ui/source.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common/date.h"
 #include "session/session.h"
@@ -20,6 +22,26 @@ static void on_keys(void *ud)
 	ui_warn_dev_keys(ud);
 }
 
+/* The host state folder (catalog/hoststate.h): the option or variable,
+ * else /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv (by default
+ * ~/.local/state/warpdrv); NULL where none can be named. */
+static const char *ui_host_state(struct wd_ctx *ctx)
+{
+	static char buf[4096];
+	if (ctx->host_state && *ctx->host_state)
+		return ctx->host_state;
+	if (geteuid() == 0)
+		return "/var/lib/warpdrv";
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg == '/')
+		snprintf(buf, sizeof buf, "%s/warpdrv", xdg);
+	else if (home && *home == '/')
+		snprintf(buf, sizeof buf, "%s/.local/state/warpdrv", home);
+	else
+		return NULL;
+	return buf;
+}
+
 void ui_session_open(struct wd_ctx *ctx, struct session *s)
 {
 	struct session_opts o = {
@@ -32,6 +54,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.readonly = ui_cmd_reads_only(ctx),
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
+		.host_state = ui_host_state(ctx),
 		.bundled_keys = ui_data_dir(ctx, "keys"),
 		.bundled_repo = ui_data_dir(ctx, "repo"),
 		.repos = ctx->repos,

@@ -25,6 +25,7 @@ struct wd_ctx {
 	const char *repos[WD_MAX_REPOS];
 	int nrepos;
 	const char *keys;       /* --keys DIR */
+	const char *host_state; /* --host-state DIR or WARPDRV_HOST_STATE (NULL: the default) */
 	char boot_drive;        /* --boot-drive X: (0: from CONFIG.SYS) */
 	const char *cacert;     /* --cacert FILE: a private CA for https repositories */
 	long connect_timeout;   /* --connect-timeout S (0: catalog/fetch.h's default) */

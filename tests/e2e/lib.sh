@@ -14,6 +14,9 @@ unset WARPDRV_ROOT NO_COLOR WARPDRV_NOW
 export LC_ALL=C
 TESTTMP=$(mktemp -d)
 trap 'rm -rf "$TESTTMP"' EXIT
+# What the host remembers of repositories (catalog/hoststate.h): the tests'
+# own, never /var/lib/warpdrv; each case gets a fresh one (run_case).
+export WARPDRV_HOST_STATE="$TESTTMP/host-state"
 # python3 found once and called by its own path without the site module
 # (the tests use the standard library alone), first on PATH for every child
 # too: a version manager's shim (pyenv's is a shell script) and the site
@@ -108,6 +111,7 @@ run_case() { # FUNCTION
 	local f=$1 rc
 	T="$TESTTMP/$f"
 	mkdir -p "$T"
+	export WARPDRV_HOST_STATE="$T/host-state"
 	CUR="$script:$f"
 	(set -e -o pipefail; "$f") >"$T/log" 2>&1
 	rc=$?

@@ -94,6 +94,21 @@ fault_server() { # PREFIX URLVAR [faultserver options]
 	printf -v "$var" '%s://127.0.0.1:%s' "$scheme" "$(cat "${pre}port")"
 }
 
+# A test CA (DIR/ca.pem) and a certificate for 127.0.0.1 it signed
+# (DIR/srv.pem, DIR/srv.key), for the https servers of the tests.
+make_test_ca() { # DIR
+	(
+		cd "$1"
+		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+			-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+			-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
+		printf 'subjectAltName=IP:127.0.0.1\n' >ext
+		openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+			-extfile ext -out srv.pem
+	) >/dev/null 2>&1
+}
+
 # The one server of a test: $URL, faults from $T/faults, requests in $T/log.
 start_fault() { # [faultserver options]
 	fault_server "$T/" URL "$@"

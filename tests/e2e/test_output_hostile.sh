@@ -33,16 +33,7 @@ head -c 20000 /dev/urandom >"$FIXT/recipe/TEST.OS2"
 sed -i 's/^version 1.0/version 2.0/' "$FIXT/recipe/MANIFEST"
 "$WDA" -q pack "$FIXT/recipe" --key "$FIXT/k/repo/test.key" --out "$FIXT/r2/" >/dev/null
 "$WDA" -q index "$FIXT/r2" --key "$FIXT/k/repo/test.key" --serial 1 >/dev/null
-(
-	cd "$FIXT"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
-	printf 'subjectAltName=IP:127.0.0.1\n' >ext
-	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-		-extfile ext -out srv.pem
-) >/dev/null 2>&1
+make_test_ca "$FIXT"
 
 # No raw ESC byte on stdout or stderr of the last run.
 no_raw_escape() {
@@ -261,14 +252,15 @@ subscription_setup() {
 	cp -R "$FIXT/r1" "$T/www/a"
 	cp -R "$FIXT/r1" "$T/www/s"
 	cp -R "$FIXT/r1" "$T/www/d"
+	start_server P --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "@$T/auth"
+	start_server S --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "@$T/auth"
+	start_server D --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
 	wda --json issue --key "$T/k/license/lic.key" --customer 7 --entitlements drivers \
-		--expires 2099-01-01
+		--expires 2099-01-01 --repo "$P_URL/a/"
 	assert_rc 0
 	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
 	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
-	start_server P --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
-	start_server S --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
-	start_server D --cert "$FIXT/srv.pem" --key "$FIXT/srv.key"
+	printf '%s:%s\n' "$id" "$key" >"$T/auth"
 	wda -q index "$T/www/a" --key "$T/k/repo/test.key" --serial 2 --mirror "$S_URL/s/"
 	assert_rc 0
 	cp "$T/www/a/INDEX" "$T/www/d/INDEX"

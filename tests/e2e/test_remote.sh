@@ -36,16 +36,7 @@ head -c 8000 /dev/urandom >"$FIXT/tiny/TINY.OS2"
 "$WDA" -q index "$FIXT/srv2" --key "$FIXT/k/repo/test.key" --serial 1 >/dev/null
 PKG=testpkg-1.0.wdp
 PKGSIZE=$(stat -c %s "$FIXT/srv/$PKG")
-(
-	cd "$FIXT"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj "/CN=warpdrv test CA" -keyout ca.key -out ca.pem
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-subj "/CN=127.0.0.1" -keyout srv.key -out srv.csr
-	printf 'subjectAltName=IP:127.0.0.1\n' >ext
-	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-		-extfile ext -out srv.pem
-) >/dev/null 2>&1
+make_test_ca "$FIXT"
 
 # $T/v (a volume), $T/k (the keys), $T/www/a and $T/www/b: the repository
 # twice, as a primary and a mirror served by the same server.
@@ -158,7 +149,7 @@ t_update_refuses_a_replayed_older_index() {
 	cp "$T/INDEX.5" "$T/www/a/INDEX"
 	w update
 	assert_rc 3
-	assert_err "repository main: $URL/a/: index serial 5 is older than serial 6 already held"
+	assert_err "repository main: $URL/a/: index serial 5 is older than serial 6 already seen"
 	[ "$(catalog_sum)" = "$sum" ] || fail "the catalog changed"
 	[ "$(snapshot "$T/v" var/cache/warpdrv/packages)" = "$before" ] || fail "the volume changed"
 	# even with the stored catalog gone, the database remembers serial 6
@@ -303,15 +294,18 @@ t_https_needs_the_ca() {
 	[ -z "$ERR" ] || fail "detect warned: $ERR"
 }
 
-# The key as HTTP Basic credentials: user = key id, password = key text.
+# The key as HTTP Basic credentials: user = key id, password = key text
+# (which names the repository: issue --repo).
 t_subscription_repository_gets_the_key() {
 	setup
+	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "@$T/auth"
 	wda --json issue --key "$T/k/license/lic.key" --customer 7 --entitlements drivers \
-		--expires 2099-01-01
+		--expires 2099-01-01 --repo "$URL/a/"
 	assert_rc 0
 	id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key_id"])' "$T/out")
 	key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$T/out")
-	start_fault --cert "$FIXT/srv.pem" --key "$FIXT/srv.key" --auth "$id:$key"
+	case "$key" in *"+$URL/a/") ;; *) fail "the key does not name its repository: $key" ;; esac
+	printf '%s:%s\n' "$id" "$key" >"$T/auth"
 	w repo add sub "http://127.0.0.1:1/" --subscription
 	assert_rc 2
 	assert_err "must use https://"

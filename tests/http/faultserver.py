@@ -20,7 +20,9 @@ A file served whole carries an ETag and a Last-Modified (from its size and
 modification time, as nginx makes them); a request whose If-None-Match (or,
 without one, If-Modified-Since) says it is held already gets 304 and no body,
 logged as a line "304 PATH" besides the request's own.
-With --auth, a request without those HTTP Basic credentials gets 401.
+With --auth, a request without those HTTP Basic credentials gets 401;
+--auth @FILE reads USER:PASS from FILE at each request (a key issued after
+the server started, naming its URL).
 Range requests ("bytes=N-") are honoured. Every request is logged as
 "METHOD PATH range=VALUE auth=yes|no". It listens on 127.0.0.1 only, and
 exits by itself after --lifetime seconds (default 300).
@@ -95,8 +97,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.log_request_line()
         path = self.path.split("?", 1)[0]
         mode = faults_for(path, self.server.faults)
-        if self.server.auth:
-            want = "Basic " + base64.b64encode(self.server.auth.encode()).decode()
+        auth = self.server.auth
+        if auth and auth.startswith("@"):  # USER:PASS read from a file now
+            try:
+                auth = open(auth[1:]).read().strip()
+            except OSError:
+                auth = "-"
+        if auth:
+            want = "Basic " + base64.b64encode(auth.encode()).decode()
             if self.headers.get("Authorization") != want:
                 return self.send_status(401)
         if mode in ("404", "500", "401", "403"):

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/hoststate.h"
 #include "catalog/repo.h"
 #include "common/buf.h"
 #include "state/db.h"
@@ -317,23 +318,44 @@ static void test_repositories_and_revoked_keys(void **state)
 	free(ids);
 }
 
-/* The one rollback guard: the serial remembered and the one held both count. */
+/* The one rollback guard: the serial the host remembers and the one held
+ * both count; a serial the volume's database names does not. */
 static void test_one_serial_guard(void **state)
 {
 	struct db *db = *state;
 	struct wd_err e;
-	assert_int_equal(db_meta_set(db, "index-serial S https://r/", "6", &e), 0);
+	char host[] = "/tmp/wd-host-XXXXXX";
+	assert_non_null(mkdtemp(host));
+	/* planted on the volume: ignored */
+	assert_int_equal(db_meta_set(db, "index-serial S https://r/", "999", &e), 0);
+	assert_int_equal(host_seen_raise(host, "S", "https://r/", 6, 100, &e), 0);
+	assert_int_equal(host_seen_raise(host, "S", "https://r/", 4, 50, &e), 0); /* never lowered */
+	struct host_seen seen;
+	assert_int_equal(host_seen_get(host, "S", "https://r/", &seen, &e), 0);
+	assert_true(seen.known);
+	assert_int_equal(seen.serial, 6);
+	assert_int_equal(seen.issued, 100);
 	struct repo_index idx = {.serial = 5, .signer = "S"}, held = {.serial = 9, .signer = "S"};
-	assert_int_equal(repo_serial_guard(db, "https://r/", &idx, NULL, &e), -WD_ETRUST);
-	assert_non_null(strstr(e.msg, "https://r/: index serial 5 is older than serial 6 already held"));
+	assert_int_equal(repo_serial_guard(host, "https://r/", &idx, NULL, &e), -WD_ETRUST);
+	assert_non_null(strstr(e.msg, "https://r/: index serial 5 is older than serial 6 already seen"));
 	idx.serial = 7;
-	assert_int_equal(repo_serial_guard(db, "https://r/", &idx, NULL, &e), 0);
-	assert_int_equal(repo_serial_guard(db, "https://r/", &idx, &held, &e), -WD_ETRUST);
+	assert_int_equal(repo_serial_guard(host, "https://r/", &idx, NULL, &e), 0);
+	assert_int_equal(repo_serial_guard(host, "https://r/", &idx, &held, &e), -WD_ETRUST);
 	assert_non_null(strstr(e.msg, "older than serial 9"));
 	snprintf(held.signer, sizeof held.signer, "another");
-	assert_int_equal(repo_serial_guard(db, "https://r/", &idx, &held, &e), 0);
-	assert_int_equal(repo_serial_guard(db, "https://other/", &(struct repo_index){.serial = 1,
+	assert_int_equal(repo_serial_guard(host, "https://r/", &idx, &held, &e), 0);
+	assert_int_equal(repo_serial_guard(host, "https://other/", &(struct repo_index){.serial = 1,
 					   .signer = "S"}, NULL, &e), 0);
+	/* no host memory at all: only what is held */
+	assert_int_equal(repo_serial_guard(NULL, "https://r/", &(struct repo_index){.serial = 1,
+					   .signer = "S"}, NULL, &e), 0);
+	int newest;
+	assert_int_equal(host_seen_raise(host, "T", "https://t/", 1, 300, &e), 0);
+	assert_int_equal(host_seen_newest(host, &newest, &e), 0);
+	assert_int_equal(newest, 300);
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", host);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* db_prepare_kept: one statement per query and handle, returned reset with
