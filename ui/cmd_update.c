@@ -59,7 +59,8 @@ static int fetch_one(struct wd_ctx *ctx, struct db *db, const struct keyring *kr
 	if (c->subscription && !auth)
 		o->r = wd_err_set(&o->err, WD_ELICENSE, "%s is a subscription repository: "
 				  "activate a subscription key first ('warpdrv activate KEY')", c->url);
-	else if (c->subscription && !repo_key_may_go(key, o->have_old ? &o->old : NULL, c->url))
+	else if (c->subscription && !strncmp(c->url, "https://", 8) && /* http: refused below */
+		 !repo_key_may_go(key, o->have_old ? &o->old : NULL, c->url))
 		o->r = repo_key_refused(NULL, c->url, &o->err);
 	else
 		o->r = repo_fetch_index(ui_net(ctx), c->subscription ? auth : NULL, urls,

@@ -303,8 +303,9 @@ t_random_sidecars_under_every_command_change_no_host_file() {
 		lock.wd-new ../../cache/warpdrv/catalog.db-wal ../../cache/warpdrv/catalog.db-journal)
 	local cmds=("list --installed" "history" "check" "verify" "license" "repo list"
 		"recover" "remove testpkg" "install $T/good.wdp" "--dry-run remove testpkg")
-	local end=$((SECONDS + 25))
-	while [ $n -lt 60 ] && [ $SECONDS -lt $end ]; do
+	# bounded: CAMPAIGN_RUNS runs or CAMPAIGN_SECONDS, whichever comes first
+	local end=$((SECONDS + ${CAMPAIGN_SECONDS:-25})) max=${CAMPAIGN_RUNS:-60}
+	while [ $n -lt "$max" ] && [ $SECONDS -lt $end ]; do
 		rm -rf "$T/v"
 		cp -a "$T/v.base" "$T/v"
 		mkdir -p "$T/v/var/cache/warpdrv"
@@ -335,6 +336,7 @@ t_random_sidecars_under_every_command_change_no_host_file() {
 		n=$((n + 1))
 	done
 	echo "$n runs, $changes host changes"
+	[ -z "${CAMPAIGN_REPORT:-}" ] || echo "seed $seed: $n runs, $changes host changes" >>"$CAMPAIGN_REPORT"
 	[ "$changes" = 0 ] || fail "$changes of $n runs changed a host file (seed $seed)"
 	[ "$n" -ge 10 ] || fail "only $n runs"
 }
