@@ -28,20 +28,29 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libcurl openssl sqlite3 zlib
-# Linked: all but libcurl, which catalog/fetch_curl.c loads (dlopen) when the
+PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0
+# Linked: all but libguestfs, which session/guestfs_lib.c loads (dlopen) when a
+# disk image is first opened (--disk, --vm), libcurl, which catalog/fetch_curl.c loads (dlopen) when the
 # first http(s) transfer starts, and libsqlite3, which common/sqlite_lib.c
 # loads when the first database opens; their headers still come from
 # pkg-config. A package must therefore name both as dependencies itself
 # (debian/control).
-LINK_PKGS := openssl zlib
+LINK_PKGS := openssl zlib libxml-2.0
 
 ifeq ($(SANITIZE),1)
 O ?= build/san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# ASan intercepts the XDR functions libguestfs calls, and finds the real ones
+# when the program starts: libguestfs, loaded later with dlopen, would reach
+# an interceptor with nothing behind it. The sanitized programs link libtirpc
+# (libguestfs's XDR) from the start where it is installed.
+TIRPC := $(shell $(CC) -print-file-name=libtirpc.so.3)
+comma := ,
+SANLIBS := $(if $(filter /%,$(TIRPC)),-Wl$(comma)--no-as-needed $(TIRPC) -Wl$(comma)--as-needed)
 else
 O ?= build
 SANFLAGS :=
+SANLIBS :=
 endif
 
 # Recursive on purpose: pkg-config only runs once something is compiled, so
@@ -60,7 +69,7 @@ WD_CPPFLAGS = -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(V
 	-DWD_TEST_HOOKS=$(TEST_HOOKS)
 # The source folder's path stays out of the objects (reproducible builds).
 WD_CFLAGS = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) -ffile-prefix-map=$(CURDIR)=.
-WD_LDFLAGS = -pthread $(SANFLAGS)
+WD_LDFLAGS = -pthread $(SANFLAGS) $(SANLIBS)
 ALL_CPPFLAGS = $(WD_CPPFLAGS) $(CPPFLAGS)
 CFLAGS_ALL = $(WD_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(WD_LDFLAGS) $(LDFLAGS)

@@ -1,8 +1,11 @@
 /* The deferred window of common/signals.h: two words a signal handler may
- * read and write (volatile sig_atomic_t), nothing else. */
+ * read and write (volatile sig_atomic_t), and the run's own mount it
+ * detaches. */
 #include "common/signals.h"
 
 #include <signal.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t depth, pending;
 
@@ -48,4 +51,20 @@ const char *wd_signal_name(int sig)
 	case SIGQUIT: return "SIGQUIT";
 	default: return "a signal";
 	}
+}
+
+static const char *volatile own_mount;
+
+void wd_signal_mount(const char *dir)
+{
+	own_mount = dir;
+}
+
+void wd_signal_unmount(void)
+{
+	const char *dir = own_mount;
+	if (!dir)
+		return;
+	umount2(dir, MNT_DETACH); /* host: the run's own private mount */
+	rmdir(dir); /* host: its private folder */
 }

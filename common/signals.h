@@ -27,5 +27,12 @@ int wd_defer_note(int sig);
 /* "SIGTERM" for the four signals, else "a signal" (async-signal-safe: a
  * string constant). */
 const char *wd_signal_name(int sig);
+/* A folder the run has mounted for itself (a disk image's volume served by
+ * FUSE: session/source_disk.c) that a run ended by a signal must not leave
+ * behind; NULL when there is none. dir must stay valid until cleared. */
+void wd_signal_mount(const char *dir);
+/* For the programs' handler, before it ends the run (async-signal-safe):
+ * detaches that mount and removes its folder. */
+void wd_signal_unmount(void);
 
 #endif

@@ -117,6 +117,13 @@ int setup_read_pci(struct setup *s, const char *source, struct wd_err *err)
 	return pci_read(source, &s->pci, err);
 }
 
+void setup_take_pci(struct setup *s, struct pci_list *l)
+{
+	pci_list_free(&s->pci);
+	s->pci = *l;
+	memset(l, 0, sizeof *l);
+}
+
 void setup_refuse_acpi(struct setup *s, const struct package *p)
 {
 	s->acpi_refused = p;

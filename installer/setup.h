@@ -51,6 +51,8 @@ void setup_free(struct setup *s);
 void setup_set_frame(struct setup *s, const char *frame);
 /* The PCI devices the NIC plan is made for (pci/pci.h's sources). */
 int setup_read_pci(struct setup *s, const char *source, struct wd_err *err);
+/* The same from a list already read (l's contents become the plan's). */
+void setup_take_pci(struct setup *s, struct pci_list *l);
 /* The ACPI PSD p that the subscription gate refused: setup goes on without
  * it, and the view names it for what a subscription would add. */
 void setup_refuse_acpi(struct setup *s, const struct package *p);

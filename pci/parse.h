@@ -17,5 +17,10 @@ void vbox_add_adapter(struct pci_list *l, int n, const char *attach, const char 
  * <Network>; pci_parse_vbox hands it over when the text starts with '<'. */
 int pci_parse_vbox_xml(const char *text, size_t len, const char *name, struct pci_list *out,
 		       struct wd_err *err);
+/* A VirtualBox settings file parsed with libxml2 from memory, with no
+ * network, no DTD and no entity expansion (an xmlDoc *, freed with
+ * xmlFreeDoc); its first fault is the message: "NAME line N: ...". */
+int vbox_xml_read(const char *text, size_t len, const char *name, void **doc,
+		  struct wd_err *err);
 
 #endif

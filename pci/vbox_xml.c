@@ -1,181 +1,52 @@
-/* The VirtualBox machine file (NAME.vbox): XML, of which only this is read:
+/* The VirtualBox machine file (NAME.vbox), read with libxml2, of which only
+ * this is used:
  *   <VirtualBox ...><Machine ...><Hardware ...><Network>   (not a <Snapshot>'s)
  *     <Adapter slot="0" enabled="true" MACAddress="..." type="82540EM">
  *       <NAT/>                      (the attachment: the first child element)
  *       <DisabledModes>...</DisabledModes>   (remembered settings: not used)
  *     </Adapter>
- * A small scanner of tags is enough for that: comments, processing
- * instructions, CDATA and the DOCTYPE are skipped, text is ignored, and every
- * element must be closed in order (a truncated or damaged file is refused,
- * naming its line). Attribute values are read as written: the values read
- * here never hold entities. */
-#include <ctype.h>
+ * The file is parsed from memory with no network, no DTD and no entity
+ * expansion; a damaged or truncated file is refused, naming its line. */
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "pci/parse.h"
 
-#define XML_DEPTH 64
-#define XML_ATTRS 16
 #define MAX_ADAPTERS 64
 /* VirtualBox's default when an <Adapter> has no type attribute. */
 #define DEFAULT_TYPE "Am79C973"
-
-struct xml {
-	const char *start, *p, *end;
-	const char *name; /* the file, for messages */
-	struct wd_err *err;
-};
-
-struct xml_tag {
-	struct wd_sv name;
-	bool close, empty; /* </x>, <x/> */
-	struct wd_sv attr[XML_ATTRS][2];
-	size_t nattr;
-	const char *at;
-};
 
 struct adapter {
 	int slot;
 	bool enabled;
 	char *type;
 	const char *attach; /* NULL: not attached */
-	int line;
 };
 
-static int line_of(const struct xml *x, const char *at)
+static bool is(const xmlNode *n, const char *name)
 {
-	int n = 1;
-	for (const char *c = x->start; c < at; c++)
-		n += *c == '\n';
-	return n;
+	return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
 }
 
-static int bad(const struct xml *x, const char *at, const char *what)
+static const xmlNode *child(const xmlNode *n, const char *name)
 {
-	return wd_err_set(x->err, WD_EFAIL, "%s line %d: %s: not a VirtualBox machine file as "
-			  "VirtualBox writes it", x->name, line_of(x, at), what);
+	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
+		if (is(c, name))
+			return c;
+	return NULL;
 }
 
-static bool name_char(char c)
+static int bad(const char *file, const xmlNode *n, const char *what, struct wd_err *err)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == ':';
-}
-
-static void skip_space(const struct xml *x, const char **p)
-{
-	while (*p < x->end && isspace((unsigned char)**p))
-		(*p)++;
-}
-
-static struct wd_sv read_name(const struct xml *x, const char **p)
-{
-	const char *s = *p;
-	while (*p < x->end && name_char(**p))
-		(*p)++;
-	return wd_sv_make(s, (size_t)(*p - s));
-}
-
-/* name="value" or name='value' at *p. */
-static int read_attr(const struct xml *x, const char **p, struct xml_tag *t)
-{
-	const char *at = *p;
-	struct wd_sv n = read_name(x, p);
-	skip_space(x, p);
-	if (!n.n || *p >= x->end || **p != '=')
-		return bad(x, at, "an attribute without '=\"value\"'");
-	(*p)++;
-	skip_space(x, p);
-	if (*p >= x->end || (**p != '"' && **p != '\''))
-		return bad(x, at, "an attribute value without quotes");
-	const char *q = memchr(*p + 1, **p, (size_t)(x->end - *p - 1));
-	if (!q)
-		return bad(x, at, "an attribute value that never ends");
-	if (t->nattr < XML_ATTRS) {
-		t->attr[t->nattr][0] = n;
-		t->attr[t->nattr++][1] = wd_sv_make(*p + 1, (size_t)(q - *p - 1));
-	}
-	*p = q + 1;
-	return 0;
-}
-
-static int read_tag(struct xml *x, struct xml_tag *t)
-{
-	const char *p = x->p + 1;
-	memset(t, 0, sizeof *t);
-	t->at = x->p;
-	if (p < x->end && *p == '/')
-		t->close = true, p++;
-	t->name = read_name(x, &p);
-	if (!t->name.n)
-		return bad(x, t->at, "a '<' that starts no tag");
-	for (;;) {
-		skip_space(x, &p);
-		if (p >= x->end)
-			return bad(x, t->at, "a tag that never ends");
-		if (*p == '>') {
-			p++;
-			break;
-		}
-		if (!t->close && *p == '/' && p + 1 < x->end && p[1] == '>') {
-			t->empty = true;
-			p += 2;
-			break;
-		}
-		if (t->close || (t->nattr && !isspace((unsigned char)p[-1])))
-			return bad(x, p, "a malformed tag");
-		int r = read_attr(x, &p, t);
-		if (r)
-			return r;
-	}
-	x->p = p;
-	return 0;
-}
-
-static bool starts(const struct xml *x, const char *s)
-{
-	size_t n = strlen(s);
-	return (size_t)(x->end - x->p) >= n && !memcmp(x->p, s, n);
-}
-
-/* Moves past the next `what`, for the parts of XML skipped whole. */
-static int skip_past(struct xml *x, const char *what, const char *name)
-{
-	const char *at = x->p;
-	size_t n = strlen(what);
-	for (const char *c = x->p; c + n <= x->end; c++)
-		if (!memcmp(c, what, n)) {
-			x->p = c + n;
-			return 0;
-		}
-	return bad(x, at, name);
-}
-
-/* The next tag; *done at the end of the text. */
-static int next_tag(struct xml *x, struct xml_tag *t, bool *done)
-{
-	for (;;) {
-		const char *lt = memchr(x->p, '<', (size_t)(x->end - x->p));
-		*done = !lt;
-		if (!lt)
-			return 0;
-		x->p = lt;
-		int r = starts(x, "<!--")        ? skip_past(x, "-->", "a comment that never ends")
-			: starts(x, "<?")        ? skip_past(x, "?>", "a <? that never ends")
-			: starts(x, "<![CDATA[") ? skip_past(x, "]]>", "a CDATA section that never ends")
-			: starts(x, "<!")        ? skip_past(x, ">", "a <! that never ends")
-						 : 1;
-		if (r < 0)
-			return r;
-		if (r == 1)
-			return read_tag(x, t);
-	}
+	return wd_err_set(err, WD_EFAIL, "%s line %ld: %s", file, xmlGetLineNo(n), what);
 }
 
 /* The attachment an <Adapter>'s child element names, in VBoxManage's words
  * (what showvminfo --machinereadable prints as nicN). */
-static const char *attachment_of(struct wd_sv name)
+static const char *attachment_of(const xmlNode *n)
 {
 	static const char *const map[][2] = {
 		{"NAT", "nat"}, {"BridgedInterface", "bridged"}, {"InternalNetwork", "intnet"},
@@ -184,39 +55,47 @@ static const char *attachment_of(struct wd_sv name)
 		{"HostOnlyNetwork", "hostonlynet"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (wd_sv_eq(name, map[i][0]))
+		if (is(n, map[i][0]))
 			return map[i][1];
 	return NULL;
 }
 
-static const struct wd_sv *attr(const struct xml_tag *t, const char *name)
+/* An attribute's value as a string view of a libxml2 string (freed by the
+ * caller with xmlFree), or NULL. */
+static char *prop(const xmlNode *n, const char *name)
 {
-	for (size_t i = 0; i < t->nattr; i++)
-		if (wd_sv_eq(t->attr[i][0], name))
-			return &t->attr[i][1];
-	return NULL;
+	return (char *)xmlGetProp((xmlNode *)n, (const xmlChar *)name);
 }
 
-static int new_adapter(const struct xml *x, const struct xml_tag *t, struct adapter *a,
-		       size_t n)
+static int new_adapter(const char *file, const xmlNode *n, struct adapter *a, size_t count,
+		       struct wd_err *err)
 {
-	const struct wd_sv *slot = attr(t, "slot"), *en = attr(t, "enabled"), *ty = attr(t, "type");
-	unsigned long long v;
-	if (!slot || wd_sv_u64(*slot, MAX_ADAPTERS - 1, &v))
-		return bad(x, t->at, "an <Adapter> without a slot number from 0 to 63");
-	for (size_t i = 0; i < n; i++)
+	char *slot = prop(n, "slot"), *en = prop(n, "enabled"), *ty = prop(n, "type");
+	int r = 0;
+	char *end = NULL;
+	long v = slot && *slot >= '0' && *slot <= '9' ? strtol(slot, &end, 10) : -1;
+	if (v < 0 || v >= MAX_ADAPTERS || *end)
+		r = bad(file, n, "an <Adapter> without a slot number from 0 to 63", err);
+	for (size_t i = 0; !r && i < count; i++)
 		if (a[i].slot == (int)v)
-			return bad(x, t->at, "a second <Adapter> of the same slot");
-	if (en && !wd_sv_eq(*en, "true") && !wd_sv_eq(*en, "false"))
-		return bad(x, t->at, "an <Adapter> enabled neither \"true\" nor \"false\"");
-	if (ty && (!ty->n || ty->n > 32))
-		return bad(x, t->at, "an <Adapter> type of no or over 32 characters");
-	memset(&a[n], 0, sizeof a[n]);
-	a[n].slot = (int)v;
-	a[n].enabled = en && wd_sv_eq(*en, "true"); /* VirtualBox's default: off */
-	a[n].type = ty ? wd_sv_dup(*ty) : wd_xstrdup(DEFAULT_TYPE);
-	a[n].line = line_of(x, t->at);
-	return 0;
+			r = bad(file, n, "a second <Adapter> of the same slot", err);
+	if (!r && en && strcmp(en, "true") && strcmp(en, "false"))
+		r = bad(file, n, "an <Adapter> enabled neither \"true\" nor \"false\"", err);
+	if (!r && ty && (!*ty || strlen(ty) > 32))
+		r = bad(file, n, "an <Adapter> type of no or over 32 characters", err);
+	if (!r) {
+		memset(&a[count], 0, sizeof a[count]);
+		a[count].slot = (int)v;
+		a[count].enabled = en && !strcmp(en, "true"); /* VirtualBox's default: off */
+		a[count].type = wd_xstrdup(ty ? ty : DEFAULT_TYPE);
+		for (const xmlNode *c = n->children; c && !a[count].attach; c = c->next)
+			if (c->type == XML_ELEMENT_NODE)
+				a[count].attach = attachment_of(c);
+	}
+	xmlFree(slot);
+	xmlFree(en);
+	xmlFree(ty);
+	return r;
 }
 
 static int cmp_slot(const void *a, const void *b)
@@ -224,89 +103,38 @@ static int cmp_slot(const void *a, const void *b)
 	return ((const struct adapter *)a)->slot - ((const struct adapter *)b)->slot;
 }
 
-/* The open elements, outermost first. */
-struct stack {
-	struct wd_sv name[XML_DEPTH];
-	int depth;
-	int adapter_depth; /* depth of the open <Adapter> of <Network>, or 0 */
-};
-
-/* Inside <VirtualBox><Machine><Hardware><Network>: the machine's own
- * adapters, not those a <Snapshot> remembers (which have a <Hardware> of
- * their own, deeper down). */
-static bool in_machine_network(const struct stack *st)
+/* The first of libxml2's complaints: the later ones follow from it. */
+static void first_error(void *arg, xmlErrorPtr e)
 {
-	static const char *const path[] = {"VirtualBox", "Machine", "Hardware", "Network"};
-	if (st->depth != 4)
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (!wd_sv_eq(st->name[i], path[i]))
-			return false;
-	return true;
-}
-
-/* One start tag: the root must be <VirtualBox>; an <Adapter> of <Network>
- * starts an adapter; a child of that adapter may name its attachment. */
-static int on_start(const struct xml *x, const struct xml_tag *t, struct stack *st,
-		    struct adapter *a, size_t *n)
-{
-	int r = 0;
-	if (!st->depth && !wd_sv_eq(t->name, "VirtualBox"))
-		return bad(x, t->at, "the first element is not <VirtualBox>");
-	if (wd_sv_eq(t->name, "Adapter") && in_machine_network(st)) {
-		if (*n == MAX_ADAPTERS)
-			return bad(x, t->at, "more than 64 adapters");
-		if ((r = new_adapter(x, t, a, *n)))
-			return r;
-		(*n)++;
-		if (!t->empty)
-			st->adapter_depth = st->depth + 1;
-	} else if (st->adapter_depth && st->depth == st->adapter_depth) {
-		const char *at = attachment_of(t->name);
-		if (at && !a[*n - 1].attach)
-			a[*n - 1].attach = at;
+	xmlError *first = arg;
+	if (!first->message && e && e->message) {
+		first->line = e->line;
+		first->message = (char *)xmlStrdup((const xmlChar *)e->message);
 	}
-	if (t->empty)
-		return 0;
-	if (st->depth == XML_DEPTH)
-		return bad(x, t->at, "elements nested over 64 deep");
-	st->name[st->depth++] = t->name;
-	return 0;
 }
 
-static bool sv_same(struct wd_sv a, struct wd_sv b)
+int vbox_xml_read(const char *text, size_t len, const char *name, void **doc,
+		  struct wd_err *err)
 {
-	return a.n == b.n && !memcmp(a.p, b.p, a.n);
-}
-
-static int on_end(const struct xml *x, const struct xml_tag *t, struct stack *st)
-{
-	if (!st->depth || !sv_same(st->name[st->depth - 1], t->name))
-		return bad(x, t->at, st->depth ? "an end tag that closes another element"
-					       : "an end tag with no element open");
-	if (st->depth == st->adapter_depth)
-		st->adapter_depth = 0;
-	st->depth--;
-	return 0;
-}
-
-static int scan(struct xml *x, struct adapter *a, size_t *n)
-{
-	struct stack st = {.depth = 0};
-	bool done, rooted = false;
+	if (len > 64u << 20)
+		return wd_err_set(err, WD_EFAIL, "%s: over 64 MiB: not a VirtualBox settings file",
+				  name);
+	xmlError first = {0};
+	xmlSetStructuredErrorFunc(&first, first_error);
+	*doc = xmlReadMemory(text, (int)len, NULL, NULL,
+			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
 	int r = 0;
-	struct xml_tag t;
-	while (!r && !(r = next_tag(x, &t, &done)) && !done) {
-		if (!st.depth && rooted && !t.close)
-			return bad(x, t.at, "a second top element");
-		rooted = true;
-		r = t.close ? on_end(x, &t, &st) : on_start(x, &t, &st, a, n);
+	if (!*doc) {
+		char msg[200] = "not XML";
+		if (first.message) {
+			snprintf(msg, sizeof msg, "%s", first.message);
+			msg[strcspn(msg, "\n")] = 0;
+		}
+		r = wd_err_set(err, WD_EFAIL, "%s line %d: %s (cut short or damaged?)", name,
+			       first.line, msg);
 	}
-	if (!r && !rooted)
-		r = wd_err_set(x->err, WD_EFAIL, "%s: no element at all: not a VirtualBox machine "
-			       "file", x->name);
-	if (!r && st.depth)
-		r = bad(x, x->end, "the file ends inside an element (cut short?)");
+	xmlFree(first.message);
 	return r;
 }
 
@@ -314,10 +142,28 @@ int pci_parse_vbox_xml(const char *text, size_t len, const char *name, struct pc
 		       struct wd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	struct xml x = {text, text, text + len, name, err};
+	void *d;
+	int r = vbox_xml_read(text, len, name, &d, err);
+	if (r)
+		return r;
+	xmlDoc *doc = d;
+	const xmlNode *root = xmlDocGetRootElement(doc);
 	struct adapter *a = wd_xcalloc(MAX_ADAPTERS, sizeof *a);
 	size_t n = 0;
-	int r = scan(&x, a, &n);
+	if (!is(root, "VirtualBox"))
+		r = root ? bad(name, root, "the first element is not <VirtualBox>", err)
+			 : wd_err_set(err, WD_EFAIL, "%s: no element at all: not a VirtualBox "
+				      "machine file", name);
+	/* the machine's own adapters, not those a <Snapshot> remembers */
+	const xmlNode *net = r ? NULL : child(child(child(root, "Machine"), "Hardware"), "Network");
+	for (const xmlNode *c = net ? net->children : NULL; c && !r; c = c->next) {
+		if (!is(c, "Adapter"))
+			continue;
+		if (n == MAX_ADAPTERS)
+			r = bad(name, c, "more than 64 adapters", err);
+		else if (!(r = new_adapter(name, c, a, n, err)))
+			n++;
+	}
 	if (!r) {
 		out->source = wd_xasprintf("vbox:%s", name);
 		out->virtualbox = true;
@@ -331,5 +177,6 @@ int pci_parse_vbox_xml(const char *text, size_t len, const char *name, struct pc
 	for (size_t i = 0; i < n; i++)
 		free(a[i].type);
 	free(a);
+	xmlFreeDoc(doc);
 	return r;
 }

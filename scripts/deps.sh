@@ -5,13 +5,20 @@
 # Usage: scripts/deps.sh build|test|all      (README.md lists both sets)
 set -u
 # build: the compiler, pkg-config, the four libraries (libcurl is loaded at run
-# time, its headers are needed to build).
-BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev"
+# time, its headers are needed to build), libxml2 (VirtualBox's settings files)
+# and libguestfs's header (the library is loaded when --disk or --vm needs it).
+BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev
+libxml2-dev libguestfs-dev"
 # test: cmocka, clang's libFuzzer, the tools the end-to-end tests use (nginx
 # for the repository tests, iproute2 and iptables for the network namespaces of
-# the benchmark tests), and what the packaging test needs (debhelper, lintian).
+# the benchmark tests), what the packaging test needs (debhelper, lintian), and
+# what the disk-image tests run and make images with: libguestfs's appliance
+# (guestfish, a kernel for it: these machines may have none in /boot), mkfs.jfs,
+# mkfs.fat, sfdisk, qemu-img, xz.
+ARCH=$(dpkg --print-architecture 2>/dev/null || echo amd64)
 TEST_PKGS="libcmocka-dev clang libclang-rt-dev python3 openssl sqlite3 nginx-light iproute2 iptables
-git debhelper dpkg-dev fakeroot lintian zsh"
+git debhelper dpkg-dev fakeroot lintian zsh libguestfs-tools linux-image-$ARCH jfsutils dosfstools
+fdisk qemu-utils xz-utils"
 case "${1:-all}" in
 build) PKGS=$BUILD_PKGS; what=deps ;;
 test) PKGS=$TEST_PKGS; what=test-deps ;;
@@ -31,9 +38,9 @@ done
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	# Not Debian: check what the build itself needs.
 	if [ "${1:-all}" = build ]; then
-		pkg-config --exists libcurl openssl sqlite3 zlib 2>/dev/null && exit 0
+		pkg-config --exists libcurl openssl sqlite3 zlib libxml-2.0 libguestfs 2>/dev/null && exit 0
 		echo "make deps: install pkg-config and the development packages of libcurl," >&2
-		echo "OpenSSL 3, SQLite 3 and zlib." >&2
+		echo "OpenSSL 3, SQLite 3, zlib, libxml2 and libguestfs." >&2
 		exit 1
 	fi
 	if pkg-config --exists cmocka 2>/dev/null && command -v clang >/dev/null; then

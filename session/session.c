@@ -29,9 +29,15 @@ static void warn(const struct session *s, const char *fmt, ...)
 	s->o.cb.warn(s->o.cb.ud, msg);
 }
 
+/* A volume was given (--root, or a disk image not yet mounted). */
+static bool has_volume(const struct session *s)
+{
+	return s->o.root || s->o.disk || s->o.vm;
+}
+
 bool session_may_fetch(const struct session *s)
 {
-	return s->o.root || s->o.nrepos > 0;
+	return has_volume(s) || s->o.nrepos > 0;
 }
 
 int session_open(struct session *s, const struct session_opts *o, struct wd_err *err)
@@ -44,6 +50,12 @@ int session_open(struct session *s, const struct session_opts *o, struct wd_err 
 
 void session_close(struct session *s)
 {
+	struct wd_err ignore;
+	session_close_checked(s, &ignore);
+}
+
+int session_close_checked(struct session *s, struct wd_err *err)
+{
 	if (s->act_open)
 		activation_free(&s->act);
 	if (s->cat_open)
@@ -54,17 +66,105 @@ void session_close(struct session *s)
 	db_close(&s->db);
 	if (s->vol_open)
 		volume_close(&s->v);
+	/* last: nothing may hold a file of the mounted volume open */
+	int r = s->disk_open ? disk_close(&s->disk, err) : 0;
+	if (s->vm_open)
+		vbox_machine_free(&s->vm);
+	wd_buf_free(&s->switch_text);
 	free((char *)s->o.bundled_keys);
 	free((char *)s->o.bundled_repo);
 	memset(s, 0, sizeof *s);
+	return r;
 }
 
 /* ------------------------------------------------------------ the volume */
 
+int session_machine(struct session *s, const struct vbox_machine **m, struct wd_err *err)
+{
+	if (!s->o.vm)
+		return wd_err_set(err, WD_EUSAGE, "no machine: name one with --vm MACHINE");
+	if (!s->vm_open) {
+		int r = vbox_machine_find(s->o.vm, s->o.vbox_dir, &s->vm, err);
+		if (r)
+			return r;
+		s->vm_open = true;
+	}
+	*m = &s->vm;
+	return 0;
+}
+
+/* The machine's boot disk, refused for writing while the machine has a
+ * saved state: the guest's memory holds its open files, and resuming it
+ * would undo or corrupt what was written. */
+static int machine_disk(struct session *s, const char **disk, struct wd_err *err)
+{
+	const struct vbox_machine *m;
+	int r = session_machine(s, &m, err);
+	if (r)
+		return r;
+	const char *name = m->name ? m->name : m->file;
+	if (!m->disk)
+		return wd_err_set(err, WD_EFAIL, "--vm %s: the machine has no hard disk attached",
+				  name);
+	if (m->state_file && !(s->o.readonly || s->o.dry_run))
+		return wd_err_set(err, WD_EFAIL, "--vm %s: the machine has a saved state (%s), and "
+				  "its disk is not written while it does: a resumed guest would undo "
+				  "or damage the change. Start it and shut the guest down, or discard "
+				  "the state (VBoxManage discardstate \"%s\"), then run again; check, "
+				  "detect and --dry-run may inspect it as it is", name, m->state_file,
+				  name);
+	char state[32];
+	if (!(s->o.readonly || s->o.dry_run)) {
+		vbox_machine_vmstate(m, state, sizeof state);
+		if (*state && strcmp(state, "poweroff") && strcmp(state, "aborted"))
+			return wd_err_set(err, WD_EFAIL, "--vm %s: the machine is %s (VBoxManage "
+					  "showvminfo), and its disk is written only while it is "
+					  "powered off: shut the guest down, then run again; check, "
+					  "detect and --dry-run may inspect it as it is", name, state);
+	}
+	*disk = m->disk;
+	return 0;
+}
+
+/* A disk image's volume mounted, once: o.root becomes its folder. */
+static int attach(struct session *s, struct wd_err *err)
+{
+	if ((!s->o.disk && !s->o.vm) || s->disk_open)
+		return 0;
+	if (s->disk_rc) { /* one appliance start per run, even for a failure */
+		*err = s->disk_err;
+		return s->disk_rc;
+	}
+	const char *image = s->o.disk;
+	int r = s->o.vm ? machine_disk(s, &image, err) : 0;
+	if (r)
+		return r;
+	struct disk_opts d = {
+		.image = image,
+		.format = s->o.disk_format,
+		.partition = s->o.partition,
+		.readonly = s->o.readonly || s->o.dry_run,
+	};
+	r = disk_open(&s->disk, &d, err);
+	if (r && s->o.vm)
+		wd_err_prefix(err, "--vm %s", s->vm.name ? s->vm.name : s->vm.file);
+	if (r) {
+		s->disk_rc = r;
+		s->disk_err = *err;
+		return r;
+	}
+	s->disk_open = true;
+	s->o.root = s->disk.mnt;
+	return 0;
+}
+
 int session_volume(struct session *s, struct volume **v, struct wd_err *err)
 {
+	int r = attach(s, err);
+	if (r)
+		return r;
 	if (!s->vol_open) {
-		int r = volume_open(&s->v, s->o.root, err);
+		r = volume_open(&s->v, s->o.root, err);
 		if (r)
 			return r;
 		s->vol_open = true;
@@ -75,9 +175,12 @@ int session_volume(struct session *s, struct volume **v, struct wd_err *err)
 
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err)
 {
+	int r = attach(s, err);
+	if (r)
+		return r;
 	if (!s->vol_open) {
 		struct config_sys cs;
-		int r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
+		r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
 		if (r)
 			return r;
 		config_sys_free(&cs);
@@ -85,7 +188,7 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
 	} else if (!s->vol_boot) {
 		/* opened plain before: CONFIG.SYS read now for the drive */
 		struct wd_buf b = {0};
-		int r = volfile_config_sys(&s->v, &b, err);
+		r = volfile_config_sys(&s->v, &b, err);
 		if (r) {
 			wd_buf_free(&b);
 			return r;
@@ -359,7 +462,7 @@ int session_catalog(struct session *s, bool install, struct catalog **cat, struc
 			r = catalog_add_url(&s->cat, u, kr, today, s->o.host_state, !s->o.dry_run, err);
 			free(u);
 		}
-		if (!r && s->o.root)
+		if (!r && has_volume(s))
 			r = add_stored_all(s, kr, today, &s->cat, err);
 		if (!r && s->o.bundled_repo)
 			r = catalog_add_bundled(&s->cat, s->o.bundled_repo, kr, err);
@@ -393,7 +496,7 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 		return r;
 	if (!s->act_open) {
 		/* no volume, or one without a database: no key */
-		if (s->o.root && (r = db_get(s, SESSION_DB_READ, false, false, err)))
+		if (has_volume(s) && (r = db_get(s, SESSION_DB_READ, false, false, err)))
 			return r;
 		if ((r = activation_load(&s->db, kr, &s->act, err))) {
 			activation_free(&s->act);

@@ -29,6 +29,9 @@
 #include "installer/txn.h"
 #include "license/activation.h"
 #include "os2/volume.h"
+#include "pci/pci.h"
+#include "pci/vbox_machine.h"
+#include "session/source_disk.h"
 #include "state/db.h"
 #include "trust/keys.h"
 
@@ -42,6 +45,17 @@ struct session_cb {
 
 struct session_opts {
 	const char *root;               /* the volume (--root); NULL: none */
+	/* Or the OS/2 volume of a disk image (--disk IMAGE, or the boot disk of
+	 * --vm MACHINE), mounted when the volume is first asked for; readonly
+	 * for a command that writes nothing, so the image never changes. */
+	const char *disk;
+	const char *disk_format;        /* --disk-format, or NULL: from its header */
+	/* Or a VirtualBox machine (--vm): its boot disk is o.disk's, and a
+	 * machine with a saved state is opened for reading only. */
+	const char *vm;
+	const char *vbox_dir;           /* VirtualBox's folder (its registry), or NULL */
+	int partition;                  /* --partition N, or 0 */
+	bool readonly;
 	char boot_drive;                /* 0: from CONFIG.SYS */
 	const char *keys_dir;           /* --keys DIR, or NULL */
 	const char *host_state;         /* the host state folder (catalog/hoststate.h), or NULL */
@@ -75,6 +89,15 @@ struct session {
 	struct session_opts o;          /* bundled_keys and bundled_repo owned */
 	struct volume v;
 	bool vol_open, vol_boot;
+	struct disk_source disk;        /* o.disk's, once mounted (o.root is its folder) */
+	bool disk_open;
+	struct vbox_machine vm;         /* o.vm's settings, once read */
+	bool vm_open;
+	struct wd_buf switch_text;      /* the settings with PCnet adapters switched */
+	struct vbox_switch sw;          /* what --switch-nic switches */
+	bool switch_made;
+	int disk_rc;                    /* a failed mount, told again, never retried */
+	struct wd_err disk_err;
 	struct db db;
 	bool db_tried, db_have, db_created, db_recovered;
 	bool db_rw;                     /* the database open for writing */
@@ -97,10 +120,31 @@ int session_open(struct session *s, const struct session_opts *o, struct wd_err 
 bool session_may_fetch(const struct session *s);
 /* Frees everything the session opened, in one place; s may be closed twice. */
 void session_close(struct session *s);
+/* The same, with the disk image's final unmount, sync and shutdown told: 0,
+ * or the error that makes the run a failed one (the image may lack the
+ * change). */
+int session_close_checked(struct session *s, struct wd_err *err);
 
-/* The volume at --root (a folder without CONFIG.SYS is refused; no --root
- * is a usage error). */
+/* The volume at --root, or the disk image's OS/2 volume (--disk; the
+ * appliance started and the volume mounted at the first call). A folder
+ * without CONFIG.SYS is refused; no --root is a usage error. */
 int session_volume(struct session *s, struct volume **v, struct wd_err *err);
+/* The machine of --vm (its settings read once); no --vm is a usage error. */
+int session_machine(struct session *s, const struct vbox_machine **m, struct wd_err *err);
+/* setup --switch-nic: the machine's NICs as they will be once each enabled
+ * PCnet adapter is an 82540EM (*n of them), for the plan; then, once the
+ * guest's change is applied, the machine's settings changed so: by
+ * VBoxManage modifyvm for a registered machine where VBoxManage is on PATH,
+ * else by rewriting the .vbox atomically, the old one kept as .vbox-prev. */
+int session_switch_nic_pci(struct session *s, struct pci_list *l, int *n, struct wd_err *err);
+/* gen: the generation of the guest's change, recorded in the machine's
+ * ExtraData (VBOX_SWITCH_KEY) for rollback. */
+int session_switch_nic_apply(struct session *s, long gen, struct wd_err *err);
+/* rollback of the guest's configuration to before generation gen: the
+ * adapters a setup --switch-nic of generation gen or later switched are
+ * given back their types (as above), told in done (done->n 0: none). */
+int session_unswitch_nic(struct session *s, long gen, struct vbox_switch *done,
+			 struct wd_err *err);
 /* The same with its boot drive set (--boot-drive, else CONFIG.SYS's). */
 int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err);
 /* The volume's database as mode says; *have (may be NULL) false when the

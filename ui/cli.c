@@ -13,10 +13,12 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "common/hooks.h"
+#include "pci/vbox_machine.h"
 #include "session/session.h"
 #include "ui/commands.h"
 #include "ui/config.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 /* The options both programs take, before or after the command. Each says
  * where its value goes (kind and field), so the table is the whole rule. */
@@ -33,6 +35,14 @@ struct gopt {
 #define F(field) offsetof(struct wd_ctx, field)
 static const struct gopt global_opts[] = {
 	{{"root", 0, "DIR", "the OS/2 boot volume (or WARPDRV_ROOT)", false}, G_STR, F(root), 0},
+	{{"disk", 0, "IMAGE", "the OS/2 volume of a disk image (VDI, VMDK, VHD, qcow2, raw)", false},
+	 G_STR, F(disk), 0},
+	{{"partition", 0, "N", "with --disk: the partition of the OS/2 volume", false}, G_COUNT,
+	 F(partition), 128L},
+	{{"vm", 0, "MACHINE", "a VirtualBox machine (.vbox file, name or UUID): its disk and NICs",
+	  false}, G_STR, F(vm), 0},
+	{{"disk-format", 0, "FMT", "with --disk: vdi, vmdk, vpc, vhdx, qcow2 or raw", false}, G_STR,
+	 F(disk_format), 0},
 	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false},
 	 G_STR, F(pci), 0},
 	{{"pci-ids", 0, "FILE", "the PCI ID database for device names", false}, G_STR, F(pci_ids), 0},
@@ -609,6 +619,8 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	oom_prog = prog;
 	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");
+	const char *env_root = ctx.root;
+	ctx.vbox_dir = vbox_config_dir(getenv("VBOX_USER_HOME"), getenv("HOME"));
 	ctx.host_state = getenv("WARPDRV_HOST_STATE");
 	ctx.exe_dir = exe_dir();
 	json_init(&ctx.j, stdout);
@@ -639,7 +651,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		rc = -set_lock_wait(&ctx, NULL, "WARPDRV_LOCK_WAIT=", wait);
 	if (!rc)
 		rc = -parse_args(&p, argc, argv, rest, &nrest);
-	if (rc)
+	if (rc || (rc = ui_source_check(&ctx, env_root)))
 		goto out;
 	ctx.color = want_color(p.color, STDOUT_FILENO);
 	ctx.color_err = want_color(p.color, STDERR_FILENO);
@@ -681,9 +693,11 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	}
 	struct session s;
 	ui_session_open(&ctx, &s);
-	if (!(rc = ui_codepage_setup(&ctx)))
+	if (!(rc = ui_source_open(&ctx)) && !(rc = ui_codepage_setup(&ctx)))
 		rc = cmd->run(&ctx, nrest, rest);
-	ui_session_close(&ctx);
+	int rc_close = ui_session_close(&ctx);
+	if (!rc)
+		rc = rc_close;
 out:
 	json_end_document(&ctx.j);
 	fflush(stdout);
@@ -692,5 +706,7 @@ out:
 	free(rest);
 	free(ctx.optv);
 	free(ctx.exe_dir);
+	free(ctx.pci_vm);
+	free(ctx.vbox_dir);
 	return rc;
 }

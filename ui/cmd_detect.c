@@ -9,6 +9,7 @@
 #include "session/session.h"
 #include "trust/keys.h"
 #include "ui/commands.h"
+#include "ui/source.h"
 
 static void hexfield(struct json *j, const char *key, long v, int digits)
 {
@@ -138,7 +139,7 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 			    catalog_need_repository(cat, &e3);
 		if (!none && (e2.code == WD_EUSAGE || e2.code == WD_EFAIL)) {
 			/* --root given but no volume there is the user's mistake */
-			if (ctx->root) {
+			if (ui_volume_given(ctx)) {
 				pci_list_free(&l);
 				free(driver);
 				free(why);

@@ -13,6 +13,7 @@
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 /* The VirtualBox NIC models the package drives, "82540EM (Intel PRO/1000 MT
  * Desktop), ..." into b; false when none. */
@@ -271,7 +272,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	/* with --root, the volume's state is read: a transaction left pending
 	 * there is told */
 	struct db *db;
-	if (ctx->root && (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
+	if (ui_volume_given(ctx) && (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
 		rc = ui_fail(ctx, r, &err);
 	if (!rc && ((r = session_catalog(ctx->s, false, &cat, &err)) ||
 		    (r = pkg_need_repository(cat, argc, argv, &err))))
@@ -286,8 +287,8 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	/* with --root, the volume's subscription judges the versions (read
 	 * only; the session merges the catalog's revocations and dates) */
 	const struct activation *act = NULL;
-	struct judge jd = {.cat = cat, .db = ctx->root && !rc ? db : NULL};
-	if (!rc && ctx->root) {
+	struct judge jd = {.cat = cat, .db = ui_volume_given(ctx) && !rc ? db : NULL};
+	if (!rc && ui_volume_given(ctx)) {
 		if (session_activation(ctx->s, &act, &err))
 			ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
 		else

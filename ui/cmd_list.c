@@ -17,6 +17,7 @@
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 /* What the user asked for: a glob over names (lowercase, as names are), or
  * a word to find in names and summaries; neither: everything. */
@@ -203,7 +204,7 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 	struct db none = {0}, *db = &none; /* no volume: nothing installed */
 	struct catalog *cat;
 	int r = 0;
-	if (ctx->root && ((r = session_boot_volume(ctx->s, &v, err)) ||
+	if (ui_volume_given(ctx) && ((r = session_boot_volume(ctx->s, &v, err)) ||
 			  (r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err))))
 		return r;
 	r = session_catalog(ctx->s, false, &cat, err);
@@ -218,7 +219,7 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 		/* --upgradable finding none is no error: nothing to upgrade */
 		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
 	}
-	if (!r && ctx->root)
+	if (!r && ui_volume_given(ctx))
 		show_cache(ctx, v);
 	if (ctx->json && json_reopen_top(&ctx->j) && !r) {
 		json_obj_end(&ctx->j);
@@ -238,7 +239,7 @@ int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 	struct wd_err err = {0};
 	if (installed && upgradable)
 		return ui_usage(ctx, "list: --installed and --upgradable do not go together");
-	if (upgradable && !ctx->root)
+	if (upgradable && !ui_volume_given(ctx))
 		return ui_usage(ctx, "list --upgradable: name the volume (--root DIR)");
 	int r = installed ? list_installed(ctx, &f, &err)
 			  : list_available(ctx, upgradable, &f, &err);

@@ -19,6 +19,7 @@
 #include "license/activation.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 struct job {
 	struct wd_ctx *ctx;
@@ -32,6 +33,9 @@ struct job {
 	const char *command;   /* "setup", "configure nic", "rollback", "detect" */
 	struct volume *v;      /* the session's (detect without --root: none) */
 	struct setup *s;       /* the plan (installer/setup.h); NULL for detect */
+	bool switch_nic;       /* setup --switch-nic: the machine's PCnet adapters too */
+	bool applied;          /* finish wrote the plan */
+	long generation;       /* the generation it recorded */
 };
 
 static void job_free(struct job *j)
@@ -138,10 +142,28 @@ static int job_load(void *arg, const struct package *p, struct wd_err *err)
 	return r ? r : catalog_unstub(j->kr, (struct package *)p, err);
 }
 
+/* The machine's NICs as --switch-nic leaves them, and a note of each switch. */
+static int switch_nic_pci(struct job *j, struct wd_err *err)
+{
+	struct pci_list l;
+	int n = 0;
+	int r = session_switch_nic_pci(j->ctx->s, &l, &n, err);
+	if (r)
+		return r;
+	for (int i = 0; i < n; i++)
+		setup_note(j->s, wd_xasprintf("the machine's adapter %d becomes an Intel PRO/1000 MT "
+					      "Desktop (82540EM) in its settings (--switch-nic)",
+					      j->ctx->s->sw.slots[i] + 1));
+	if (!n)
+		setup_note(j->s, wd_xstrdup("--switch-nic: the machine has no PCnet adapter to switch"));
+	setup_take_pci(j->s, &l);
+	return 0;
+}
+
 static int plan_nic(struct job *j, const char *driver, const char *slot, const char *section,
 		    bool off, struct wd_err *err)
 {
-	int r = setup_read_pci(j->s, j->ctx->pci, err);
+	int r = j->switch_nic ? switch_nic_pci(j, err) : setup_read_pci(j->s, j->ctx->pci, err);
 	if (r)
 		return r;
 	const struct package **nics = wd_xcalloc(j->npkgs + 1, sizeof *nics);
@@ -352,6 +374,9 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 			r = setup_apply(j->s, err);
 		applied = !r;
 	}
+	j->applied = applied;
+	setup_view(j->s, &pv);
+	j->generation = pv.generation;
 	setup_view(j->s, &pv);
 	if (!r && ctx->json)
 		show_json(j, &diff, applied);
@@ -370,14 +395,14 @@ static int finish(struct job *j, bool ask, struct wd_err *err)
 /* What a run plans: the NIC (with --driver, --slot, --section, --frame),
  * ACPI (optional: setup goes on without a subscription for it). */
 struct run {
-	bool nic, acpi, acpi_optional, ask, off;
+	bool nic, acpi, acpi_optional, ask, off, switch_nic;
 	const char *driver, *slot, *section, *frame;
 };
 
 static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 {
 	struct wd_err err = {0};
-	struct job j = {.ctx = ctx, .writes = true, .command = command};
+	struct job j = {.ctx = ctx, .writes = true, .command = command, .switch_nic = w->switch_nic};
 	int r = job_open(&j, &err);
 	if (!r)
 		setup_set_frame(j.s, w->frame);
@@ -398,6 +423,11 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 		r = plan_acpi(&j, w->acpi_optional, &err);
 	if (!r)
 		r = finish(&j, w->ask, &err);
+	if (!r && j.applied && j.switch_nic && ctx->s->sw.n &&
+	    !(r = session_switch_nic_apply(ctx->s, j.generation, &err)))
+		ui_say(ctx, "The machine's PCnet adapter is now an Intel PRO/1000 MT Desktop "
+		       "(82540EM); 'warpdrv --vm %s rollback' configures the guest back and "
+		       "switches the adapter back.\n", ui_esc(ctx->vm));
 	job_free(&j);
 	free(before);
 	return r ? ui_fail(ctx, r, &err) : 0;
@@ -406,9 +436,11 @@ static int run_job(struct wd_ctx *ctx, const char *command, const struct run *w)
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct run w = {.nic = true, .acpi = true, .acpi_optional = true, .ask = true,
-			.section = ui_optarg(ctx, "section"), .frame = ui_optarg(ctx, "frame")};
+			.section = ui_optarg(ctx, "section"), .frame = ui_optarg(ctx, "frame"),
+			.switch_nic = ui_opt(ctx, "switch-nic")};
 	if (argc > 0)
 		return ui_usage(ctx, "setup: unexpected argument '%s'", argv[0]);
+
 	return run_job(ctx, "setup", &w);
 }
 
@@ -418,6 +450,8 @@ int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 
 const struct wd_opt cmd_setup_opts[] = {
 	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
+	{"switch-nic", 0, NULL, "with --vm: a PCnet adapter becomes an Intel PRO/1000 MT Desktop",
+	 false},
 	FRAME_OPT,
 	{0},
 };
@@ -490,7 +524,7 @@ int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver,
 	int r = 0;
 	for (size_t i = 0; i < l->n; i++)
 		driver[i] = why[i] = NULL;
-	if (ctx->root && !(r = session_boot_volume(ctx->s, &j.v, err)))
+	if (ui_volume_given(ctx) && !(r = session_boot_volume(ctx->s, &j.v, err)))
 		r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err);
 	if (!r)
 		r = job_packages(&j, err);
@@ -535,6 +569,10 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		r = setup_plan_rollback(j.s, argc ? gen : 0, &err);
 	if (!r)
 		r = finish(&j, true, &err);
+	/* the guest back as before generation gen (the last by default): an
+	 * adapter --switch-nic switched then goes back too */
+	if (!r && j.applied && ctx->vm)
+		r = ui_unswitch_nic(ctx, argc ? gen : j.generation - 1, &err);
 	job_free(&j);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -13,6 +13,7 @@
 #include "ui/commands.h"
 #include "session/session.h"
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 struct undo_run {
 	struct wd_ctx *ctx;
@@ -125,6 +126,8 @@ static int undo(struct undo_run *u, struct wd_err *err)
 	} else if (!r) {
 		ui_say(ctx, "\nDry run: nothing was written.\n");
 	}
+	if (!r && applied && ctx->vm) /* an adapter --switch-nic switched goes back too */
+		r = ui_unswitch_nic(ctx, u->gen, err);
 	return r;
 }
 

@@ -32,6 +32,7 @@ static void on_signal(int sig)
 	put(wd_signal_name(sig));
 	put(sig_note);
 	put("\n");
+	wd_signal_unmount();
 	_exit(WD_EFAIL);
 }
 

@@ -11,6 +11,7 @@
 #include "os2/volfiles.h"
 #include "os2/volume.h"
 #include "session/session.h"
+#include "ui/source.h"
 #include "ui/ui.h"
 
 static bool is_control(unsigned char c, bool keep_nl)
@@ -137,7 +138,7 @@ int ui_codepage_setup(struct wd_ctx *ctx)
 		return 0;
 	}
 	ctx->j.cp = codepage_find(CODEPAGE_DEFAULT);
-	if (!ctx->root)
+	if (!ui_volume_given(ctx))
 		return 0;
 	/* the volume's CODEPAGE=: a volume that cannot be opened or read is
 	 * the command's to report, not this */

@@ -1,4 +1,5 @@
 #include "ui/pkgutil.h"
+#include "ui/source.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -48,6 +49,12 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 {
 	struct session_opts o = {
 		.root = ctx->root,
+		.disk = ctx->disk,
+		.disk_format = ctx->disk_format,
+		.partition = (int)ctx->partition,
+		.vm = ctx->vm,
+		.vbox_dir = ctx->vbox_dir,
+		.readonly = ui_cmd_reads_only(ctx),
 		.boot_drive = ctx->boot_drive,
 		.keys_dir = ctx->keys,
 		.system_keys = ctx->system_keys = ui_system_keys(),
@@ -66,13 +73,19 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 	ctx->s = s;
 }
 
-void ui_session_close(struct wd_ctx *ctx)
+int ui_session_close(struct wd_ctx *ctx)
 {
-	if (ctx->s)
-		session_close(ctx->s);
+	int rc = 0;
+	struct wd_err err = {0};
+	if (ctx->s) {
+		int r = session_close_checked(ctx->s, &err);
+		if (r)
+			rc = ui_fail(ctx, r, &err);
+	}
 	ctx->s = NULL;
 	free(ctx->system_keys);
 	ctx->system_keys = NULL;
+	return rc;
 }
 
 bool pkg_is_file(const char *a)

@@ -14,7 +14,9 @@
  * runs): its warnings go to ui_warn, the development keys are named once
  * (ui_warn_dev_keys) when the keys load. ui_session_close frees it. */
 void ui_session_open(struct wd_ctx *ctx, struct session *s);
-void ui_session_close(struct wd_ctx *ctx);
+/* 0, or the exit code of a failed final step of the volume's source (a
+ * disk image's sync), which it has reported. */
+int ui_session_close(struct wd_ctx *ctx);
 struct txn_plan;
 /* Prints a plan (text or a JSON object); in ui/cmd_install.c. */
 void pkg_show_plan(struct wd_ctx *ctx, const struct txn_plan *plan);

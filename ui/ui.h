@@ -14,6 +14,12 @@
 struct wd_ctx {
 	const char *prog;       /* "warpdrv" or "warpdrv-admin" */
 	const char *root;       /* --root or WARPDRV_ROOT */
+	const char *disk;       /* --disk IMAGE: the volume of a disk image (ui/source.c) */
+	const char *disk_format;/* --disk-format FMT */
+	long partition;         /* --partition N (0: the one with CONFIG.SYS) */
+	const char *vm;         /* --vm MACHINE: a VirtualBox machine's boot disk and NICs */
+	char *vbox_dir;         /* VirtualBox's folder (VBOX_USER_HOME, ...): its registry */
+	char *pci_vm;           /* "vbox:FILE" of --vm's machine: the --pci default */
 	const char *pci;        /* --pci SOURCE */
 	const char *pci_ids;    /* --pci-ids FILE */
 	const char *repos[WD_MAX_REPOS];

@@ -206,16 +206,16 @@ t_vbox_neither_format_is_an_error() {
 	assert_json "d['error']['exit_code'] == 1 and '$T/empty: neither' in d['error']['message']"
 	wd detect --pci "vbox:$P/cut-short.vbox"
 	assert_rc 1
-	assert_err "$P/cut-short.vbox line 31: the file ends inside an element (cut short?)"
+	assert_err "$P/cut-short.vbox line 31: Premature end of data in tag Adapter line 26 (cut short or damaged?)"
 	cases=(
 		'<html><body>not a machine</body></html>|line 1: the first element is not <VirtualBox>'
-		'<VirtualBox><Machine></Hardware></Machine></VirtualBox>|line 1: an end tag that closes another element'
+		'<VirtualBox><Machine></Hardware></Machine></VirtualBox>|line 1: Opening and ending tag mismatch: Machine line 1 and Hardware'
 		'<VirtualBox><Machine><Hardware><Network><Adapter enabled="true"/></Network></Hardware></Machine></VirtualBox>|an <Adapter> without a slot number from 0 to 63'
 		'<VirtualBox><Machine><Hardware><Network><Adapter slot="0"/><Adapter slot="0"/></Network></Hardware></Machine></VirtualBox>|a second <Adapter> of the same slot'
 		'<VirtualBox><Machine><Hardware><Network><Adapter slot="0" enabled="yes"/></Network></Hardware></Machine></VirtualBox>|enabled neither'
-		'<VirtualBox><Machine name="x></Machine></VirtualBox>|an attribute value that never ends'
-		'<VirtualBox/><VirtualBox/>|a second top element'
-		'<!-- just a comment|a comment that never ends'
+		'<VirtualBox><Machine name="x></Machine></VirtualBox>|Unescaped '"'<'"' not allowed in attributes values'
+		'<VirtualBox/><VirtualBox/>|line 1: Extra content at the end of the document'
+		'<!-- just a comment|line 2: Comment not terminated'
 	)
 	for c in "${cases[@]}"; do
 		printf '%s\n' "${c%%|*}" >"$T/bad.vbox"

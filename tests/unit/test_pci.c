@@ -311,17 +311,23 @@ static void test_vbox_xml_damage_names_the_line(void **state)
 {
 	(void)state;
 	static const char *const cases[][2] = {
-		{"<VirtualBox>\n<Machine>\n</VirtualBox>", "m.vbox line 3: an end tag that closes"},
-		{"<VirtualBox>\n<Machine", "m.vbox line 2: a tag that never ends"},
-		{"<VirtualBox>\n\n<", "m.vbox line 3: a '<' that starts no tag"},
-		{"<VirtualBox a=1/>", "m.vbox line 1: an attribute value without quotes"},
-		{"<VirtualBox a/>", "m.vbox line 1: an attribute without"},
-		{"<VirtualBox a=\"1\"b=\"2\"/>", "m.vbox line 1: a malformed tag"},
-		{"<VirtualBox></VirtualBox x>", "m.vbox line 1: a malformed tag"},
-		{"</VirtualBox>", "an end tag with no element open"},
-		{"<?xml version=\"1.0\"?>", "m.vbox: no element at all"},
-		{"<VirtualBox><Machine><Hardware><Network><Adapter slot=\"64\"/>",
-		 "m.vbox line 1: an <Adapter> without a slot number from 0 to 63"},
+		{"<VirtualBox>\n<Machine>\n</VirtualBox>",
+		 "m.vbox line 3: Opening and ending tag mismatch: Machine line 2 and VirtualBox"},
+		{"<VirtualBox>\n<Machine", "m.vbox line 2: Couldn't find end of Start Tag Machine"},
+		{"<VirtualBox>\n\n<", "m.vbox line 3: StartTag: invalid element name"},
+		{"<VirtualBox a=1/>", "m.vbox line 1: AttValue: \" or ' expected"},
+		{"<VirtualBox a/>", "m.vbox line 1: Specification mandates value for attribute a"},
+		{"<VirtualBox a=\"1\"b=\"2\"/>", "m.vbox line 1: attributes construct error"},
+		{"<VirtualBox></VirtualBox x>", "m.vbox line 1: expected '>'"},
+		{"</VirtualBox>", "m.vbox line 1: StartTag: invalid element name"},
+		{"<?xml version=\"1.0\"?>", "m.vbox line 1: Start tag expected"},
+		{"<Machine/>", "m.vbox line 1: the first element is not <VirtualBox>"},
+		{"<VirtualBox><Machine><Hardware><Network>\n<Adapter slot=\"64\"/>"
+		 "</Network></Hardware></Machine></VirtualBox>",
+		 "m.vbox line 2: an <Adapter> without a slot number from 0 to 63"},
+		{"<VirtualBox><Machine><Hardware><Network><Adapter slot=\"1\"/>\n"
+		 "<Adapter slot=\"1\"/></Network></Hardware></Machine></VirtualBox>",
+		 "m.vbox line 2: a second <Adapter> of the same slot"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct pci_list l;
@@ -332,15 +338,18 @@ static void test_vbox_xml_damage_names_the_line(void **state)
 			fail_msg("'%s': got '%s'", cases[i][0], e.msg);
 		pci_list_free(&l);
 	}
-	/* nested past the limit */
+	/* nested past libxml2's limit (256 deep) */
 	struct wd_buf b = {0};
 	wd_buf_adds(&b, "<VirtualBox>");
-	for (int i = 0; i < 100; i++)
+	for (int i = 0; i < 300; i++)
 		wd_buf_adds(&b, "<a>");
+	for (int i = 0; i < 300; i++)
+		wd_buf_adds(&b, "</a>");
+	wd_buf_adds(&b, "</VirtualBox>");
 	struct pci_list l;
 	struct wd_err e;
 	assert_int_equal(pci_parse_vbox(b.p, b.len, "m.vbox", &l, &e), -WD_EFAIL);
-	assert_non_null(strstr(e.msg, "nested over 64 deep"));
+	assert_non_null(strstr(e.msg, "m.vbox line 1: Excessive depth in document: 256"));
 	pci_list_free(&l);
 	wd_buf_free(&b);
 }
