@@ -14,7 +14,7 @@ export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}
 # Skips the case where libguestfs truly cannot run here (no library, no
 # appliance kernel, no FUSE) or the tools that make the images are missing.
 need_guestfs() {
-	ldconfig -p 2>/dev/null | grep -q 'libguestfs\.so\.0 ' ||
+	ldconfig -p 2>/dev/null | grep 'libguestfs\.so\.0 ' >/dev/null ||
 		skip "libguestfs is not installed (make test-deps installs it)"
 	command -v guestfish >/dev/null || skip "no guestfish (libguestfs-tools)"
 	ls /boot/vmlinuz-* >/dev/null 2>&1 || skip "no kernel in /boot for the libguestfs appliance"

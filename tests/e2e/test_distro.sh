@@ -326,16 +326,20 @@ t_slow_3_debian_packages() {
 	for p in "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb; do
 		dpkg-deb -f "$p" Depends | grep libsqlite3-0 >/dev/null || fail "$p does not depend on libsqlite3-0"
 	done
-	dpkg-deb -c "$deb"/warpdrv_*.deb | grep warpdrv-admin >/dev/null && fail "warpdrv ships warpdrv-admin"
+	# each package's list read whole into a file (grep -q on a pipe would
+	# end dpkg-deb early, and pipefail count that as a failure)
+	dpkg-deb -c "$deb"/warpdrv_*.deb >"$T/base.list"
+	grep warpdrv-admin "$T/base.list" >/dev/null && fail "warpdrv ships warpdrv-admin"
 	# built without a vendor's keys: warpdrv trusts no key of its own, the
 	# development keys and the demo repository are warpdrv-demo's alone
 	ls "$deb"/warpdrv-demo_*_all.deb >/dev/null || fail "no warpdrv-demo package: $(ls "$deb")"
-	dpkg-deb -c "$deb"/warpdrv_*.deb | grep -q 'usr/share/warpdrv/' && fail "warpdrv ships keys or a repository"
-	dpkg-deb -c "$deb"/warpdrv-demo_*.deb | grep -q './usr/share/warpdrv/keys/DEVELOPMENT$' ||
+	dpkg-deb -c "$deb"/warpdrv-demo_*.deb >"$T/demo.list"
+	grep -q 'usr/share/warpdrv/' "$T/base.list" && fail "warpdrv ships keys or a repository"
+	grep -q './usr/share/warpdrv/keys/DEVELOPMENT$' "$T/demo.list" ||
 		fail "warpdrv-demo lacks the development keys"
-	dpkg-deb -c "$deb"/warpdrv-demo_*.deb | grep -q './usr/share/warpdrv/repo/INDEX$' ||
+	grep -q './usr/share/warpdrv/repo/INDEX$' "$T/demo.list" ||
 		fail "warpdrv-demo lacks the demo repository"
-	dpkg-deb -c "$deb"/warpdrv_*.deb | grep -q './usr/share/man/man5/warpdrv.conf.5' ||
+	grep -q './usr/share/man/man5/warpdrv.conf.5' "$T/base.list" ||
 		fail "warpdrv lacks warpdrv.conf(5)"
 	dpkg -x "$deb"/warpdrv_*.deb "$T/base"
 	dpkg -x "$deb"/warpdrv-admin_*.deb "$T/base"
