@@ -42,5 +42,9 @@ int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err);
  * there is none. */
 int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
 		    struct bench_run *run, bool *found, struct wd_err *err);
+/* The latest max runs of a protocol recorded under label, oldest first, in
+ * runs[0..*n) (runs holds max). */
+int bench_db_recent(struct db *db, const char *label, enum netio_proto proto, int max,
+		    struct bench_run *runs, int *n, struct wd_err *err);
 
 #endif

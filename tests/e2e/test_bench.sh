@@ -187,6 +187,58 @@ assert r.tag.endswith("svg") and len(bars) == 24, len(bars)
 assert any("MMLEM 16k Tx: 50.39" in b.find("{http://www.w3.org/2000/svg}title").text for b in bars)' "$T/chart.svg" || fail "bad chart"
 }
 
+# Several runs under a label: each figure is their median with the range,
+# and a ratio the two labels' ranges cannot tell from none is marked.
+t_report_medians_ranges_and_the_spread() {
+	imp() { # label 8k-Tx 32k-Tx
+		printf 'Packet size  8k bytes:  %s MByte/s Tx,  50.00 MByte/s Rx.\nPacket size 32k bytes:  %s MByte/s Tx,  60.00 MByte/s Rx.\n' "$2" "$3" >"$T/l.txt"
+		wdt bench import --db "$T/r.db" --label "$1" "$T/l.txt"
+		assert_rc 0
+	}
+	imp before 100.00 200.00
+	wdt bench report --db "$T/r.db"
+	assert_out "| 8k | 100.00 | 50.00 |"
+	assert_out "One run per label: the spread is not known."
+	imp before 104.00 204.00
+	imp before 98.00 198.00
+	imp after 103.00 300.00
+	imp after 110.00 310.00
+	imp after 107.00 290.00
+	wdt bench report --db "$T/r.db"
+	assert_rc 0
+	assert_out "netio TCP throughput in MByte/s (1 MByte = 1048576 bytes), the runs of each label:"
+	assert_out "| 8k | 100.00 (98.00-104.00) | 50.00 (50.00-50.00) | 107.00 (103.00-110.00) | 50.00 (50.00-50.00) | 1.07x, within the spread | 1.00x, within the spread |"
+	assert_out "| 32k | 200.00 (198.00-204.00) | 60.00 (60.00-60.00) | 300.00 (290.00-310.00) | 60.00 (60.00-60.00) | 1.50x | 1.00x, within the spread |"
+	assert_out "  before: 3 runs (1 to 3), import l.txt, the latest at "
+	assert_out "the two labels' ranges overlap"
+	# --runs 1: the latest run of each alone, whose spread is unknown.
+	wdt bench report --db "$T/r.db" --runs 1
+	assert_out "| 8k | 98.00 | 50.00 | 107.00 | 50.00 | 1.09x | 1.00x |"
+	assert_out "One run per label: the spread is not known."
+	wdt --json bench report --db "$T/r.db"
+	assert_json 'd["tcp"]["rows"][0]["tx_ratio"] == 1.07 and d["tcp"]["rows"][0]["tx_within_spread"] is True and d["tcp"]["rows"][1]["tx_within_spread"] is False and d["tcp"]["rows"][0]["values"][0]["tx_min"] == 98 and d["tcp"]["rows"][0]["values"][0]["tx_max"] == 104 and d["tcp"]["rows"][0]["values"][0]["tx_rounds"] == 3 and d["tcp"]["runs"][1]["rounds"] == 3'
+	wdt bench report --db "$T/r.db" --runs 0
+	assert_rc 2
+}
+
+# --rounds N: N runs recorded, then each figure's median and range.
+t_client_rounds_give_medians_and_ranges() {
+	start_server
+	wdt bench client 127.0.0.1 -b 2k --rounds 3 --port "$PORT" --seconds 0.05 --label r --db "$T/c.db"
+	assert_rc 0
+	assert_out "Round 3 of 3:"
+	assert_out "Medians of 3 rounds in MByte/s (1048576 bytes), with their range (lowest-highest):"
+	echo "$OUT" | grep -Eq '^   2k  Tx [0-9.]+ \([0-9.]+-[0-9.]+\)  Rx [0-9.]+ \([0-9.]+-[0-9.]+\)$' || fail "no spread line: $OUT"
+	assert_out "Recorded as runs 1 to 3 under label 'r'"
+	[ "$(runs_in "$T/c.db")" = 3 ] || fail "recorded $(runs_in "$T/c.db") runs"
+	wdt --json bench client 127.0.0.1 -b 2k --rounds 2 --port "$PORT" --seconds 0.05 --label r --db "$T/c.db"
+	assert_rc 0
+	assert_json 'd["rounds"] == 2 and [r["run"] for r in d["runs"]] == [4, 5] and d["spread"][0]["block_name"] == "2k" and d["spread"][0]["rx"]["min"] <= d["spread"][0]["rx"]["mbyte_per_second"] <= d["spread"][0]["rx"]["max"] and d["spread"][0]["tx"]["rounds"] == 2'
+	wdt bench client 127.0.0.1 --rounds 101 --port "$PORT" --db "$T/c.db"
+	assert_rc 2
+	assert_err "--rounds 101: expected a count from 1 to 100"
+}
+
 t_import_netio126_integers_from_stdin() {
 	printf 'Packet size  1k bytes:  9168 KByte/s Tx,  9183 KByte/s Rx.\r\nPacket size  2k bytes:  12000 KByte/s Tx,  12288 KByte/s Rx.\r\n' >"$T/old.txt"
 	RC=0
