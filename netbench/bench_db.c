@@ -279,13 +279,3 @@ int bench_db_recent(struct db *db, const char *label, enum netio_proto proto, in
 	}
 	return r;
 }
-
-int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
-		    struct bench_run *run, bool *found, struct wd_err *err)
-{
-	int n;
-	memset(run, 0, sizeof *run);
-	int r = bench_db_recent(db, label, proto, 1, run, &n, err);
-	*found = n == 1;
-	return r;
-}
