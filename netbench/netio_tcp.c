@@ -129,10 +129,11 @@ static int client_size(void *ctx, int bs, struct netio_result *res, struct wd_er
 	netio_phase(c->phase, sizeof c->phase, bs, 'R', NETIO_TCP);
 	if (t->ev->progress)
 		t->ev->progress(t->ev->arg, bs, 'R');
-	double t0 = netio_now();
+	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)))
+		return r;
+	double t0 = netio_now(); /* from the request sent to the end block, as netio times it */
 	uint64_t got;
-	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)) ||
-	    (r = recv_blocks(c, bs, &got, err)))
+	if ((r = recv_blocks(c, bs, &got, err)))
 		return r;
 	netio_set_dir(&res->rx, got, netio_now() - t0);
 	return 0;

@@ -129,8 +129,9 @@ static int wait_input(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
 		if (n < 0)
 			return wd_err_set(err, WD_EFAIL, "waiting for %s during %s: %s", u->c->who,
 					  u->c->phase, strerror(errno));
-		if (p[0].revents)
-			return 0;
+		if (p[0].revents) /* what arrived before the message counts, as netio's
+				   * receiving thread has counted it by then */
+			return drain(u, bs, got, err);
 		if ((p[1].revents & POLLIN) && (r = recv_flow(u, bs, got, err)))
 			return r;
 	}
@@ -236,9 +237,9 @@ static int client_rx(struct udp *u, int bs, double seconds, struct netio_dir *d,
 {
 	uint64_t got = 0;
 	uint32_t sent;
-	double t0 = netio_now();
-	u->give_up = t0 + seconds + RX_GRACE;
 	int r = conn_send_ctl(u->c, NETIO_S2C, (uint32_t)bs, err);
+	double t0 = netio_now(); /* from the request sent to the count, as netio times it */
+	u->give_up = t0 + seconds + RX_GRACE;
 	if (r || (r = wait_ctl(u, NETIO_RES, "the count of datagrams it sent", bs, &got, &sent,
 			       err)))
 		return r;
