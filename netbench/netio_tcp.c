@@ -21,7 +21,7 @@
 static int send_blocks(struct conn *c, int block, double seconds, struct netio_dir *d,
 		       struct wd_err *err)
 {
-	unsigned char *buf = wd_xcalloc((size_t)block, 1); /* zeros: a data block starts with 0 */
+	unsigned char *buf = netio_data_block((size_t)block); /* a data block starts with 0 */
 	double t0 = netio_now(), deadline = t0 + seconds, look = t0 + NETIO_LOOK_MS / 1000.0;
 	uint64_t pos = 0;
 	int r = 0;

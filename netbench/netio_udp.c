@@ -165,7 +165,7 @@ static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint6
 static int send_for(struct udp *u, int bs, double seconds, uint64_t *sent, double *secs,
 		    struct wd_err *err)
 {
-	unsigned char *b = wd_xcalloc((size_t)bs, 1); /* first byte 0, as netio's */
+	unsigned char *b = netio_data_block((size_t)bs); /* first byte 0, as netio's */
 	double t0 = netio_now(), deadline = t0 + seconds, look = t0 + NETIO_LOOK_MS / 1000.0;
 	uint64_t k = 0;
 	int r = 0;
