@@ -29,8 +29,8 @@ void netio_set_stream_opts(int fd);
 void netio_set_dgram_opts(int fd);
 void netio_set_dir(struct netio_dir *d, uint64_t bytes, double secs);
 /* A block or datagram to send, as netio's: n bytes (malloc'd), the first 0,
- * the rest not zeros (netio sends random bytes; a buffer of zeros from
- * calloc would be read from one shared page and copy faster than netio's). */
+ * the rest not zeros (netio sends random bytes; zeros from calloc may lie on
+ * pages never written, which the kernel copies from one shared zero page). */
 unsigned char *netio_data_block(size_t n);
 /* "the 4k Tx test", with " (UDP)" for UDP. */
 void netio_phase(char *out, size_t n, int block, char dir, enum netio_proto proto);
