@@ -19,17 +19,26 @@
 # The receive path against netio's own (as root: always across a veth pair
 # between two network namespaces): netio's client against netio's server and
 # warpdrv's client against warpdrv's server, TCP and UDP, every block size,
-# ROUNDS rounds (default 3) alternating which goes first; prints per block
-# size the medians and the ratio warpdrv/netio of each receiving side (Rx:
-# the client receives; Tx: the server receives). netio 1.33 (or 1.34, the
-# same receive path) is built from its public source in NETIO_SRC (a folder
-# holding netio.c and its Makefile; nothing of it is kept), or NETIO names a
-# binary; with neither, the comparison is skipped with a message (exit 0).
-# netio's period is its own, 6 s per direction and size: a run takes about
-# 12 minutes (ROUNDS x 2 protocols x 2 programs x 72 s).
+# ROUNDS rounds (default 5), the order of the two alternating from round to
+# round and protocol to protocol. Prints per protocol, block size and
+# direction (Rx: the client receives; Tx: the server receives) netio's and
+# warpdrv's medians with their range (lowest-highest), the ratio
+# warpdrv/netio with the interquartile range of the rounds' own ratios (each
+# round pairs the two programs run one after the other), and a verdict: within
+# 5%, behind, ahead, or "within the spread" when the middle half of the
+# rounds' ratios straddles 0.95 or 1.05 (netio_rx_report.py). netio 1.33 (or
+# 1.34, the same receive path) is built from its public source in NETIO_SRC
+# (a folder holding netio.c and its Makefile; nothing of it is kept), or
+# NETIO names a binary; with neither, the comparison is skipped with a
+# message (exit 0). SIZES="8k 32k" measures those sizes alone (netio -b, one
+# run per size), PROTOS="t" TCP alone. netio's period is its own, 6 s per
+# direction and size: a round of every size and both protocols takes about
+# 5 minutes (2 protocols x 2 programs x 72 s).
 set -eu
 if [ "${1:-}" = rx ]; then
-	rounds=${2:-3}
+	rounds=${2:-5}
+	sizes=${SIZES:-all}
+	protos=${PROTOS:-t u}
 	top=$(cd "$(dirname "$0")/.." && pwd)
 	wd=${WARPDRV:-$top/build/warpdrv}
 	[ -x "$wd" ] || make -C "$top" --no-print-directory "build/warpdrv" >/dev/null
@@ -75,26 +84,37 @@ if [ "${1:-}" = rx ]; then
 		--db "$tmp/server.db" >"$tmp/wd-server.log" 2>&1 &
 	pids="$pids $!"
 	sleep 1
-	run_netio() { # proto round
-		ip netns exec "$nsb" "$netio" -"$1" -p "$port" "$host" >"$tmp/netio-$1-$2.txt" 2>&1
-		"$wd" --json bench import --db "$tmp/import.db" --label "netio-$1-$2" \
-			"$tmp/netio-$1-$2.txt" >"$tmp/netio-$1-$2.json"
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	run_netio() { # proto round size
+		b=""
+		[ "$3" = all ] || b="-b $3"
+		# shellcheck disable=SC2086 # $b is one option and its value, or nothing
+		ip netns exec "$nsb" "$netio" -"$1" $b -p "$port" "$host" >"$tmp/netio-$1-$2-$3.txt" 2>&1
+		"$wd" --json bench import --db "$tmp/import.db" --label "netio-$1-$2-$3" \
+			"$tmp/netio-$1-$2-$3.txt" >"$tmp/netio-$1-$2-$3.json"
 	}
-	run_wd() { # proto round
-		ip netns exec "$nsb" "$wd" --json bench client "$host" -"$1" --port $((port + 10)) \
-			--db "$tmp/client.db" >"$tmp/wd-$1-$2.json"
+	run_wd() { # proto round size
+		b=""
+		[ "$3" = all ] || b="-b $3"
+		# shellcheck disable=SC2086
+		ip netns exec "$nsb" "$wd" --json bench client "$host" -"$1" $b --port $((port + 10)) \
+			--db "$tmp/client.db" >"$tmp/wd-$1-$2-$3.json"
 	}
 	r=1
 	while [ "$r" -le "$rounds" ]; do
-		for proto in t u; do
-			if [ $((r % 2)) = 1 ]; then run_netio $proto $r; run_wd $proto $r
-			else run_wd $proto $r; run_netio $proto $r; fi
+		k=0
+		for proto in $protos; do
+			for size in $sizes; do
+				k=$((k + 1))
+				if [ $(((r + k) % 2)) = 0 ]; then run_netio "$proto" "$r" "$size"; run_wd "$proto" "$r" "$size"
+				else run_wd "$proto" "$r" "$size"; run_netio "$proto" "$r" "$size"; fi
+			done
 		done
 		r=$((r + 1))
 	done
 	python3 "$top/bench/netio_rx_report.py" "$tmp" "$rounds" "$netio" "$version" \
-		"$(cut -d' ' -f1-3 /proc/loadavg)"
-	exit 0
+		"$load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+	exit $?
 fi
 secs=${1:-6}
 top=$(cd "$(dirname "$0")/.." && pwd)

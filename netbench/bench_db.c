@@ -211,20 +211,24 @@ static void copy_text(char *out, size_t n, sqlite3_stmt *st, int col)
 	snprintf(out, n, "%s", t ? (const char *)t : "");
 }
 
-/* The run row itself; *found false when label has no run of that protocol. */
-static int latest_run(struct db *db, const char *label, enum netio_proto proto,
-		      struct bench_run *run, bool *found, struct wd_err *err)
+/* The runs of a protocol under label, newest first, at most max of them:
+ * their rows (no results yet). */
+static int run_rows(struct db *db, const char *label, enum netio_proto proto, int max,
+		    struct bench_run *runs, int *n, struct wd_err *err)
 {
 	sqlite3_stmt *st;
+	*n = 0;
 	int r = db_prepare(db, "SELECT id, source, peer, recorded, driver, version FROM run "
-			    "WHERE label = ? AND proto = ? ORDER BY id DESC LIMIT 1", &st, err);
+			    "WHERE label = ? AND proto = ? ORDER BY id DESC LIMIT ?", &st, err);
 	if (r)
 		return r;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, proto == NETIO_UDP ? "udp" : "tcp", -1, SQLITE_STATIC);
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW) {
-		*found = true;
+	sqlite3_bind_int(st, 3, max);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+		struct bench_run *run = &runs[(*n)++];
+		memset(run, 0, sizeof *run);
 		run->id = sqlite3_column_int64(st, 0);
 		snprintf(run->label, sizeof run->label, "%s", label);
 		run->l.proto = proto;
@@ -233,22 +237,17 @@ static int latest_run(struct db *db, const char *label, enum netio_proto proto,
 		copy_text(run->recorded, sizeof run->recorded, st, 3);
 		copy_text(run->driver, sizeof run->driver, st, 4);
 		copy_text(run->version, sizeof run->version, st, 5);
-	} else if (s != SQLITE_DONE) {
-		r = db_fail(db, err, "cannot read the runs");
 	}
+	if (s != SQLITE_DONE && s != SQLITE_ROW)
+		r = db_fail(db, err, "cannot read the runs");
 	sqlite3_finalize(st);
 	return r;
 }
 
-int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
-		    struct bench_run *run, bool *found, struct wd_err *err)
+static int run_results(struct db *db, struct bench_run *run, struct wd_err *err)
 {
-	memset(run, 0, sizeof *run);
-	*found = false;
-	int r = latest_run(db, label, proto, run, found, err);
-	if (r || !*found)
-		return r;
 	sqlite3_stmt *st;
+	int r;
 	if ((r = db_prepare(db, "SELECT block, tx_rate, tx_bytes, tx_secs, rx_rate, rx_bytes, "
 			     "rx_secs, tx_loss, rx_loss FROM result WHERE run = ? ORDER BY block",
 			     &st, err)))
@@ -264,5 +263,19 @@ int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
 	if (s != SQLITE_DONE && s != SQLITE_ROW)
 		r = db_fail(db, err, "cannot read the results");
 	sqlite3_finalize(st);
+	return r;
+}
+
+int bench_db_recent(struct db *db, const char *label, enum netio_proto proto, int max,
+		    struct bench_run *runs, int *n, struct wd_err *err)
+{
+	int r = run_rows(db, label, proto, max, runs, n, err);
+	for (int i = 0; i < *n && !r; i++)
+		r = run_results(db, &runs[i], err);
+	for (int i = 0, j = *n - 1; i < j; i++, j--) { /* oldest first */
+		struct bench_run t = runs[i];
+		runs[i] = runs[j];
+		runs[j] = t;
+	}
 	return r;
 }

@@ -38,9 +38,9 @@ void bench_db_close(struct db *db);
 int bench_db_add(struct db *db, struct bench_run *run, struct wd_err *err);
 /* The labels in the order they were first recorded (malloc'd array of malloc'd strings). */
 int bench_db_labels(struct db *db, char ***labels, int *n, struct wd_err *err);
-/* The latest run of a protocol recorded under label; *found false when
- * there is none. */
-int bench_db_latest(struct db *db, const char *label, enum netio_proto proto,
-		    struct bench_run *run, bool *found, struct wd_err *err);
+/* The latest max runs of a protocol recorded under label, oldest first, in
+ * runs[0..*n) (runs holds max). */
+int bench_db_recent(struct db *db, const char *label, enum netio_proto proto, int max,
+		    struct bench_run *runs, int *n, struct wd_err *err);
 
 #endif

@@ -71,7 +71,28 @@ void netio_set_stream_opts(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	struct timeval tv = {NETIO_TIMEOUT_MS / 1000, 0};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	struct timeval look = {0, NETIO_LOOK_MS * 1000};
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &look, sizeof look);
+}
+
+void netio_set_dgram_opts(int fd)
+{
+	struct timeval tv = {0, NETIO_UDP_LOOK_US};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
+unsigned char *netio_data_block(size_t n)
+{
+	unsigned char *b = wd_xmalloc(n ? n : 1);
+	uint32_t x = 0x9e3779b9u;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		b[i] = (unsigned char)(x >> 24);
+	}
+	b[0] = 0;
+	return b;
 }
 
 void netio_set_dir(struct netio_dir *d, uint64_t bytes, double secs)
@@ -176,13 +197,26 @@ int conn_read(struct conn *c, void *out, size_t n, struct wd_err *err)
 int conn_send_all(struct conn *c, const void *p, size_t n, struct wd_err *err)
 {
 	const char *s = p;
+	double stalled = 0; /* when the sends stopped making progress */
 	while (n) {
 		ssize_t w = send(c->fd, s, n, MSG_NOSIGNAL);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return conn_io_fail(c, errno, err);
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return conn_io_fail(c, errno, err);
+			/* The peer takes nothing: one that speaks instead is no netio peer. */
+			int r = conn_peer_spoke(c, err);
+			if (r)
+				return r;
+			double now = netio_now();
+			if (stalled == 0)
+				stalled = now - NETIO_LOOK_MS / 1000.0;
+			else if (now - stalled >= NETIO_TIMEOUT_MS / 1000.0)
+				return conn_io_fail(c, EAGAIN, err);
+			continue;
 		}
+		stalled = 0;
 		s += w;
 		n -= (size_t)w;
 	}
@@ -341,6 +375,8 @@ int netio_listen_on(const char *bind_addr, int port, int type, int *fd, struct w
 		if (type == SOCK_STREAM)
 			setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 		netio_set_bufs(s);
+		if (type == SOCK_DGRAM)
+			netio_set_dgram_opts(s);
 		if (bind(s, res->ai_addr, res->ai_addrlen) < 0 ||
 		    (type == SOCK_STREAM && listen(s, 8) < 0)) {
 			e = errno;

@@ -14,8 +14,9 @@
 
 #define NETIO_SOCKBUF (128 * 1024)  /* netio's socket buffers */
 #define NETIO_TIMEOUT_MS 10000      /* no progress for this long: the peer is gone */
-#define NETIO_CHUNK (32 * 1024)    /* bytes sent between looks for the peer speaking */
-#define NETIO_INBUF (32 * 1024)    /* bytes per receive call (a cache-sized buffer: 256 KiB cost a third more CPU per byte, 9eeda6b) */
+#define NETIO_LOOK_MS 250           /* a sender looks for the peer speaking this often */
+#define NETIO_UDP_LOOK_US 2000     /* a UDP receiver looks at the control connection this often */
+#define NETIO_INBUF (32 * 1024)    /* the control connection's input buffer */
 
 double netio_now(void);
 bool netio_block_ok(uint32_t b);
@@ -24,7 +25,13 @@ void netio_describe(const unsigned char *p, size_t n, char *out, size_t cap);
 void netio_peer_name(const struct sockaddr *sa, socklen_t len, char *out, size_t n);
 void netio_set_bufs(int fd);
 void netio_set_stream_opts(int fd);
+/* A datagram socket's receive time limit: NETIO_UDP_LOOK_US. */
+void netio_set_dgram_opts(int fd);
 void netio_set_dir(struct netio_dir *d, uint64_t bytes, double secs);
+/* A block or datagram to send, as netio's: n bytes (malloc'd), the first 0,
+ * the rest not zeros (netio sends random bytes; zeros from calloc may lie on
+ * pages never written, which the kernel copies from one shared zero page). */
+unsigned char *netio_data_block(size_t n);
 /* "the 4k Tx test", with " (UDP)" for UDP. */
 void netio_phase(char *out, size_t n, int block, char dir, enum netio_proto proto);
 
@@ -42,6 +49,9 @@ void conn_init(struct conn *c, int fd);
 void conn_free(struct conn *c);
 int conn_fill(struct conn *c, struct wd_err *err);
 int conn_read(struct conn *c, void *out, size_t n, struct wd_err *err);
+/* Blocking sends, as netio's: the socket's send time limit is NETIO_LOOK_MS,
+ * at which the peer speaking is a fault; NETIO_TIMEOUT_MS without progress
+ * ends the test. */
 int conn_send_all(struct conn *c, const void *p, size_t n, struct wd_err *err);
 int conn_send_ctl(struct conn *c, uint32_t cmd, uint32_t data, struct wd_err *err);
 /* The peer closed or sent what it should not have: the message says which. */

@@ -4,7 +4,6 @@
  * starting with byte 1 ends a direction. */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,109 +13,98 @@
 #include "common/buf.h"
 #include "netbench/netio_sock.h"
 
-/* Waits until the socket takes more. The peer speaking up meanwhile means
- * it is not a netio peer (one never talks while it receives). */
-static int wait_writable(struct conn *c, struct wd_err *err)
-{
-	struct pollfd p = {c->fd, POLLIN | POLLOUT, 0};
-	int n;
-	do
-		n = poll(&p, 1, NETIO_TIMEOUT_MS);
-	while (n < 0 && errno == EINTR);
-	if (n == 0)
-		return conn_io_fail(c, EAGAIN, err);
-	if (p.revents & (POLLIN | POLLERR | POLLHUP))
-		return conn_closed_or_foreign(c, err);
-	return 0;
-}
-
-/* Sends whole blocks for `seconds`, then the end block. One send per block,
- * as netio does: the block size is what the test varies, and with
- * TCP_NODELAY each send is pushed on its own. */
+/* Sends whole blocks for `seconds`, then the end block: one blocking send
+ * call per block, as netio's sender makes, so that the block size is what
+ * the test varies (with TCP_NODELAY each call is pushed on its own). Now and
+ * then it looks whether the peer spoke, which a netio peer never does while
+ * it receives. */
 static int send_blocks(struct conn *c, int block, double seconds, struct netio_dir *d,
 		       struct wd_err *err)
 {
-	unsigned char *buf = wd_xcalloc((size_t)block, 1); /* zeros: a data block starts with 0 */
-	double t0 = netio_now(), deadline = t0 + seconds;
-	uint64_t pos = 0, checked = 0;
+	unsigned char *buf = netio_data_block((size_t)block); /* a data block starts with 0 */
+	double t0 = netio_now(), deadline = t0 + seconds, look = t0 + NETIO_LOOK_MS / 1000.0;
+	uint64_t pos = 0;
 	int r = 0;
 	for (;;) {
-		size_t off = (size_t)(pos % (uint64_t)block);
-		if (off == 0 && netio_now() >= deadline)
+		double now = netio_now();
+		if (now >= deadline)
 			break;
-		ssize_t w = send(c->fd, buf + off, (size_t)block - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				if ((r = wait_writable(c, err)))
-					goto out;
-				continue;
-			}
-			r = conn_io_fail(c, errno, err);
-			goto out;
-		}
-		pos += (uint64_t)w;
-		if (pos - checked >= NETIO_CHUNK) { /* now and then: it is a system call */
-			checked = pos;
+		if (now >= look) {
+			look = now + NETIO_LOOK_MS / 1000.0;
 			if ((r = conn_peer_spoke(c, err)))
 				goto out;
 		}
+		if ((r = conn_send_all(c, buf, (size_t)block, err)))
+			goto out;
+		pos += (uint64_t)block;
 	}
+	double secs = netio_now() - t0;
 	buf[0] = 1;
 	if ((r = conn_send_all(c, buf, (size_t)block, err)))
 		goto out;
-	netio_set_dir(d, pos, netio_now() - t0);
+	netio_set_dir(d, pos, secs);
 out:
 	free(buf);
 	return r;
 }
 
-/* Drops the rest of the end block. */
-static int skip_end_block(struct conn *c, int block, struct wd_err *err)
+/* Up to n bytes of the next block: what the control connection's buffer
+ * holds first, else one receive call for the rest of the block. */
+static int recv_part(struct conn *c, unsigned char *to, size_t n, size_t *got,
+		     struct wd_err *err)
 {
-	for (size_t left = (size_t)block; left;) {
-		int r;
-		if (c->start == c->end && (r = conn_fill(c, err)))
-			return r;
-		size_t take = c->end - c->start < left ? c->end - c->start : left;
-		c->start += take;
-		left -= take;
+	if (c->start < c->end) {
+		size_t k = c->end - c->start < n ? c->end - c->start : n;
+		memcpy(to, c->in + c->start, k);
+		c->start += k;
+		*got = k;
+		return 0;
 	}
-	return 0;
+	for (;;) {
+		ssize_t k = recv(c->fd, to, n, 0);
+		if (k > 0) {
+			*got = (size_t)k;
+			return 0;
+		}
+		if (k == 0)
+			return wd_err_set(err, WD_EFAIL, "%s closed the connection during %s",
+					  c->who, c->phase);
+		if (errno != EINTR)
+			return conn_io_fail(c, errno, err);
+	}
 }
 
-/* Reads blocks until the end block; *bytes counts the data blocks. The
- * blocks are walked in the receive buffer, never copied. */
+/* Reads blocks until the end block; *bytes counts the data blocks. Each
+ * receive call asks for the rest of the block under way, as netio's
+ * receiver does: the calls' sizes decide how often the receiver sleeps and
+ * is woken, and so what a link's rate reads as (docs/bench.md). */
 static int recv_blocks(struct conn *c, int block, uint64_t *bytes, struct wd_err *err)
 {
+	unsigned char *buf = wd_xmalloc((size_t)block);
 	uint64_t pos = 0;
-	size_t in_block = 0;
-	int r;
+	int r = 0;
 	for (;;) {
-		if (c->start == c->end && (r = conn_fill(c, err)))
-			return r;
-		while (c->start < c->end) {
-			if (in_block == 0) {
-				unsigned char m = c->in[c->start];
-				if (m == 1) {
-					*bytes = pos;
-					return skip_end_block(c, block, err);
-				}
-				if (m != 0) {
-					char d[80];
-					netio_describe(c->in + c->start, c->end - c->start, d, sizeof d);
-					return wd_err_set(err, WD_EFAIL, "%s does not speak netio: a "
-							  "block of %s began with %s", c->who, c->phase, d);
-				}
+		size_t have = 0, got = 0;
+		while (have < (size_t)block) {
+			if ((r = recv_part(c, buf + have, (size_t)block - have, &got, err)))
+				goto out;
+			if (have == 0 && buf[0] > 1) {
+				char d[80];
+				netio_describe(buf, got, d, sizeof d);
+				r = wd_err_set(err, WD_EFAIL, "%s does not speak netio: a block of %s "
+					       "began with %s", c->who, c->phase, d);
+				goto out;
 			}
-			size_t avail = c->end - c->start, want = (size_t)block - in_block;
-			size_t take = avail < want ? avail : want;
-			c->start += take;
-			pos += take;
-			in_block = (in_block + take) % (size_t)block;
+			have += got;
 		}
+		if (buf[0] == 1)
+			break;
+		pos += (uint64_t)block;
 	}
+	*bytes = pos;
+out:
+	free(buf);
+	return r;
 }
 
 struct tcp_client {
@@ -141,10 +129,11 @@ static int client_size(void *ctx, int bs, struct netio_result *res, struct wd_er
 	netio_phase(c->phase, sizeof c->phase, bs, 'R', NETIO_TCP);
 	if (t->ev->progress)
 		t->ev->progress(t->ev->arg, bs, 'R');
-	double t0 = netio_now();
+	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)))
+		return r;
+	double t0 = netio_now(); /* from the request sent to the end block, as netio times it */
 	uint64_t got;
-	if ((r = conn_send_ctl(c, NETIO_S2C, (uint32_t)bs, err)) ||
-	    (r = recv_blocks(c, bs, &got, err)))
+	if ((r = recv_blocks(c, bs, &got, err)))
 		return r;
 	netio_set_dir(&res->rx, got, netio_now() - t0);
 	return 0;

@@ -4,7 +4,6 @@
  * client sends datagrams for its period, then RES {3, 0} is answered with
  * RES {3, datagrams received}; S2C {2, size} makes the server send for its
  * period and then RES {3, datagrams sent}. QUIT {0, 0} ends the run. */
-#define _GNU_SOURCE /* recvmmsg, sendmmsg */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,8 +17,7 @@
 #include "common/buf.h"
 #include "netbench/netio_sock.h"
 
-#define BATCH 64                    /* datagrams per system call */
-#define SLOT 16                     /* bytes kept of each datagram received */
+#define DGRAM_MAX 65536             /* a receive call's buffer: any datagram whole, as netio's */
 #define RX_GRACE 60.0               /* seconds beyond the Tx period a receive may take */
 
 struct udp {
@@ -28,7 +26,7 @@ struct udp {
 	struct sockaddr_storage dst;    /* the peer's aux port */
 	socklen_t dst_len;
 	int aux;
-	unsigned char *buf;             /* BATCH slots: the first bytes of each datagram */
+	unsigned char *buf;             /* DGRAM_MAX bytes: the datagram just received */
 	int prev;                       /* the size of the step before: its late datagrams are dropped */
 	double give_up;                 /* a receive step ends with a fault after this time */
 };
@@ -39,7 +37,7 @@ static void udp_init(struct udp *u, struct conn *c, int fd, int aux)
 	u->c = c;
 	u->fd = fd;
 	u->aux = aux;
-	u->buf = wd_xmalloc((size_t)BATCH * SLOT);
+	u->buf = wd_xmalloc(DGRAM_MAX);
 }
 
 static int wrong_size(struct udp *u, size_t len, int bs, struct wd_err *err)
@@ -55,40 +53,56 @@ static int wrong_size(struct udp *u, size_t len, int bs, struct wd_err *err)
 			  u->c->phase, bs);
 }
 
-/* Reads every datagram waiting; those of size bs are counted. Only the first
- * bytes of each are copied (MSG_TRUNC still gives the whole length): the
- * count and the sizes are all a receiver needs, and copying 32 KiB datagrams
- * that nobody reads would make it the slower end. */
+/* One datagram, copied whole, as netio's receiver copies it: the copy is
+ * part of what a receiver's rate measures, and a receiver that skipped it
+ * (or batched its calls) would lose fewer datagrams than netio on the same
+ * link and read higher for that reason alone. Those of size bs are
+ * counted. 1: one was read; 0: none came (flags, or the socket's time
+ * limit); below 0: a fault. */
+static int recv_one(struct udp *u, int bs, uint64_t *got, int flags, struct wd_err *err)
+{
+	ssize_t n = recv(u->fd, u->buf, DGRAM_MAX, flags);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+		    errno == ECONNREFUSED)
+			return 0;
+		return wd_err_set(err, WD_EFAIL, "receiving datagrams on UDP port %d during %s: %s",
+				  u->aux, u->c->phase, strerror(errno));
+	}
+	size_t len = (size_t)n;
+	if (len == (size_t)bs && bs)
+		(*got)++;
+	else if (u->prev >= 0 && (len != (size_t)u->prev || !u->prev))
+		return wrong_size(u, len, bs, err);
+	return 1;
+}
+
+/* Reads every datagram waiting. */
 static int drain(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
 {
-	struct mmsghdr m[BATCH];
-	struct iovec iov[BATCH];
+	int r;
+	while ((r = recv_one(u, bs, got, MSG_DONTWAIT, err)) == 1)
+		;
+	return r;
+}
+
+/* While datagrams arrive: one blocking receive call each, as netio's
+ * receiving thread makes them, with a look at the control connection every
+ * NETIO_UDP_LOOK_US. Returns once the control connection has input or no
+ * datagram came for that long (the socket's time limit). */
+static int recv_flow(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
+{
+	double look = netio_now() + NETIO_UDP_LOOK_US / 1e6;
 	for (;;) {
-		memset(m, 0, sizeof m);
-		for (int i = 0; i < BATCH; i++) {
-			iov[i].iov_base = u->buf + (size_t)i * SLOT;
-			iov[i].iov_len = SLOT;
-			m[i].msg_hdr.msg_iov = &iov[i];
-			m[i].msg_hdr.msg_iovlen = 1;
-		}
-		int n = recvmmsg(u->fd, m, BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-			    errno == ECONNREFUSED)
-				return 0;
-			return wd_err_set(err, WD_EFAIL, "receiving datagrams on UDP port %d during "
-					  "%s: %s", u->aux, u->c->phase, strerror(errno));
-		}
-		for (int i = 0; i < n; i++) {
-			size_t len = m[i].msg_len;
-			if (len == (size_t)bs && bs)
-				(*got)++;
-			else if (u->prev >= 0 && (len != (size_t)u->prev || !u->prev)) {
-				memmove(u->buf, u->buf + (size_t)i * SLOT, len < SLOT ? len : SLOT);
-				return wrong_size(u, len, bs, err);
-			}
-		}
-		if (n < BATCH)
+		int r = recv_one(u, bs, got, 0, err);
+		if (r <= 0)
+			return r;
+		double now = netio_now();
+		if (now < look)
+			continue;
+		look = now + NETIO_UDP_LOOK_US / 1e6;
+		struct pollfd p = {u->c->fd, POLLIN, 0};
+		if (poll(&p, 1, 0) > 0 || (u->give_up > 0 && now > u->give_up))
 			return 0;
 	}
 }
@@ -115,10 +129,11 @@ static int wait_input(struct udp *u, int bs, uint64_t *got, struct wd_err *err)
 		if (n < 0)
 			return wd_err_set(err, WD_EFAIL, "waiting for %s during %s: %s", u->c->who,
 					  u->c->phase, strerror(errno));
-		if ((p[1].revents & POLLIN) && (r = drain(u, bs, got, err)))
+		if (p[0].revents) /* what arrived before the message counts, as netio's
+				   * receiving thread has counted it by then */
+			return drain(u, bs, got, err);
+		if ((p[1].revents & POLLIN) && (r = recv_flow(u, bs, got, err)))
 			return r;
-		if (p[0].revents)
-			return 0;
 	}
 	return 0;
 }
@@ -133,8 +148,7 @@ static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint6
 		unsigned char m[8];
 		uint32_t cmd;
 		int r;
-		if ((r = wait_input(u, bs, got, err)) || (r = conn_read(u->c, m, sizeof m, err)) ||
-		    (r = drain(u, bs, got, err)))
+		if ((r = wait_input(u, bs, got, err)) || (r = conn_read(u->c, m, sizeof m, err)))
 			return r;
 		netio_get_ctl(m, &cmd, data);
 		if (cmd == want)
@@ -146,37 +160,34 @@ static int wait_ctl(struct udp *u, uint32_t want, const char *due, int bs, uint6
 	}
 }
 
-/* Sends datagrams of size bs to the peer's aux port for `seconds`. */
+/* Sends datagrams of size bs to the peer's aux port for `seconds`: one
+ * blocking call per datagram, as netio's sender makes. */
 static int send_for(struct udp *u, int bs, double seconds, uint64_t *sent, double *secs,
 		    struct wd_err *err)
 {
-	unsigned char *b = wd_xcalloc((size_t)bs, 1); /* first byte 0, as netio's */
-	struct iovec iov = {b, (size_t)bs};
-	struct mmsghdr m[BATCH];
-	memset(m, 0, sizeof m);
-	for (int i = 0; i < BATCH; i++) {
-		m[i].msg_hdr.msg_name = &u->dst;
-		m[i].msg_hdr.msg_namelen = u->dst_len;
-		m[i].msg_hdr.msg_iov = &iov;
-		m[i].msg_hdr.msg_iovlen = 1;
-	}
-	double t0 = netio_now(), deadline = t0 + seconds;
+	unsigned char *b = netio_data_block((size_t)bs); /* first byte 0, as netio's */
+	double t0 = netio_now(), deadline = t0 + seconds, look = t0 + NETIO_LOOK_MS / 1000.0;
 	uint64_t k = 0;
 	int r = 0;
-	for (unsigned round = 0; !r; round++) {
-		int n = sendmmsg(u->fd, m, BATCH, 0);
-		if (n > 0)
-			k += (uint64_t)n;
+	for (;;) {
+		double now = netio_now();
+		if (now >= deadline)
+			break;
+		if (now >= look) {
+			look = now + NETIO_LOOK_MS / 1000.0;
+			if ((r = conn_peer_spoke(u->c, err)))
+				break;
+		}
+		if (sendto(u->fd, b, (size_t)bs, 0, (struct sockaddr *)&u->dst, u->dst_len) >= 0)
+			k++;
 		else if (errno == ENOBUFS || errno == EAGAIN || errno == ECONNREFUSED)
 			k++; /* a full queue drops the datagram: counted as sent, as netio
 			      * does, so that it shows as loss */
-		else if (errno != EINTR)
+		else if (errno != EINTR) {
 			r = wd_err_set(err, WD_EFAIL, "sending datagrams to UDP port %d of %s during "
 				       "%s: %s", u->aux, u->c->who, u->c->phase, strerror(errno));
-		if (round % 8 == 7 && !r)
-			r = conn_peer_spoke(u->c, err);
-		if (netio_now() >= deadline)
 			break;
+		}
 	}
 	*sent = k;
 	*secs = netio_now() - t0;
@@ -226,9 +237,9 @@ static int client_rx(struct udp *u, int bs, double seconds, struct netio_dir *d,
 {
 	uint64_t got = 0;
 	uint32_t sent;
-	double t0 = netio_now();
-	u->give_up = t0 + seconds + RX_GRACE;
 	int r = conn_send_ctl(u->c, NETIO_S2C, (uint32_t)bs, err);
+	double t0 = netio_now(); /* from the request sent to the count, as netio times it */
+	u->give_up = t0 + seconds + RX_GRACE;
 	if (r || (r = wait_ctl(u, NETIO_RES, "the count of datagrams it sent", bs, &got, &sent,
 			       err)))
 		return r;
@@ -307,6 +318,7 @@ static int client_socket(struct udp *u, const struct netio_client_opts *o, struc
 				  strerror(e));
 	}
 	netio_set_bufs(u->fd);
+	netio_set_dgram_opts(u->fd);
 	return 0;
 }
 

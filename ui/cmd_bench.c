@@ -9,6 +9,7 @@
 #include "common/file.h"
 #include "netbench/bench_db.h"
 #include "netbench/bench_driver.h"
+#include "netbench/bench_spread.h"
 #include "netbench/netio.h"
 #include "ui/cmd_bench.h"
 
@@ -39,6 +40,17 @@ static int parse_port(struct wd_ctx *ctx, const char *s, int *out)
 	return 0;
 }
 
+static int parse_count(struct wd_ctx *ctx, const char *opt, const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < 1 || v > BENCH_MAX_ROUNDS)
+		return -ui_usage(ctx, "--%s %s: expected a count from 1 to %d", opt, s,
+				 BENCH_MAX_ROUNDS);
+	*out = (int)v;
+	return 0;
+}
+
 int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o)
 {
 	const char *v;
@@ -50,6 +62,10 @@ int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o)
 	if ((v = ui_optarg(ctx, "port")) && parse_port(ctx, v, &o->port))
 		return WD_EUSAGE;
 	if ((v = ui_optarg(ctx, "seconds")) && parse_seconds(ctx, v, &o->seconds))
+		return WD_EUSAGE;
+	if ((v = ui_optarg(ctx, "rounds")) && parse_count(ctx, "rounds", v, &o->rounds))
+		return WD_EUSAGE;
+	if ((v = ui_optarg(ctx, "runs")) && parse_count(ctx, "runs", v, &o->runs))
 		return WD_EUSAGE;
 	return 0;
 }
@@ -138,7 +154,7 @@ static void json_dir(struct json *j, const char *key, const struct netio_dir *d)
 	json_obj_end(j);
 }
 
-static void json_run(struct json *j, const struct bench_run *run, const char *db)
+static void json_run_object(struct json *j, const struct bench_run *run, const char *db)
 {
 	json_obj_begin(j, NULL);
 	json_int(j, "run", run->id);
@@ -166,15 +182,23 @@ static void json_run(struct json *j, const struct bench_run *run, const char *db
 	}
 	json_arr_end(j);
 	json_obj_end(j);
+}
+
+static void json_run(struct json *j, const struct bench_run *run, const char *db)
+{
+	json_run_object(j, run, db);
 	json_finish(j);
 }
 
-static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
+/* Records a run; quiet: no words and no JSON (the caller reports it). */
+static int record_run(struct wd_ctx *ctx, struct db *db, struct bench_run *run, bool quiet)
 {
 	struct wd_err err = {0};
 	int r = bench_db_add(db, run, &err);
 	if (r)
 		return ui_fail(ctx, r, &err);
+	if (quiet)
+		return 0;
 	if (ctx->json) {
 		struct json j;
 		json_init(&j, stdout);
@@ -185,6 +209,11 @@ static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
 	}
 	fflush(stdout);
 	return 0;
+}
+
+static int record(struct wd_ctx *ctx, struct db *db, struct bench_run *run)
+{
+	return record_run(ctx, db, run, false);
 }
 
 /* With --root, the run is labelled with the NIC driver the volume loads
@@ -239,12 +268,95 @@ static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct bench_
 	return 0;
 }
 
+/* The spread of one figure over the rounds: "1713.20 (1690.11-1730.55)". */
+static void spread_text(const struct bench_spread *sp, char *out, size_t n)
+{
+	if (sp->n > 1)
+		snprintf(out, n, "%.2f (%.2f-%.2f)", sp->median / MIB, sp->min / MIB, sp->max / MIB);
+	else if (sp->n)
+		snprintf(out, n, "%.2f", sp->median / MIB);
+	else
+		snprintf(out, n, "-");
+}
+
+/* A figure of one block size and direction over the rounds. */
+static void round_spread(const struct bench_run *runs, int n, int block, bool tx,
+			 struct bench_spread *sp)
+{
+	double v[BENCH_MAX_ROUNDS];
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct netio_result *r = netio_find_const(&runs[i].l, block);
+		const struct netio_dir *d = r ? (tx ? &r->tx : &r->rx) : NULL;
+		if (d && d->set)
+			v[k++] = d->rate;
+	}
+	bench_spread_of(v, k, sp);
+}
+
+/* After several rounds: per block size, the median of each direction and
+ * its range, as text or as the document's "spread". */
+static void print_rounds(struct wd_ctx *ctx, const struct bench_run *runs, int n,
+			 const char *db)
+{
+	const struct netio_listing *l = &runs[n - 1].l;
+	if (ctx->json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_obj_begin(&j, NULL);
+		json_int(&j, "rounds", n);
+		json_str(&j, "label", runs[n - 1].label);
+		json_str(&j, "db", db);
+		json_arr_begin(&j, "runs");
+		for (int i = 0; i < n; i++)
+			json_run_object(&j, &runs[i], db);
+		json_arr_end(&j);
+		json_arr_begin(&j, "spread");
+		for (int k = 0; k < l->n; k++) {
+			char label[16];
+			netio_block_label(l->r[k].block, label, sizeof label);
+			json_obj_begin(&j, NULL);
+			json_int(&j, "block", l->r[k].block);
+			json_str(&j, "block_name", label);
+			for (int t = 1; t >= 0; t--) {
+				struct bench_spread sp;
+				round_spread(runs, n, l->r[k].block, t, &sp);
+				json_obj_begin(&j, t ? "tx" : "rx");
+				json_num(&j, "mbyte_per_second", sp.median / MIB, 2);
+				json_num(&j, "min", sp.min / MIB, 2);
+				json_num(&j, "max", sp.max / MIB, 2);
+				json_int(&j, "rounds", sp.n);
+				json_obj_end(&j);
+			}
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_finish(&j);
+		return;
+	}
+	printf("Medians of %d rounds in MByte/s (1048576 bytes), with their range (lowest-highest):\n",
+	       n);
+	for (int k = 0; k < l->n; k++) {
+		char label[16], tx[64], rx[64];
+		struct bench_spread a, b;
+		netio_block_label(l->r[k].block, label, sizeof label);
+		round_spread(runs, n, l->r[k].block, true, &a);
+		round_spread(runs, n, l->r[k].block, false, &b);
+		spread_text(&a, tx, sizeof tx);
+		spread_text(&b, rx, sizeof rx);
+		printf("  %3s  Tx %s  Rx %s\n", label, tx, rx);
+	}
+	ui_say(ctx, "Recorded as runs %lld to %lld under label '%s' in %s.\n", runs[0].id,
+	       runs[n - 1].id, ui_esc(runs[n - 1].label), ui_esc(db));
+}
+
 static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct bench_opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS};
-	struct bench_run run = {0};
+	struct bench_opts o = {.port = NETIO_PORT, .seconds = NETIO_SECONDS, .rounds = 1};
+	struct bench_run tmpl = {0};
 	int rc = parse_client(ctx, argc, argv, &o);
-	if (rc || (rc = label_from_volume(ctx, &o, &run)))
+	if (rc || (rc = label_from_volume(ctx, &o, &tmpl)))
 		return rc;
 	struct db db;
 	if ((rc = bench_open_db(ctx, &o, true, NULL, &db)))
@@ -252,22 +364,35 @@ static int bench_client(struct wd_ctx *ctx, int argc, char **argv)
 	struct live lv = {ctx, !ctx->quiet && ui_term_ok(STDERR_FILENO), false};
 	struct netio_events ev = {&lv, on_progress, on_result, on_note};
 	struct netio_client_opts co = {o.host, o.port, o.proto, o.seconds, o.block, o.bind};
-	struct wd_err err = {0};
-	int r = netio_client_run(&co, &ev, &run.l, &err);
-	clear_progress(&lv);
-	if (r) {
-		wd_err_prefix(&err, "bench client: nothing recorded");
-		rc = ui_fail(ctx, r, &err);
-	} else {
+	struct bench_run *runs = wd_xcalloc((size_t)o.rounds, sizeof *runs);
+	int done = 0;
+	while (!rc && done < o.rounds) {
+		struct bench_run *run = &runs[done];
+		*run = tmpl;
+		if (o.rounds > 1 && !ctx->json)
+			printf("%sRound %d of %d:\n", done ? "\n" : "", done + 1, o.rounds);
+		struct wd_err err = {0};
+		int r = netio_client_run(&co, &ev, &run->l, &err);
+		clear_progress(&lv);
+		if (r) {
+			wd_err_prefix(&err, done ? "bench client: this round not recorded"
+						 : "bench client: nothing recorded");
+			rc = ui_fail(ctx, r, &err);
+			break;
+		}
 		if (!ctx->json)
 			printf("Done.\n");
-		if (!run.label[0])
-			snprintf(run.label, sizeof run.label, "%s", o.label ? o.label : o.host);
-		snprintf(run.source, sizeof run.source, "client");
-		snprintf(run.peer, sizeof run.peer, "%s:%d", o.host,
+		if (!run->label[0])
+			snprintf(run->label, sizeof run->label, "%s", o.label ? o.label : o.host);
+		snprintf(run->source, sizeof run->source, "client");
+		snprintf(run->peer, sizeof run->peer, "%s:%d", o.host,
 			 o.proto == NETIO_UDP ? o.port + 1 : o.port);
-		rc = record(ctx, &db, &run);
+		rc = record_run(ctx, &db, run, o.rounds > 1 && ctx->json);
+		done += !rc;
 	}
+	if (!rc && o.rounds > 1)
+		print_rounds(ctx, runs, done, db.path);
+	free(runs);
 	bench_db_close(&db);
 	return rc;
 }
@@ -428,6 +553,8 @@ static const struct wd_opt client_opts[] = {
 	{"tcp", 't', NULL, "the TCP test only", false},
 	{"udp", 'u', NULL, "the UDP test only", false},
 	{"block", 'b', "SIZE", "one block size only, 1k to 32k (-b32k as netio spells it)", false},
+	{"rounds", 0, "N", "run the whole test N times, each recorded; then each figure's median "
+	 "and range", false},
 	{0},
 };
 static const struct wd_opt import_opts[] = {
@@ -437,6 +564,7 @@ static const struct wd_opt report_opts[] = {
 	DB_OPT,
 	{"labels", 0, "A,B", "these labels, in this order (default: every label)", false},
 	{"svg", 0, "FILE", "also draw the TCP and UDP charts (FILE-tcp.svg, FILE-udp.svg)", false},
+	{"runs", 0, "N", "the latest N runs of each label (default 100): medians and ranges", false},
 	{0},
 };
 
@@ -447,12 +575,13 @@ const struct wd_cmd cmd_bench_subs[] = {
 	 "the label (default: the --root volume's NIC driver, else the client).\n",
 	 server_opts, NULL},
 	{"client", bench_client,
-	 "HOST [-t|-u] [-b SIZE[k]] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
+	 "HOST [-t|-u] [-b SIZE[k]] [--rounds N] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
 	 "a netio 1.3x client, against warpdrv's server or a real netio -s", NULL, client_opts, NULL},
 	{"import", bench_import, "--label NAME FILE",
 	 "records the text a netio client printed (FILE - reads standard input)", NULL,
 	 import_opts, NULL},
-	{"report", bench_report, "[--labels A,B] [--svg FILE]",
-	 "the table per block size, the ratio of the last label to the first", NULL, report_opts, NULL},
+	{"report", bench_report, "[--labels A,B] [--runs N] [--svg FILE]",
+	 "the table per block size (medians of each label's runs, with their range), the ratio "
+	 "of the last label to the first", NULL, report_opts, NULL},
 	{0},
 };

@@ -8,10 +8,13 @@
 #include "ui/commands.h"
 
 #define BENCH_MIB (1024.0 * 1024.0)
+#define BENCH_MAX_ROUNDS 100      /* bench client --rounds, bench report --runs */
 
 struct bench_opts {
 	const char *db, *label, *bind, *labels, *svg, *host, *file;
 	int port, block;
+	int rounds;   /* client: runs of the whole test (default 1) */
+	int runs;     /* report: the latest runs of each label (default BENCH_MAX_ROUNDS) */
 	double seconds;
 	enum netio_proto proto;
 };

@@ -143,15 +143,51 @@ t_rx_report_reads_the_client_documents() {
 	mkdir "$T/rx"
 	wdt --json bench client 127.0.0.1 -b 4k --port "$PORT" --seconds 0.1 --db "$T/c.db"
 	assert_rc 0
-	cp "$T/out" "$T/rx/wd-t-1.json" && cp "$T/out" "$T/rx/netio-t-1.json"
+	cp "$T/out" "$T/rx/wd-t-1-4k.json" && cp "$T/out" "$T/rx/netio-t-1-4k.json"
 	wdt --json bench client 127.0.0.1 -u -b 4k --bind 127.0.0.2 --port "$PORT" --seconds 0.1 --db "$T/c.db"
 	assert_rc 0
-	cp "$T/out" "$T/rx/wd-u-1.json" && cp "$T/out" "$T/rx/netio-u-1.json"
+	cp "$T/out" "$T/rx/wd-u-1-4k.json" && cp "$T/out" "$T/rx/netio-u-1-4k.json"
 	run python3 "$SRC/bench/netio_rx_report.py" "$T/rx" 1 netio 1.33 "0 0 0"
 	assert_rc 0
-	assert_out "  TCP    4k"
-	assert_out "  UDP    4k"
-	assert_out "lowest ratio warpdrv/netio of a receiving side: 1.00 (aim: 1 or more)"
+	echo "$OUT" | grep -Eq '^\| TCP \| 4k \| Rx \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| 1\.00 \| 1\.00-1\.00 \| within 5% \|$' || fail "no TCP 4k Rx row: $OUT"
+	assert_out "| UDP | 4k | Tx |"
+	assert_out "cells: 4 within 5%"
+}
+
+# The verdict of each cell from the rounds' ratios, with made-up figures:
+# the middle half of the ratios within 0.95..1.05, wholly below, wholly
+# above, or straddling a bound ("within the spread": the rounds cannot tell).
+t_rx_report_verdicts_from_the_spread() {
+	mkdir "$T/rx"
+	python3 - "$T/rx" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+M = 1048576
+# Per round: netio's and warpdrv's 8k Rx, then 32k Rx; Tx the same as Rx.
+rounds = [((100, 101), (100, 90), (100, 120), (100, 99)),
+          ((100, 99), (100, 91), (100, 118), (100, 112)),
+          ((102, 100), (100, 89), (100, 121), (100, 90)),
+          ((98, 99), (100, 92), (100, 119), (100, 104)),
+          ((100, 103), (100, 90), (100, 122), (100, 96))]
+for k, cells in enumerate(rounds, 1):
+    for prog, i in (("netio", 0), ("wd", 1)):
+        for proto, pair in (("t", cells[:2]), ("u", cells[2:])):
+            res = [{"block_name": name, "tx": {"bytes_per_second": c[i] * M},
+                    "rx": {"bytes_per_second": c[i] * M}} for name, c in zip(("8k", "32k"), pair)]
+            with open(os.path.join(d, "%s-%s-%d-all.json" % (prog, proto, k)), "w") as f:
+                json.dump({"results": res}, f)
+PY
+	run python3 "$SRC/bench/netio_rx_report.py" "$T/rx" 5 netio 1.33 "0.5 0.4 0.3"
+	assert_rc 0
+	# ratios 1.01 0.99 0.98 1.01 1.03: the middle half 0.99-1.02
+	assert_out "| TCP | 8k | Rx | 100.0 (98.0-102.0) | 100.0 (99.0-103.0) | 1.00 | 0.99-1.02 | within 5% |"
+	assert_out "| TCP | 32k | Rx | 100.0 (100.0-100.0) | 90.0 (89.0-92.0) | 0.90 | 0.90-0.92 | behind |"
+	assert_out "| UDP | 8k | Tx | 100.0 (100.0-100.0) | 120.0 (118.0-122.0) | 1.20 | 1.19-1.21 | ahead |"
+	# 0.99 1.12 0.90 1.04 0.96: the middle half 0.93-1.08 straddles both bounds
+	assert_out "| UDP | 32k | Rx | 100.0 (100.0-100.0) | 99.0 (90.0-112.0) | 0.99 | 0.93-1.08 | within the spread |"
+	assert_out "cells: 2 ahead, 2 behind, 2 within 5%, 2 within the spread"
+	assert_out "beyond 5%: TCP 32k Rx 0.90 (behind), TCP 32k Tx 0.90 (behind), UDP 8k Rx 1.20 (ahead), UDP 8k Tx 1.20 (ahead)"
+	assert_out "load average: 0.5 0.4 0.3"
 }
 
 t_import_announcement_gives_its_table() {
@@ -185,6 +221,58 @@ r = E.parse(sys.argv[1]).getroot()
 bars = [e for e in r.iter("{http://www.w3.org/2000/svg}rect") if e.find("{http://www.w3.org/2000/svg}title") is not None]
 assert r.tag.endswith("svg") and len(bars) == 24, len(bars)
 assert any("MMLEM 16k Tx: 50.39" in b.find("{http://www.w3.org/2000/svg}title").text for b in bars)' "$T/chart.svg" || fail "bad chart"
+}
+
+# Several runs under a label: each figure is their median with the range,
+# and a ratio the two labels' ranges cannot tell from none is marked.
+t_report_medians_ranges_and_the_spread() {
+	imp() { # label 8k-Tx 32k-Tx
+		printf 'Packet size  8k bytes:  %s MByte/s Tx,  50.00 MByte/s Rx.\nPacket size 32k bytes:  %s MByte/s Tx,  60.00 MByte/s Rx.\n' "$2" "$3" >"$T/l.txt"
+		wdt bench import --db "$T/r.db" --label "$1" "$T/l.txt"
+		assert_rc 0
+	}
+	imp before 100.00 200.00
+	wdt bench report --db "$T/r.db"
+	assert_out "| 8k | 100.00 | 50.00 |"
+	assert_out "One run per label: the spread is not known."
+	imp before 104.00 204.00
+	imp before 98.00 198.00
+	imp after 103.00 300.00
+	imp after 110.00 310.00
+	imp after 107.00 290.00
+	wdt bench report --db "$T/r.db"
+	assert_rc 0
+	assert_out "netio TCP throughput in MByte/s (1 MByte = 1048576 bytes), the runs of each label:"
+	assert_out "| 8k | 100.00 (98.00-104.00) | 50.00 (50.00-50.00) | 107.00 (103.00-110.00) | 50.00 (50.00-50.00) | 1.07x, within the spread | 1.00x, within the spread |"
+	assert_out "| 32k | 200.00 (198.00-204.00) | 60.00 (60.00-60.00) | 300.00 (290.00-310.00) | 60.00 (60.00-60.00) | 1.50x | 1.00x, within the spread |"
+	assert_out "  before: 3 runs (1 to 3), import l.txt, the latest at "
+	assert_out "the two labels' ranges overlap"
+	# --runs 1: the latest run of each alone, whose spread is unknown.
+	wdt bench report --db "$T/r.db" --runs 1
+	assert_out "| 8k | 98.00 | 50.00 | 107.00 | 50.00 | 1.09x | 1.00x |"
+	assert_out "One run per label: the spread is not known."
+	wdt --json bench report --db "$T/r.db"
+	assert_json 'd["tcp"]["rows"][0]["tx_ratio"] == 1.07 and d["tcp"]["rows"][0]["tx_within_spread"] is True and d["tcp"]["rows"][1]["tx_within_spread"] is False and d["tcp"]["rows"][0]["values"][0]["tx_min"] == 98 and d["tcp"]["rows"][0]["values"][0]["tx_max"] == 104 and d["tcp"]["rows"][0]["values"][0]["tx_rounds"] == 3 and d["tcp"]["runs"][1]["rounds"] == 3'
+	wdt bench report --db "$T/r.db" --runs 0
+	assert_rc 2
+}
+
+# --rounds N: N runs recorded, then each figure's median and range.
+t_client_rounds_give_medians_and_ranges() {
+	start_server
+	wdt bench client 127.0.0.1 -b 2k --rounds 3 --port "$PORT" --seconds 0.05 --label r --db "$T/c.db"
+	assert_rc 0
+	assert_out "Round 3 of 3:"
+	assert_out "Medians of 3 rounds in MByte/s (1048576 bytes), with their range (lowest-highest):"
+	echo "$OUT" | grep -Eq '^   2k  Tx [0-9.]+ \([0-9.]+-[0-9.]+\)  Rx [0-9.]+ \([0-9.]+-[0-9.]+\)$' || fail "no spread line: $OUT"
+	assert_out "Recorded as runs 1 to 3 under label 'r'"
+	[ "$(runs_in "$T/c.db")" = 3 ] || fail "recorded $(runs_in "$T/c.db") runs"
+	wdt --json bench client 127.0.0.1 -b 2k --rounds 2 --port "$PORT" --seconds 0.05 --label r --db "$T/c.db"
+	assert_rc 0
+	assert_json 'd["rounds"] == 2 and [r["run"] for r in d["runs"]] == [4, 5] and d["spread"][0]["block_name"] == "2k" and d["spread"][0]["rx"]["min"] <= d["spread"][0]["rx"]["mbyte_per_second"] <= d["spread"][0]["rx"]["max"] and d["spread"][0]["tx"]["rounds"] == 2'
+	wdt bench client 127.0.0.1 --rounds 101 --port "$PORT" --db "$T/c.db"
+	assert_rc 2
+	assert_err "--rounds 101: expected a count from 1 to 100"
 }
 
 t_import_netio126_integers_from_stdin() {
