@@ -11,15 +11,22 @@ wdt() { run timeout 30 "$WD" "$@"; }
 
 # Starts `warpdrv bench server` on $PORT with results in $T/server.db; the
 # EXIT trap of the test's subshell stops it whatever happens.
+# A port free when asked may be taken by a parallel test before the server
+# binds it: a server that says so is started again on another (3 tries).
 start_server() {
-	PORT=$(free_port)
-	timeout 60 "$WD" bench server --bind 127.0.0.1 --port "$PORT" --seconds 0.1 \
-		--db "$T/server.db" "$@" >"$T/server.log" 2>&1 &
-	SERVER=$!
-	trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || :' EXIT
-	for _ in $(seq 50); do
-		grep -q '^Listening' "$T/server.log" && return 0
-		sleep 0.1
+	local try
+	for try in 1 2 3; do
+		PORT=$(free_port)
+		timeout 60 "$WD" bench server --bind 127.0.0.1 --port "$PORT" --seconds 0.1 \
+			--db "$T/server.db" "$@" >"$T/server.log" 2>&1 &
+		SERVER=$!
+		trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || :' EXIT
+		for _ in $(seq 50); do
+			grep -q '^Listening' "$T/server.log" && return 0
+			grep -q 'is in use' "$T/server.log" && break
+			sleep 0.1
+		done
+		grep -q 'is in use' "$T/server.log" || break
 	done
 	fail "server did not start: $(cat "$T/server.log")"
 }
