@@ -14,22 +14,10 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "pci/parse.h"
+#include "pci/vbox_xml_node.h"
 
 /* A settings file is a few kilobytes; a registry of many machines, more. */
 #define VBOX_MAX (4u << 20)
-
-static bool is(const xmlNode *n, const char *name)
-{
-	return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static const xmlNode *child(const xmlNode *n, const char *name)
-{
-	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
-		if (is(c, name))
-			return c;
-	return NULL;
-}
 
 /* An attribute's value, newly allocated, or NULL. */
 static char *attr(const xmlNode *n, const char *name)
@@ -70,7 +58,7 @@ static int load(const char *path, const char *what, xmlDoc **doc, struct wd_err 
 		return wd_err_set(err, WD_EFAIL, "%.900s: not a VirtualBox %s", why, what);
 	}
 	const xmlNode *root = xmlDocGetRootElement(*doc);
-	if (!is(root, "VirtualBox")) {
+	if (!vbox_is(root, "VirtualBox")) {
 		xmlFreeDoc(*doc);
 		*doc = NULL;
 		return wd_err_set(err, WD_EFAIL, "%s: the first element is not <VirtualBox>: not a "
@@ -116,7 +104,7 @@ static char *relative_to(const char *file, const char *loc)
 static const xmlNode *find_disk(const xmlNode *n, const char *uuid, bool *is_child, int depth)
 {
 	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next) {
-		if (!is(c, "HardDisk"))
+		if (!vbox_is(c, "HardDisk"))
 			continue;
 		if (attr_is(c, "uuid", uuid)) {
 			*is_child = depth > 0;
@@ -131,7 +119,7 @@ static const xmlNode *find_disk(const xmlNode *n, const char *uuid, bool *is_chi
 
 static const xmlNode *registry_disks(const xmlNode *holder)
 {
-	return child(child(holder, "MediaRegistry"), "HardDisks");
+	return vbox_child(vbox_child(holder, "MediaRegistry"), "HardDisks");
 }
 
 /* ------------------------------------------------------------ the boot disk */
@@ -156,12 +144,12 @@ static void pick_disk(const xmlNode *controllers, struct pick *p)
 {
 	for (const xmlNode *c = controllers ? controllers->children : NULL; c && !p->found;
 	     c = c->next) {
-		if (!is(c, "StorageController"))
+		if (!vbox_is(c, "StorageController"))
 			continue;
 		for (const xmlNode *a = c->children; a; a = a->next) {
-			if (!is(a, "AttachedDevice") || !attr_is(a, "type", "HardDisk"))
+			if (!vbox_is(a, "AttachedDevice") || !attr_is(a, "type", "HardDisk"))
 				continue;
-			const xmlNode *img = child(a, "Image");
+			const xmlNode *img = vbox_child(a, "Image");
 			char *u = img ? attr(img, "uuid") : NULL;
 			if (!u)
 				continue;
@@ -186,7 +174,7 @@ static int read_machine(const char *file, const char *config_dir, struct vbox_ma
 	int r = load(file, "machine file (.vbox)", &doc, err);
 	if (r)
 		return r;
-	const xmlNode *mach = child(xmlDocGetRootElement(doc), "Machine");
+	const xmlNode *mach = vbox_child(xmlDocGetRootElement(doc), "Machine");
 	if (!mach) {
 		xmlFreeDoc(doc);
 		return wd_err_set(err, WD_EFAIL, "%s: no <Machine>: not a VirtualBox machine file",
@@ -195,16 +183,16 @@ static int read_machine(const char *file, const char *config_dir, struct vbox_ma
 	m->file = wd_xstrdup(file);
 	m->name = attr(mach, "name");
 	m->state_file = attr(mach, "stateFile");
-	for (const xmlNode *c = child(mach, "ExtraData") ? child(mach, "ExtraData")->children : NULL;
+	for (const xmlNode *c = vbox_child(mach, "ExtraData") ? vbox_child(mach, "ExtraData")->children : NULL;
 	     c && !m->switched; c = c->next)
-		if (is(c, "ExtraDataItem") && attr_is(c, "name", VBOX_SWITCH_KEY))
+		if (vbox_is(c, "ExtraDataItem") && attr_is(c, "name", VBOX_SWITCH_KEY))
 			m->switched = attr(c, "value");
 	/* the current state's controllers: in <Hardware> since settings 1.?,
 	 * beside it in older files */
 	struct pick p = {0};
-	pick_disk(child(child(mach, "Hardware"), "StorageControllers"), &p);
+	pick_disk(vbox_child(vbox_child(mach, "Hardware"), "StorageControllers"), &p);
 	if (!p.found)
-		pick_disk(child(mach, "StorageControllers"), &p);
+		pick_disk(vbox_child(mach, "StorageControllers"), &p);
 	if (p.uuid) {
 		bool is_child = false;
 		const xmlNode *d = find_disk(registry_disks(mach), p.uuid, &is_child, 0);
@@ -213,7 +201,7 @@ static int read_machine(const char *file, const char *config_dir, struct vbox_ma
 			char *g = wd_path_join(config_dir, "VirtualBox.xml");
 			struct wd_err ignore;
 			if (!load(g, "settings file", &global, &ignore))
-				d = find_disk(registry_disks(child(xmlDocGetRootElement(global),
+				d = find_disk(registry_disks(vbox_child(xmlDocGetRootElement(global),
 								   "Global")),
 					      p.uuid, &is_child, 0);
 			free(g);
@@ -271,10 +259,10 @@ static int find_registered(const char *machine, const char *config_dir, char **f
 		return wd_err_prefix(err, "--vm %s: no machine file of that name, and no registry",
 				     machine);
 	}
-	const xmlNode *list = child(child(xmlDocGetRootElement(doc), "Global"), "MachineRegistry");
+	const xmlNode *list = vbox_child(vbox_child(xmlDocGetRootElement(doc), "Global"), "MachineRegistry");
 	struct wd_buf names = {0};
 	for (const xmlNode *e = list ? list->children : NULL; e && !*file; e = e->next) {
-		if (!is(e, "MachineEntry"))
+		if (!vbox_is(e, "MachineEntry"))
 			continue;
 		char *src = attr(e, "src"), *uuid = attr(e, "uuid");
 		if (src) {
@@ -375,9 +363,9 @@ char *vbox_switch_format(const struct vbox_switch *sw)
 /* Sets (value) or removes (NULL) the record in <Machine><ExtraData>. */
 static void set_record(xmlNode *mach, const char *value)
 {
-	xmlNode *extra = (xmlNode *)child(mach, "ExtraData");
+	xmlNode *extra = (xmlNode *)vbox_child(mach, "ExtraData");
 	for (xmlNode *c = extra ? extra->children : NULL; c; c = c->next) {
-		if (!is(c, "ExtraDataItem") || !attr_is(c, "name", VBOX_SWITCH_KEY))
+		if (!vbox_is(c, "ExtraDataItem") || !attr_is(c, "name", VBOX_SWITCH_KEY))
 			continue;
 		if (value) {
 			xmlSetProp(c, (const xmlChar *)"value", (const xmlChar *)value);
@@ -412,11 +400,11 @@ static int rewrite(const char *file, bool on, struct vbox_switch *sw, struct wd_
 	int r = load(file, "machine file (.vbox)", &doc, err);
 	if (r)
 		return r;
-	xmlNode *mach = (xmlNode *)child(xmlDocGetRootElement(doc), "Machine");
-	const xmlNode *net = child(child(mach, "Hardware"), "Network");
+	xmlNode *mach = (xmlNode *)vbox_child(xmlDocGetRootElement(doc), "Machine");
+	const xmlNode *net = vbox_child(vbox_child(mach, "Hardware"), "Network");
 	int n = 0;
 	for (xmlNode *a = net ? net->children : NULL; a; a = a->next) {
-		if (!is(a, "Adapter"))
+		if (!vbox_is(a, "Adapter"))
 			continue;
 		int slot = num(a, "slot");
 		char *type = attr(a, "type");

@@ -14,6 +14,7 @@
 
 #include "common/buf.h"
 #include "pci/parse.h"
+#include "pci/vbox_xml_node.h"
 
 #define MAX_ADAPTERS 64
 /* VirtualBox's default when an <Adapter> has no type attribute. */
@@ -25,19 +26,6 @@ struct adapter {
 	char *type;
 	const char *attach; /* NULL: not attached */
 };
-
-static bool is(const xmlNode *n, const char *name)
-{
-	return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static const xmlNode *child(const xmlNode *n, const char *name)
-{
-	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
-		if (is(c, name))
-			return c;
-	return NULL;
-}
 
 static int bad(const char *file, const xmlNode *n, const char *what, struct wd_err *err)
 {
@@ -55,7 +43,7 @@ static const char *attachment_of(const xmlNode *n)
 		{"HostOnlyNetwork", "hostonlynet"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (is(n, map[i][0]))
+		if (vbox_is(n, map[i][0]))
 			return map[i][1];
 	return NULL;
 }
@@ -150,14 +138,14 @@ int pci_parse_vbox_xml(const char *text, size_t len, const char *name, struct pc
 	const xmlNode *root = xmlDocGetRootElement(doc);
 	struct adapter *a = wd_xcalloc(MAX_ADAPTERS, sizeof *a);
 	size_t n = 0;
-	if (!is(root, "VirtualBox"))
+	if (!vbox_is(root, "VirtualBox"))
 		r = root ? bad(name, root, "the first element is not <VirtualBox>", err)
 			 : wd_err_set(err, WD_EFAIL, "%s: no element at all: not a VirtualBox "
 				      "machine file", name);
 	/* the machine's own adapters, not those a <Snapshot> remembers */
-	const xmlNode *net = r ? NULL : child(child(child(root, "Machine"), "Hardware"), "Network");
+	const xmlNode *net = r ? NULL : vbox_child(vbox_child(vbox_child(root, "Machine"), "Hardware"), "Network");
 	for (const xmlNode *c = net ? net->children : NULL; c && !r; c = c->next) {
-		if (!is(c, "Adapter"))
+		if (!vbox_is(c, "Adapter"))
 			continue;
 		if (n == MAX_ADAPTERS)
 			r = bad(name, c, "more than 64 adapters", err);
