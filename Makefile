@@ -75,7 +75,7 @@ CFLAGS_ALL = $(WD_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(WD_LDFLAGS) $(LDFLAGS)
 
 # The library: every folder below ui/, in the layer order of docs/architecture.md.
-LIB_DIRS := common fs trust os2 pci netbench state license catalog installer session
+LIB_DIRS := common fs trust os2 pci netbench state license catalog txn installer session
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(sort $(wildcard $(d)/*.c)))
 UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(sort $(wildcard ui/*.c)))
 BENCH_SRCS := $(wildcard bench/*.c)

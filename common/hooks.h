@@ -1,12 +1,12 @@
 /* Test hooks: environment variables the tests and benchmarks use to steer a
  * run (WARPDRV_NOW for the date, WARPDRV_CRASH_AT, WARPDRV_FAIL_AT,
- * WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE (installer/txn_step.c),
+ * WARPDRV_PAUSE_AT with WARPDRV_PAUSE_FILE (txn/txn_step.c),
  * WARPDRV_SIGNAL_AT, WARPDRV_PAUSE_JOURNAL (state/db_vfs.c: a pause once
  * SQLite's journal is open)). WARPDRV_SIGNAL_AT=N:TERM (or INT,
  * HUP, QUIT) makes the process send itself that signal just before its Nth
- * durable step (installer/txn_step.c), as a host shutting down would.
+ * durable step (txn/txn_step.c), as a host shutting down would.
  * WARPDRV_CRASH_AT=log stops it after a change is recorded, before its line
- * is written to the text log (installer/textlog.c).
+ * is written to the text log (txn/textlog.c).
  * They exist only in the programs built in build/
  * (WD_TEST_HOOKS=1, the default);
  * `make install` builds its programs with WD_TEST_HOOKS=0, where every hook

@@ -1,5 +1,5 @@
 /* The process table: who a process is, for a message that names the holder
- * of a lock (installer/txn_lock.c). */
+ * of a lock (txn/txn_lock.c). */
 #ifndef WD_PROC_H
 #define WD_PROC_H
 

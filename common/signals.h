@@ -4,7 +4,7 @@
  * SIGQUIT. Outside a deferred window their handler ends the run at once
  * (one line, "interrupted", exit 1). Inside one it only notes the signal
  * (wd_defer_note) and returns: the transaction that opened the window reads
- * it at its next durable step (installer/txn_step.c) and, before its commit,
+ * it at its next durable step (txn/txn_step.c) and, before its commit,
  * fails that step so that the change is undone; after it, finishes the
  * change. Then it says "interrupted" and fails (docs/recovery.md).
  *

@@ -177,13 +177,13 @@ int fs_free_bytes(const struct fs_root *r, unsigned long long *free_bytes, struc
  * existing name, and no name is followed. A handle is kept only for one
  * batch of one transaction phase, within which warpdrv itself neither moves
  * nor removes any folder; fs_batch_end closes them all. The kept handles
- * may be used from several threads (installer/unlink_batch.h); begin and
+ * may be used from several threads (txn/unlink_batch.h); begin and
  * end are the caller's thread's, with no other thread using the root. */
 #define FS_BATCH_DIRS 8
 void fs_batch_begin(const struct fs_root *r);
 void fs_batch_end(const struct fs_root *r);
 /* Whether a batch is open (its begins not all ended): never, between two
- * transactions' phases (installer/txn_lock.c checks it at each
+ * transactions' phases (txn/txn_lock.c checks it at each
  * transaction's end in the programs built for the tests). */
 bool fs_batch_open(const struct fs_root *r);
 /* Whether p (a file beneath the root) lies in a folder on the root's own

@@ -13,7 +13,7 @@
 #include "common/buf.h"
 #include "common/file.h"
 #include "fs/fs.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 
 #define CACHE_DIR STORE_DIR "/packages"
 

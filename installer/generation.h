@@ -12,7 +12,7 @@
 #include "state/db.h"
 #include "state/generations.h"
 #include "common/buf.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "os2/volume.h"
 
 #define WD_GENERATIONS_DIR WD_STATE_DIR "/generations"

@@ -13,7 +13,7 @@
 #include "catalog/package.h"
 #include "catalog/repo.h"
 #include "common/err.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "os2/volume.h"
 #include "state/db.h"
 #include "trust/keys.h"

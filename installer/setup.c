@@ -15,7 +15,7 @@
 #include "installer/boot_critical.h"
 #include "installer/boot_model.h"
 #include "installer/check.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "license/activation.h"
 
 void setup_note(struct setup *s, char *text)

@@ -8,7 +8,7 @@
 #include "fs/fs.h"
 #include "installer/generation.h"
 #include "installer/setup_internal.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "os2/config_sys.h"
 #include "state/installed.h"
 #include "state/generations.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "os2/boot_drive.h"
 #include "os2/config_sys.h"
 #include "os2/volume.h"

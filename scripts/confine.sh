@@ -15,7 +15,7 @@ top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top"
 # The folders whose code can see a volume (pci/ reads sysfs and guest
 # listings, netbench/ its results file: neither is given a volume).
-DIRS='trust os2 state license catalog installer session ui'
+DIRS='trust os2 state license catalog txn installer session ui'
 CALLS='open|openat|openat2|creat|fopen|freopen|opendir|rename|renameat|renameat2|unlink|unlinkat|remove|rmdir|mkdir|mkdirat|mkfifo|mknod|chmod|fchmodat|chown|lchown|fchownat|link|linkat|symlink|symlinkat|truncate|stat|lstat|fstatat|access|faccessat|utime|utimes|utimensat|realpath|sqlite3_open|sqlite3_open_v2|wd_read_file|wd_write_atomic|wd_open_plain|wd_copy_file|wd_copy_mode_owner|wd_check_plain|wd_mkdirs|wd_exists|wd_is_dir|wd_fsync_dir|wd_fsync_parent|wd_sync_fs|wd_sha256_file'
 find $DIRS -name '*.c' 2>/dev/null | sort | xargs grep -HnE "(^|[^A-Za-z0-9_.>])($CALLS)[[:space:]]*\(" |
 	awk -v calls="$CALLS" '

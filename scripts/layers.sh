@@ -14,8 +14,9 @@ trust os2 pci
 state
 license
 catalog
-installer
-netbench session
+txn
+session
+installer netbench
 ui'
 
 cd "$top"

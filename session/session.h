@@ -26,7 +26,7 @@
 
 #include "catalog/fetch.h"
 #include "catalog/repo.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "license/activation.h"
 #include "os2/volume.h"
 #include "pci/pci.h"
@@ -80,7 +80,7 @@ enum session_db_mode {
 	/* The state folder and database are made if there are none. */
 	SESSION_DB_CREATE,
 	/* As it is, for a command whose own transaction comes later and
-	 * recovers first (installer/txn.h): an interrupted transaction is
+	 * recovers first (txn/txn.h): an interrupted transaction is
 	 * neither told nor recovered here, and the boot drive not resolved. */
 	SESSION_DB_PLAIN,
 };

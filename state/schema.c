@@ -25,7 +25,7 @@ const char *const db_schema_steps[] = {
 	" key_id TEXT PRIMARY KEY COLLATE NOCASE,"
 	" source TEXT NOT NULL);",
 	/* 3: installed packages and files, their history, the transaction intent
-	 * (txn, txn_op: see installer/txn.h); revoked key ids live in step 2's
+	 * (txn, txn_op: see txn/txn.h); revoked key ids live in step 2's
 	 * revoked_keys */
 	"CREATE TABLE package (name TEXT PRIMARY KEY, version TEXT NOT NULL,"
 	" released TEXT NOT NULL, kind TEXT NOT NULL, entitlement TEXT,"
@@ -59,7 +59,7 @@ const char *const db_schema_steps[] = {
 	" REFERENCES repository (name) ON DELETE CASCADE, seq INTEGER NOT NULL,"
 	" url TEXT NOT NULL, PRIMARY KEY (repository, seq));",
 	/* 6: what an install's commit records, kept with its intent
-	 * (installer/txn.h), so that recovery can finish it as well as undo it */
+	 * (txn/txn.h), so that recovery can finish it as well as undo it */
 	"ALTER TABLE txn ADD COLUMN done_sql TEXT;",
 	/* 7: the commit made from recorded rows, never from SQL text kept in
 	 * the database (state/txnlog.h): txn says how the history names the

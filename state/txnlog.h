@@ -1,5 +1,5 @@
 /* The transaction intent in the volume's database (tables txn, txn_op and
- * txn_package; installer/txn.h tells the order of the steps around them).
+ * txn_package; txn/txn.h tells the order of the steps around them).
  *
  * The intent records what a transaction does as rows: each operation with its
  * paths and hashes, each package it installs, the generation it adds. What
@@ -31,7 +31,7 @@
 #include "common/hash.h"
 #include "state/db.h"
 
-/* In the order of installer/txn.h's enum txn_op_kind. */
+/* In the order of txn/txn.h's enum txn_op_kind. */
 enum txnlog_kind { TXNLOG_MKDIR, TXNLOG_PUT, TXNLOG_DELETE, TXNLOG_RESTORE, TXNLOG_REPLACE,
 		   TXNLOG_RETIRE };
 

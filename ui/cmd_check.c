@@ -8,7 +8,7 @@
 #include "catalog/repo.h"
 #include "common/date.h"
 #include "installer/check.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "os2/boot_drive.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "session/session.h"
 #include "ui/commands.h"
 

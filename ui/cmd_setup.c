@@ -15,7 +15,7 @@
 #include "installer/generation.h"
 #include "installer/nic_plan.h"
 #include "installer/setup.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "license/activation.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "installer/undo.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "state/generations.h"
 #include "ui/commands.h"
 #include "session/session.h"

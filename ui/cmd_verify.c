@@ -10,7 +10,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"

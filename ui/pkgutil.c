@@ -10,7 +10,7 @@
 
 #include "catalog/versions.h"
 #include "common/date.h"
-#include "installer/txn.h"
+#include "txn/txn.h"
 #include "ui/config.h"
 #include "session/session.h"
 #include "ui/progress.h"

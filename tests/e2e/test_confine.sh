@@ -6,7 +6,7 @@
 # that the sentinel folder beside it ($T/outside) is untouched.
 #
 # Functions named xt_ are cases whose fix lies in the transaction or the
-# database code (installer/txn*.c, installer/generation.c, state/db.c): they
+# database code (txn/txn*.c, installer/generation.c, state/db.c): they
 # are not run until those call the confined primitives (docs/threat-model.md).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"

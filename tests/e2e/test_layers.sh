@@ -57,14 +57,14 @@ t_the_tree_keeps_volume_files_in_the_confined_layer() {
 
 t_a_path_call_outside_the_confined_layer_fails() {
 	copy_sources
-	printf 'static void x(const char *p)\n{\n\tunlink(p);\n}\n' >>"$T/tree/installer/txn_files.c"
+	printf 'static void x(const char *p)\n{\n\tunlink(p);\n}\n' >>"$T/tree/txn/txn_files.c"
 	printf 'static int y(const char *p)\n{\n\treturn wd_exists(p) && rename(p, "b") == 0;\n}\n' \
 		>>"$T/tree/os2/volfiles.c"
 	printf 'static int z(int d)\n{\n\treturn openat(AT_FDCWD, "x", 0) + openat(d, "y", 0);\n}\n' \
 		>>"$T/tree/state/txnlog.c"
 	run sh "$SRC/scripts/confine.sh" "$T/tree"
 	assert_rc 1
-	assert_out "installer/txn_files.c:"
+	assert_out "txn/txn_files.c:"
 	assert_out "unlink() on a path outside fs/"
 	assert_out "wd_exists() on a path outside fs/"
 	assert_out "rename() on a path outside fs/"

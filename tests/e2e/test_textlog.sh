@@ -2,7 +2,7 @@
 # The plain-text log on the volume, var/log/warpdrv.log (\VAR\LOG\WARPDRV.LOG
 # in the guest): a line per transaction, CR LF, ASCII only, kept consistent
 # with the transaction across a crash, never written through a planted link,
-# and capped (installer/textlog.h, docs/recovery.md "The text log").
+# and capped (txn/textlog.h, docs/recovery.md "The text log").
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 . "$(dirname "$0")/setup_lib.sh"

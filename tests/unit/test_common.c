@@ -17,7 +17,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
-#include "installer/unlink_batch.h"
+#include "txn/unlink_batch.h"
 #include "os2/volume.h"
 #include "state/db.h"
 #include "trust/keys.h"

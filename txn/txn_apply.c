@@ -4,7 +4,7 @@
  * one noticed before the commit fails the next step, and the change is put
  * back as after any failure; one after it lets the change finish; either
  * way the run then fails, saying it was interrupted. */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "common/signals.h"
 #include "license/activation.h"
 #include "state/txnlog.h"
-#include "installer/textlog.h"
+#include "txn/textlog.h"
 
 /* The packages of an install plan (one or several merged), or none. */
 static size_t plan_pkgs(const struct txn_plan *plan, const struct package *const **pkgs,

@@ -1,4 +1,4 @@
-#include "installer/unlink_batch.h"
+#include "txn/unlink_batch.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * removing a package's, undoing an install that did not commit and
  * finishing one whose new files are all written. Each step goes through
  * txn_step.c, so the crash test can stop at any of them. */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
-#include "installer/unlink_batch.h"
+#include "txn/unlink_batch.h"
 
 static bool writes(const struct txn_op *o)
 {
@@ -313,7 +313,7 @@ void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 	if (unlink_batch_pending()) /* the transaction's own: a failure stays recorded */
 		unlink_batch_run(&e);
 	/* queued and deleted together: where freeing a file's blocks waits for
-	 * the device (a discard), the waits overlap (installer/unlink_batch.h) */
+	 * the device (a discard), the waits overlap (txn/unlink_batch.h) */
 	for (size_t i = 0; i < n; i++) {
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
 			continue;

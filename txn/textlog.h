@@ -23,7 +23,7 @@
 #ifndef WD_TEXTLOG_H
 #define WD_TEXTLOG_H
 
-#include "installer/txn.h"
+#include "txn/txn.h"
 
 #define TEXTLOG_MAX (64 * 1024)
 #define TEXTLOG_META_LAST "textlog-last"
@@ -36,7 +36,7 @@ char *textlog_describe(struct db *db, const struct txn_plan *plan, const char *w
 char *textlog_line(const char *what, const char *outcome);
 /* Appends line to the log unless the log ends with it already. */
 int textlog_append(const struct volume *v, const char *line, struct wd_err *err);
-/* The transaction's part (installer/txn_apply.c, txn_recover.c):
+/* The transaction's part (txn/txn_apply.c, txn_recover.c):
  * textlog_begin describes a plan about to be applied and makes its "done"
  * line (t->log_desc, t->log_line); textlog_intent stores the description
  * with the intent (inside its database transaction); txn_record_done

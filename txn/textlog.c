@@ -1,5 +1,5 @@
-/* The plain-text log on the volume (installer/textlog.h). */
-#include "installer/textlog.h"
+/* The plain-text log on the volume (txn/textlog.h). */
+#include "txn/textlog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

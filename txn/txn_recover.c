@@ -1,7 +1,7 @@
 /* Finishing or undoing what an interrupted run left, from the rows its
  * intent recorded (state/txnlog.h checks them: every path is confined to
  * the volume before anything acts on it). */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include "common/file.h"
 #include "common/signals.h"
 #include "state/txnlog.h"
-#include "installer/textlog.h"
-#include "installer/unlink_batch.h"
+#include "txn/textlog.h"
+#include "txn/unlink_batch.h"
 
 /* A checked relative path from the database, resolved under the root as any
  * other path on the volume is (its case as found on disk). */
@@ -243,7 +243,7 @@ int txn_recover_volume(const struct volume *v, struct txn_pending_desc *d, struc
 	if (!r && have)
 		r = txn_pending_describe(&db, d, err);
 	/* or only the text log's line of the last one is missing: txn_begin
-	 * writes it (installer/textlog.h) */
+	 * writes it (txn/textlog.h) */
 	if (!r && have && !d->found)
 		behind = textlog_behind(v, &db);
 	db_close(&db);

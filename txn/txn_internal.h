@@ -1,4 +1,4 @@
-/* What the files of the transaction share (installer/txn.h is the API):
+/* What the files of the transaction share (txn/txn.h is the API):
  * txn_step.c   the durable steps, each a place the crash test can stop at
  * txn_files.c  the file phases: put, remove, undo, finish
  * txn_apply.c  the intent and the commit records (through state/txnlog.h)
@@ -8,7 +8,7 @@
 #ifndef WD_TXN_INTERNAL_H
 #define WD_TXN_INTERNAL_H
 
-#include "installer/txn.h"
+#include "txn/txn.h"
 
 /* ---- txn_step.c ---- */
 /* The step the crash test stops before (WARPDRV_CRASH_AT; 0: none). */

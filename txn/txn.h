@@ -24,7 +24,7 @@
  * Where the system can flush a whole file system at once (Linux syncfs), a
  * "flush" of a batch is one such flush covering every file and folder of the
  * batch; elsewhere each file and folder is flushed on its own. The deletes of
- * a batch are issued together, from a few threads (installer/unlink_batch.h),
+ * a batch are issued together, from a few threads (txn/unlink_batch.h),
  * before the folder flush that makes them durable.
  *
  * The code: txn_step.c (durable steps), txn_files.c (file phases),
@@ -107,7 +107,7 @@ struct txn {
 	bool recovered;            /* an interrupted run was finished or undone */
 	const char *what;          /* txn_begin's ("install mmlem") */
 	/* the text log's description of the change under way, and the line its
-	 * commit stores (installer/textlog.h) */
+	 * commit stores (txn/textlog.h) */
 	char *log_desc, *log_line;
 	const char *recovered_as;  /* "finished" or "undone" */
 	/* flushing in batches (txn_step.c, txn_flush_file): the volume's file system,

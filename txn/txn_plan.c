@@ -1,6 +1,6 @@
 /* Plans: what a transaction will do, made under the lock from the package,
  * the volume and the database before anything is written. */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The volume's lock (fcntl on var/lib/warpdrv/lock: a crashed holder's lock
  * goes with its process), and the beginning and end of a transaction. */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include "common/file.h"
 #include "common/hooks.h"
 #include "common/proc.h"
-#include "installer/textlog.h"
+#include "txn/textlog.h"
 
 /* How many seconds to wait for the lock (txn_set_lock_wait). */
 static int lock_wait = TXN_LOCK_WAIT_DEFAULT;

@@ -6,7 +6,7 @@
  * step the same way, once, up to the commit; WARPDRV_SIGNAL_AT=N:TERM (INT,
  * HUP, QUIT) sends one just before step N. */
 #define _GNU_SOURCE /* sync_file_range, where there is one */
-#include "installer/txn_internal.h"
+#include "txn/txn_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@
 #include "common/hash.h"
 #include "common/hooks.h"
 #include "common/signals.h"
-#include "installer/unlink_batch.h"
+#include "txn/unlink_batch.h"
 
 int txn_crash_at_env(void)
 {
@@ -252,7 +252,7 @@ static bool is_kept_copy(const struct txn *t, const char *path)
 
 /* A delete of a package's file is queued with the others of the batch and
  * happens before the next step of another kind, in txn_flush_dirs at the
- * latest: the deletes then overlap (installer/unlink_batch.h). */
+ * latest: the deletes then overlap (txn/unlink_batch.h). */
 int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
 {
 	if (!fs_exists(TXN_FS(t), path))
