@@ -66,6 +66,9 @@ void setup_clear(struct setup *s)
 	free(s->install);
 	free(s->own_command);
 	free(s->own_summary);
+	offer_free(&s->offer);
+	free(s->off_driver);
+	wd_buf_free(&s->diff);
 }
 
 int setup_new(struct setup **out, const char *command, struct volume *v, struct db *db,
@@ -104,6 +107,10 @@ void setup_view(const struct setup *s, struct setup_view *out)
 		.ninstall = s->ninstall,
 		.anything = setup_anything(s),
 		.generation = s->generation,
+		.diff = s->diff.p ? s->diff.p : "",
+		.diff_len = s->diff.len,
+		.applied = s->applied,
+		.switched = s->switched,
 	};
 }
 

@@ -37,8 +37,45 @@ struct setup_view {
 	size_t ninstall;
 	bool anything;                    /* setup_anything */
 	long generation;                  /* after setup_apply: the generation (0: none) */
+	const char *diff;                 /* setup_prepare's unified diff of both files */
+	size_t diff_len;
+	bool applied;                     /* setup_apply wrote the plan */
+	int switched;                     /* after setup_commit: the machine's adapters
+					   * --switch-nic switched */
 };
 void setup_view(const struct setup *s, struct setup_view *out);
+
+struct session;
+
+/* What one setup, configure nic|acpi or rollback plans. */
+struct setup_req {
+	const char *command;   /* "setup", "configure nic", "rollback": named in messages */
+	bool nic, acpi;        /* plan the NIC, the ACPI PSD */
+	bool acpi_optional;    /* a refused PSD is a note (setup), not the error */
+	bool off;              /* configure nic --off: back to the driver before */
+	bool switch_nic;       /* setup --switch-nic (--vm): the machine's PCnet adapters */
+	bool verbose;          /* the gate's reason in a note too */
+	bool rollback;         /* rollback to before generation gen (0: the last) */
+	long gen;
+	const char *driver, *slot, *section, *frame; /* --driver, --slot, --section, --frame */
+	const char *pci;       /* the PCI source (pci/pci.h) */
+};
+
+/* The whole plan of q on the session's volume, below the front end: the
+ * volume and its database (an interrupted run finished first), its
+ * configuration files, the packages on offer (installer/offer.h: a download
+ * asked first through the session), the NIC and ACPI plans, rendered and
+ * checked by the postcondition, and their diff. *out is the plan (freed
+ * with setup_free, even on an error). */
+int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **out,
+		  struct wd_err *err);
+/* Writes a prepared plan in one transaction (setup_apply), then, with
+ * --switch-nic, the machine's adapters (view's switched). */
+int setup_commit(struct setup *s, struct wd_err *err);
+/* detect's advice (nic_advise) under the session's subscription: the
+ * volume's boot drive when one is given (volume), else C:. */
+int setup_advise(struct session *ss, bool volume, const struct pci_list *l, char **driver,
+		 char **why, struct wd_err *err);
 
 /* A plan of command ("setup", "upgrade") for volume v (opened, its boot
  * drive set) and its database db (read only; have_db false when there is

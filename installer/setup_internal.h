@@ -5,6 +5,7 @@
 #ifndef WD_SETUP_INTERNAL_H
 #define WD_SETUP_INTERNAL_H
 
+#include "installer/offer.h"
 #include "installer/setup.h"
 
 struct setup {
@@ -33,6 +34,15 @@ struct setup {
 	size_t ninstall;
 	long generation;
 	char *own_command, *own_summary; /* rollback's, when command and summary are made */
+	/* setup_prepare's (installer/setup_run.c): the session, the packages on
+	 * offer, the diff of the plan, what --switch-nic switched */
+	struct session *ss;
+	struct offer offer;
+	bool switch_nic, verbose;
+	char *off_driver;      /* configure nic --off: the driver before (a copy) */
+	struct wd_buf diff;
+	bool applied;
+	int switched;
 };
 
 /* Reads the files of s->v (opened, boot drive set); setup_clear frees what

@@ -557,3 +557,10 @@ int session_load(struct session *s, const char *arg, struct package *p, struct w
 				  "('warpdrv list' shows them)", arg);
 	return catalog_fetch(from, e, kr, p, err);
 }
+
+int session_ask(struct session *s, const char *question, const char *refusal, struct wd_err *err)
+{
+	if (s->o.cb.ask)
+		return s->o.cb.ask(s->o.cb.ud, question, refusal, err);
+	return wd_err_set(err, WD_EUSAGE, "%s, and no one can be asked: add --yes", refusal);
+}

@@ -40,6 +40,11 @@ struct session_cb {
 	void (*warn)(void *ud, const char *msg);
 	/* The trusted keys were loaded (the front end may name development keys). */
 	void (*keys_loaded)(void *ud);
+	/* A question the user answers before the run goes on (a download the
+	 * plan needs): 0 for yes; else the error, refusal naming what needed
+	 * the yes (no terminal: a usage error naming --yes; a no: WD_EFAIL).
+	 * NULL: every question is refused so. */
+	int (*ask)(void *ud, const char *question, const char *refusal, struct wd_err *err);
 	void *ud;
 };
 
@@ -174,6 +179,9 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 /* 0 when package p may be installed under the volume's subscription; else
  * why not (why filled; -WD_ELICENSE and the like). */
 int session_gate(struct session *s, const struct package *p, struct wd_err *why);
+/* Asks the user (the ask callback above); question and refusal are plain
+ * text, escaped by the front end. */
+int session_ask(struct session *s, const char *question, const char *refusal, struct wd_err *err);
 /* A package by name (from the catalog) or a .wdp file on disk. */
 int session_load(struct session *s, const char *arg, struct package *p, struct wd_err *err);
 

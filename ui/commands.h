@@ -14,11 +14,6 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_configure_acpi_off(struct wd_ctx *ctx, int argc, char **argv);
 /* rollback --packages (ui/cmd_undo.c) */
 int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv);
-/* The driver package each device of l would get (driver[i], NULL for none or
- * not a NIC) and why not a better one or none (why[i]); in ui/cmd_setup.c. */
-struct pci_list;
-int setup_would_get(struct wd_ctx *ctx, const struct pci_list *l, char **driver, char **why,
-		    struct wd_err *err);
 
 int cmd_activate(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_license(struct wd_ctx *ctx, int argc, char **argv);

@@ -25,6 +25,11 @@ static void on_keys(void *ud)
 	ui_warn_dev_keys(ud);
 }
 
+static int on_ask(void *ud, const char *question, const char *refusal, struct wd_err *err)
+{
+	return ui_confirm(ud, ui_esc(question), err, "%s", refusal);
+}
+
 /* The host state folder (catalog/hoststate.h): the option or variable,
  * else /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv (by default
  * ~/.local/state/warpdrv); NULL where none can be named. */
@@ -65,7 +70,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.nrepos = ctx->nrepos,
 		.net = ui_net(ctx),
 		.dry_run = ctx->dry_run,
-		.cb = {.warn = on_warn, .keys_loaded = on_keys, .ud = ctx},
+		.cb = {.warn = on_warn, .keys_loaded = on_keys, .ask = on_ask, .ud = ctx},
 	};
 	struct wd_err ignore; /* session_open opens nothing, and cannot fail */
 	session_open(s, &o, &ignore);
