@@ -32,8 +32,30 @@ struct pkg_cb {
 		      const char *by, size_t nfiles);
 	/* A plan made without writing (--dry-run); NULL: plans are not shown. */
 	void (*plan)(void *ud, const struct txn_plan *plan);
+	/* install --dry-run: e would be downloaded from where first (nothing
+	 * downloads); NULL: not told. */
+	void (*download)(void *ud, const struct index_entry *e, const char *where);
+	/* install PKG=VERSION: a plan that goes below the installed version,
+	 * told before the question; NULL: not told. */
+	void (*downgrade)(void *ud, const struct txn_plan *plan);
+	/* Whether the user said yes to every question already (--yes): then
+	 * nothing is told before one. NULL: no. */
+	bool (*yes)(void *ud);
 	void *ud;
 };
+
+struct session;
+/* install PKG|PKG=VERSION|FILE.wdp...: for each argument the package (a
+ * name at the newest version the subscription allows, PKG=VERSION at that
+ * version, a .wdp file), the subscription's gate before anything downloads,
+ * a downgrade told and asked first (session_ask), the plans checked before
+ * the lock (install_preplan), then each package in its own transaction;
+ * --dry-run (the session's) plans and writes nothing. */
+int install_run(struct session *ss, char *const *args, int nargs, const struct pkg_cb *cb,
+		struct wd_err *err);
+/* Whether an argument names a package file (a path, or NAME.wdp in any
+ * case) rather than a package of the repositories. */
+bool install_arg_is_file(const char *arg);
 
 /* What every package transaction does first, once txn_begin has taken the
  * volume: a recovery it made is told (PKG_RECOVERED), and the catalog's

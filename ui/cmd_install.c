@@ -154,107 +154,15 @@ struct pkg_cb pkg_render(struct render *rd, struct wd_ctx *ctx, const char *list
 	return (struct pkg_cb){.event = on_event, .plan = ctx->dry_run ? on_plan : NULL, .ud = rd};
 }
 
-/* The catalog entry an argument names (NULL for a .wdp file, *err clear): a
- * name at the newest version the subscription allows (catalog/versions.h),
- * PKG=VERSION at that version from whichever repository has it. */
-static const struct index_entry *arg_entry(struct db *db, const struct keyring *kr,
-					   const struct catalog *cat, const char *arg,
-					   const struct repo **from, struct wd_err *err)
-{
-	size_t n = strlen(arg);
-	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
-		return NULL;
-	const char *eq = strchr(arg, '=');
-	if (!eq)
-		return catalog_pick_db(db, kr, cat, arg, from, err);
-	char *name = wd_xstrndup(arg, (size_t)(eq - arg));
-	const struct index_entry *e = catalog_find_version(cat, name, eq + 1, from);
-	if (!e)
-		wd_err_set(err, WD_EFAIL, "no package %s at version %s in the repositories "
-			   "('warpdrv info %s' lists its versions)", name, eq + 1, name);
-	free(name);
-	return e;
-}
-
-/* A package file, or the entry arg_entry names, read; PKG=VERSION may
- * replace a newer version. */
-static int load_arg(struct wd_ctx *ctx, struct db *db, const struct keyring *kr,
-		    const struct catalog *cat, const char *arg, struct package *p,
-		    struct wd_err *err)
-{
-	const struct repo *from;
-	wd_err_clear(err);
-	const struct index_entry *e = arg_entry(db, kr, cat, arg, &from, err);
-	if (!e && !err->code)
-		return session_load(ctx->s, arg, p, err);
-	/* the subscription's refusal before anything is downloaded */
-	int r = e ? catalog_gate_entry(db, kr, cat, e, err) : -err->code;
-	if (!r)
-		r = catalog_fetch(from, e, kr, p, err);
-	if (!r && strchr(arg, '='))
-		p->downgrade_ok = true;
-	return r;
-}
-
-/* install PKG=VERSION below the installed version: each such plan shown
- * (as text), counted for the question. */
-struct downgrades {
-	struct wd_ctx *ctx;
-	int n;
-	char first[160]; /* "pcntnd 4.13 goes below the installed 4.14" */
-};
-
-static void note_downgrade(void *ud, const struct txn_plan *plan)
-{
-	struct downgrades *d = ud;
-	if (!plan->upgrade_from || !version_is_downgrade(plan->upgrade_from, plan->version))
-		return;
-	if (!d->ctx->json)
-		pkg_show_plan(d->ctx, plan);
-	if (!d->n++)
-		snprintf(d->first, sizeof d->first, "%s %s goes below the installed %s", plan->name,
-			 plan->version, plan->upgrade_from);
-}
-
-/* A downgrade is a change the user may not expect: shown and asked first,
- * as remove and setup ask (ui_confirm: --yes, or refused with no terminal). */
-static int confirm_downgrades(struct wd_ctx *ctx, struct volume *v, struct db *db, bool have,
-			      const struct package *pkgs, int n, struct wd_err *err)
-{
-	bool named = false;
-	for (int i = 0; i < n; i++)
-		named |= pkgs[i].downgrade_ok;
-	if (ctx->dry_run || ctx->yes || !named)
-		return 0;
-	struct downgrades d = {.ctx = ctx};
-	struct pkg_cb preview = {.plan = note_downgrade, .ud = &d};
-	int r = install_preplan(v, db, have, pkgs, (size_t)n, &preview, err);
-	if (r || !d.n)
-		return r;
-	return ui_confirm(ctx, d.n == 1 ? "Downgrade this package?" : "Downgrade these packages?",
-			  err, "install: %s%s", d.first, d.n > 1 ? " (and more)" : "");
-}
-
 /* --dry-run downloads nothing: a package that would be downloaded is named
  * with its size (from the signed index) instead of its files. */
-static bool dry_download(struct wd_ctx *ctx, struct render *rd, struct db *db,
-			 const struct keyring *kr, const struct catalog *cat, const char *arg)
+static void on_download(void *ud, const struct index_entry *e, const char *where)
 {
-	const struct repo *from;
-	struct wd_err ignore = {0};
-	const struct index_entry *e = ctx->dry_run ? arg_entry(db, kr, cat, arg, &from, &ignore)
-						   : NULL;
-	if (!e || !catalog_would_download(from, e))
-		return false;
-	const char *where = from->name ? from->name : from->url;
+	struct render *rd = ud;
+	struct wd_ctx *ctx = rd->ctx;
 	if (ctx->json) {
 		rd->dry_run = true;
-		if (!rd->open) {
-			rd->open = true;
-			json_obj_begin(&ctx->j, NULL);
-			json_bool(&ctx->j, "dry_run", true);
-			json_arr_begin(&ctx->j, "plans");
-		}
+		render_open(rd);
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "action", "download");
 		json_str(&ctx->j, "name", e->name);
@@ -267,7 +175,20 @@ static bool dry_download(struct wd_ctx *ctx, struct render *rd, struct db *db,
 		       "downloads nothing)\n", ui_esc(e->name), ui_esc(e->version),
 		       (unsigned long long)e->size, ui_esc(where));
 	}
-	return true;
+}
+
+/* A downgrade's plan, shown (as text) before the question. */
+static void on_downgrade(void *ud, const struct txn_plan *plan)
+{
+	struct render *rd = ud;
+	if (!rd->ctx->json)
+		pkg_show_plan(rd->ctx, plan);
+}
+
+static bool on_yes(void *ud)
+{
+	struct render *rd = ud;
+	return rd->ctx->yes;
 }
 
 int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
@@ -276,42 +197,13 @@ int cmd_install(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc < 1)
 		return ui_usage(ctx, "install: name at least one package or .wdp file");
 	struct wd_err err = {0};
-	struct volume *v;
-	const struct keyring *kr;
-	struct catalog *cat;
-	struct db *db;
-	struct package *pkgs = wd_xcalloc((size_t)argc, sizeof *pkgs);
-	int loaded = 0, n = 0;
 	struct render rd;
 	struct pkg_cb cb = pkg_render(&rd, ctx, "installed");
-	int r = session_volume(ctx->s, &v, &err);
-	if (r) {
-		free(pkgs);
-		return ui_fail(ctx, r, &err);
-	}
-	if (!(r = session_keyring(ctx->s, &kr, &err)))
-		r = session_catalog(ctx->s, true, &cat, &err);
-	if (!r)
-		r = pkg_need_repository(cat, argc, argv, &err);
-	bool have = false;
-	if (!r) /* read only, for the subscription's choice, its gate and the plans */
-		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, &err);
-	for (; !r && loaded < argc; loaded++)
-		if (!dry_download(ctx, &rd, db, kr, cat, argv[loaded]) &&
-		    !(r = load_arg(ctx, db, kr, cat, argv[loaded], &pkgs[n], &err)))
-			n++;
-	if (!r)
-		r = install_check_entitlements(db, kr, cat, pkgs, (size_t)n, &err);
-	if (!r)
-		r = confirm_downgrades(ctx, v, db, have, pkgs, n, &err);
-	if (!r)
-		r = install_preplan(v, db, have, pkgs, (size_t)n, &cb, &err);
-	if (!r && !ctx->dry_run)
-		r = install_packages(v, cat, pkgs, (size_t)n, &cb, &err);
+	cb.download = on_download;
+	cb.downgrade = on_downgrade;
+	cb.yes = on_yes;
+	int r = install_run(ctx->s, argv, argc, &cb, &err);
 	if (!r)
 		pkg_render_close(&rd);
-	for (int i = 0; i < n; i++)
-		package_free(&pkgs[i]);
-	free(pkgs);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

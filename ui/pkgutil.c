@@ -1,3 +1,4 @@
+#include "installer/install.h"
 #include "ui/pkgutil.h"
 #include "ui/source.h"
 
@@ -95,8 +96,7 @@ int ui_session_close(struct wd_ctx *ctx)
 
 bool pkg_is_file(const char *a)
 {
-	size_t n = strlen(a);
-	return strchr(a, '/') || (n > 4 && !strcasecmp(a + n - 4, ".wdp"));
+	return install_arg_is_file(a);
 }
 
 int pkg_need_repository(const struct catalog *cat, int argc, char *const *argv,
