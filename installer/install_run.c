@@ -137,7 +137,7 @@ static int open_run(struct run *u, char *const *args, int nargs, struct wd_err *
 			break;
 		}
 	if (!r) /* read only, for the subscription's choice, its gate and the plans */
-		r = session_db(u->ss, SESSION_DB_PLAIN, &u->db, &u->have, err);
+		r = session_cmd_db(u->ss, &u->db, &u->have, err);
 	return r;
 }
 

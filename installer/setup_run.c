@@ -103,7 +103,7 @@ int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **
 	*out = NULL;
 	int r = session_boot_volume(ss, &v, err);
 	if (!r)
-		r = session_db(ss, SESSION_DB_RECOVER, &db, &have, err);
+		r = session_cmd_db(ss, &db, &have, err);
 	if (!r)
 		r = setup_new(out, q->command, v, db, have, err);
 	if (r)

@@ -295,6 +295,11 @@ const char *session_host_state(const struct session *s)
 	return s->o.host_state;
 }
 
+int session_cmd_db(struct session *s, struct db **db, bool *have, struct wd_err *err)
+{
+	return session_db(s, s->o.db_mode, db, have, err);
+}
+
 const struct txn_pending_desc *session_pending(struct session *s)
 {
 	return s->pending.found ? &s->pending : NULL;

@@ -48,6 +48,22 @@ struct session_cb {
 	void *ud;
 };
 
+enum session_db_mode {
+	/* Read only: nothing is written, not even a recovery. An interrupted
+	 * transaction is told (a warning naming 'warpdrv recover', and
+	 * session_pending) and left as it is. */
+	SESSION_DB_READ,
+	/* For a command that writes: an interrupted transaction is finished or
+	 * undone first (under --dry-run: as SESSION_DB_READ). */
+	SESSION_DB_RECOVER,
+	/* The state folder and database are made if there are none. */
+	SESSION_DB_CREATE,
+	/* As it is, for a command whose own transaction comes later and
+	 * recovers first (txn/txn.h): an interrupted transaction is
+	 * neither told nor recovered here, and the boot drive not resolved. */
+	SESSION_DB_PLAIN,
+};
+
 struct session_opts {
 	const char *root;               /* the volume (--root); NULL: none */
 	/* Or the OS/2 volume of a disk image (--disk IMAGE, or the boot disk of
@@ -71,24 +87,12 @@ struct session_opts {
 	int nrepos;
 	const struct fetch_net *net;    /* NULL: catalog/fetch.h's defaults */
 	bool dry_run;                   /* write nothing, not even recovery */
+	/* The database mode the command's table entry declares (ui/ui.h's
+	 * wd_cmd: session_cmd_db opens the database so). */
+	enum session_db_mode db_mode;
 	struct session_cb cb;
 };
 
-enum session_db_mode {
-	/* Read only: nothing is written, not even a recovery. An interrupted
-	 * transaction is told (a warning naming 'warpdrv recover', and
-	 * session_pending) and left as it is. */
-	SESSION_DB_READ,
-	/* For a command that writes: an interrupted transaction is finished or
-	 * undone first (under --dry-run: as SESSION_DB_READ). */
-	SESSION_DB_RECOVER,
-	/* The state folder and database are made if there are none. */
-	SESSION_DB_CREATE,
-	/* As it is, for a command whose own transaction comes later and
-	 * recovers first (txn/txn.h): an interrupted transaction is
-	 * neither told nor recovered here, and the boot drive not resolved. */
-	SESSION_DB_PLAIN,
-};
 
 struct session {
 	struct session_opts o;          /* bundled_keys and bundled_repo owned */
@@ -158,6 +162,8 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
  * SESSION_DB_PLAIN). */
 int session_db(struct session *s, enum session_db_mode mode, struct db **db, bool *have,
 	       struct wd_err *err);
+/* session_db in the mode the command declared (session_opts.db_mode). */
+int session_cmd_db(struct session *s, struct db **db, bool *have, struct wd_err *err);
 /* The interrupted transaction the database records, after any session_db:
  * NULL when there is none (or it was recovered). */
 const struct txn_pending_desc *session_pending(struct session *s);

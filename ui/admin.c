@@ -4,20 +4,18 @@
 #include "ui/interrupt.h"
 
 static const struct wd_cmd commands[] = {
-	{"issue", cmd_issue,
-	 "--key LICENSE.key --customer N --entitlements LIST --expires DATE",
-	 "print a subscription key signed by a licence key",
-	 "Options: --key FILE (the licence private key), --customer N, --entitlements\n"
+	{.name = "issue", .run = cmd_issue,
+	 .args = "--key LICENSE.key --customer N --entitlements LIST --expires DATE",
+	 .summary = "print a subscription key signed by a licence key",
+	 .help = "Options: --key FILE (the licence private key), --customer N, --entitlements\n"
 	 "drivers,acpi, --expires YYYY-MM-DD, --issued YYYY-MM-DD (default today),\n"
 	 "--seats N (installations, default 1). The key goes to stdout, its id to stderr.\n",
-	 cmd_issue_opts, NULL},
-	{"keygen", cmd_admin_keygen, "--out PREFIX", "make an Ed25519 key pair (PREFIX.key, PREFIX.pub)", NULL,
-	 cmd_keygen_opts, NULL},
-	{"pack", cmd_admin_pack, "RECIPE_DIR --key KEY --out FILE.wdp", "pack and sign a package",
-	 NULL, cmd_pack_opts, NULL},
-	{"index", cmd_admin_index, "REPO_DIR --key KEY", "sign the index of a repository folder",
-	 NULL, cmd_index_opts, NULL},
-	{"verify", cmd_admin_verify, "FILE --keys DIR", "check a package's or an index's signature", NULL, NULL, NULL},
+	 .opts = cmd_issue_opts},
+	{.name = "keygen", .run = cmd_admin_keygen, .args = "--out PREFIX", .summary = "make an Ed25519 key pair (PREFIX.key, PREFIX.pub)",
+	 .opts = cmd_keygen_opts},
+	{.name = "pack", .run = cmd_admin_pack, .args = "RECIPE_DIR --key KEY --out FILE.wdp", .summary = "pack and sign a package", .opts = cmd_pack_opts},
+	{.name = "index", .run = cmd_admin_index, .args = "REPO_DIR --key KEY", .summary = "sign the index of a repository folder", .opts = cmd_index_opts},
+	{.name = "verify", .run = cmd_admin_verify, .args = "FILE --keys DIR", .summary = "check a package's or an index's signature"},
 	{0},
 };
 

@@ -597,6 +597,25 @@ static void version_config(const struct wd_ctx *ctx)
 		printf("configuration: none read\n");
 }
 
+/* The test hook WARPDRV_COMMAND_TABLE: the command table as the tests read
+ * it, one line a command: PATH, its database mode, whether it writes (or
+ * the option it writes with), whether it asks (tab-separated). */
+static void dump_table(const struct wd_cmd *cmds, const char *prefix)
+{
+	static const char *const dbs[] = {"none", "read", "recover", "create", "plain"};
+	for (const struct wd_cmd *c = cmds; c->name; c++) {
+		char path[64];
+		snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? " " : "", c->name);
+		if (c->subs) {
+			dump_table(c->subs, path);
+			continue;
+		}
+		printf("%s\t%s\t%s\t%s\n", path, dbs[c->db],
+		       c->writes ? "writes" : c->writes_with ? c->writes_with : "reads",
+		       c->asks ? "asks" : "-");
+	}
+}
+
 static const char *oom_prog = "warpdrv";
 
 /* Out of memory: a message and exit 1, as for any other failure (under
@@ -616,6 +635,10 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 {
 	struct wd_ctx ctx = {0};
 	ctx.prog = prog;
+	if (WD_TEST_HOOKS && getenv("WARPDRV_COMMAND_TABLE")) {
+		dump_table(cmds, "");
+		return 0;
+	}
 	oom_prog = prog;
 	wd_on_out_of_memory(out_of_memory);
 	ctx.root = getenv("WARPDRV_ROOT");

@@ -569,19 +569,19 @@ static const struct wd_opt report_opts[] = {
 };
 
 const struct wd_cmd cmd_bench_subs[] = {
-	{"server", bench_server, "[--port 18767] [--bind ADDR] [--label NAME] [--seconds N]",
-	 "a netio server: the TCP test on the port, the UDP test on the port + 1",
-	 "TCP control, UDP data, one client at a time; records each finished run under\n"
+	{.name = "server", .run = bench_server, .args = "[--port 18767] [--bind ADDR] [--label NAME] [--seconds N]",
+	 .summary = "a netio server: the TCP test on the port, the UDP test on the port + 1",
+	 .help = "TCP control, UDP data, one client at a time; records each finished run under\n"
 	 "the label (default: the --root volume's NIC driver, else the client).\n",
-	 server_opts, NULL},
-	{"client", bench_client,
-	 "HOST [-t|-u] [-b SIZE[k]] [--rounds N] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
-	 "a netio 1.3x client, against warpdrv's server or a real netio -s", NULL, client_opts, NULL},
-	{"import", bench_import, "--label NAME FILE",
-	 "records the text a netio client printed (FILE - reads standard input)", NULL,
-	 import_opts, NULL},
-	{"report", bench_report, "[--labels A,B] [--runs N] [--svg FILE]",
-	 "the table per block size (medians of each label's runs, with their range), the ratio "
-	 "of the last label to the first", NULL, report_opts, NULL},
+	 .opts = server_opts},
+	{.name = "client", .run = bench_client,
+	 .args = "HOST [-t|-u] [-b SIZE[k]] [--rounds N] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
+	 .summary = "a netio 1.3x client, against warpdrv's server or a real netio -s", .opts = client_opts},
+	{.name = "import", .run = bench_import, .args = "--label NAME FILE",
+	 .summary = "records the text a netio client printed (FILE - reads standard input)",
+	 .opts = import_opts},
+	{.name = "report", .run = bench_report, .args = "[--labels A,B] [--runs N] [--svg FILE]",
+	 .summary = "the table per block size (medians of each label's runs, with their range), the ratio "
+	 "of the last label to the first", .opts = report_opts},
 	{0},
 };

@@ -116,7 +116,7 @@ int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
 	if (r)
 		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
 	/* the database only to know whether a transaction was left half done */
-	if ((r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, &err)))
+	if ((r = session_cmd_db(ctx->s, &db, NULL, &err)))
 		return ui_fail(ctx, r, &err);
 	int lock;
 	if ((r = txn_read_lock(v, &lock, &err)))

@@ -46,7 +46,7 @@ static int acpi_off(struct wd_ctx *ctx, struct wd_err *err)
 	struct acpi_off o = {0};
 	int r = session_boot_volume(ctx->s, &v, err);
 	if (!r)
-		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, err);
+		r = session_cmd_db(ctx->s, &db, &have, err);
 	if (!r)
 		r = setup_new(&s, "configure acpi --off", v, db, have, err);
 	const struct keyring *kr;

@@ -194,6 +194,7 @@ int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 	size_t n = 0, nfiles = 0;
 	int r = session_boot_volume(ctx->s, &u.v, &err);
 	if (!r)
+		/* RECOVER whatever verify declares: verify --fix comes here too */
 		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, &err);
 	if (!r && have)
 		r = installed_db_intact(db, &err);

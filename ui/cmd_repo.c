@@ -257,11 +257,14 @@ static const struct wd_opt add_opts[] = {
 };
 
 const struct wd_cmd cmd_repo_subs[] = {
-	{"add", repo_add, "NAME URL [--mirror URL]... [--subscription]",
-	 "add a repository: URL is http(s)://, file:// or a folder",
-	 "Mirrors are tried in order; a subscription repository (https only) is sent the\n"
-	 "activated key as HTTP Basic credentials (docs/repository.md).\n", add_opts, NULL},
-	{"list", repo_list, "", "each repository, its mirrors and its stored catalog", NULL, NULL, NULL},
-	{"remove", repo_remove, "NAME", "remove a repository and its stored catalog", NULL, NULL, NULL},
+	{.name = "add", .run = repo_add, .args = "NAME URL [--mirror URL]... [--subscription]",
+	 .summary = "add a repository: URL is http(s)://, file:// or a folder",
+	 .help = "Mirrors are tried in order; a subscription repository (https only) is sent the\n"
+	 "activated key as HTTP Basic credentials (docs/repository.md).\n", .opts = add_opts,
+	 .db = CMD_DB_CREATE, .writes = true},
+	{.name = "list", .run = repo_list, .args = "", .summary = "each repository, its mirrors and its stored catalog",
+	 .db = CMD_DB_READ},
+	{.name = "remove", .run = repo_remove, .args = "NAME", .summary = "remove a repository and its stored catalog",
+	 .db = CMD_DB_PLAIN, .writes = true},
 	{0},
 };

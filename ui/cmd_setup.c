@@ -262,22 +262,24 @@ static const struct wd_opt acpi_opts[] = {
 };
 
 const struct wd_cmd cmd_configure_subs[] = {
-	{"nic", configure_nic, "[--driver NAME|--off] [--slot SLOT] [--section NAME] [--frame FRAME]",
-	 "the NIC driver of each network controller a package drives",
-	 "For each network controller a package drives (or the one at --slot), the\n"
+	{.name = "nic", .run = configure_nic, .args = "[--driver NAME|--off] [--slot SLOT] [--section NAME] [--frame FRAME]",
+	 .summary = "the NIC driver of each network controller a package drives",
+	 .help = "For each network controller a package drives (or the one at --slot), the\n"
 	 "best ranked driver the subscription allows (--driver forces one); the new\n"
 	 "DEVICE= line takes the place of the old driver's, its PROTOCOL.INI section\n"
 	 "takes over the old one's bindings and the settings the new NIF also defines.\n"
 	 "--off goes back to the driver CONFIG.SYS loaded before the generation that\n"
 	 "configured this one (or the best driver needing no subscription).\n"
 	 "Shows the diff and asks, as setup does.\n",
-	 nic_opts, NULL},
-	{"acpi", configure_acpi, "[--off]", "the ACPI PSD",
-	 "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
+	 .opts = nic_opts,
+	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
+	{.name = "acpi", .run = configure_acpi, .args = "[--off]", .summary = "the ACPI PSD",
+	 .help = "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
 	 "APM.SYS and VAPM.SYS. --off takes the PSD's statements out and puts back the\n"
 	 "lines they displaced (as before the generation that added them); then\n"
 	 "'warpdrv remove acpi-psd' works. Shows the diff and asks, as setup does.\n",
-	 acpi_opts, NULL},
+	 .opts = acpi_opts,
+	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
 	{0},
 };
 

@@ -84,7 +84,7 @@ static int undo(struct undo_run *u, struct wd_err *err)
 	bool have, files = false;
 	int r = session_boot_volume(ctx->s, &v, err);
 	if (!r)
-		r = session_db(ctx->s, SESSION_DB_RECOVER, &u->db, &have, err);
+		r = session_cmd_db(ctx->s, &u->db, &have, err);
 	if (!r)
 		r = setup_new(&u->s, "rollback --packages", v, u->db, have, err);
 	if (!r)

@@ -51,6 +51,17 @@ static const char *ui_host_state(struct wd_ctx *ctx)
 	return buf;
 }
 
+/* The session's mode of the database a command's table entry declares. */
+static enum session_db_mode ui_db_mode(const struct wd_cmd *c)
+{
+	switch (c ? c->db : CMD_DB_NONE) {
+	case CMD_DB_RECOVER: return SESSION_DB_RECOVER;
+	case CMD_DB_CREATE: return SESSION_DB_CREATE;
+	case CMD_DB_PLAIN: return SESSION_DB_PLAIN;
+	default: return SESSION_DB_READ;
+	}
+}
+
 void ui_session_open(struct wd_ctx *ctx, struct session *s)
 {
 	struct session_opts o = {
@@ -71,6 +82,7 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.nrepos = ctx->nrepos,
 		.net = ui_net(ctx),
 		.dry_run = ctx->dry_run,
+		.db_mode = ui_db_mode(ctx->cmd),
 		.cb = {.warn = on_warn, .keys_loaded = on_keys, .ask = on_ask, .ud = ctx},
 	};
 	struct wd_err ignore; /* session_open opens nothing, and cannot fail */

@@ -71,21 +71,12 @@ bool ui_volume_given(const struct wd_ctx *ctx)
 	return ctx->root || ctx->disk || ctx->vm;
 }
 
-/* The commands that never write to the volume (docs/architecture.md, "Read-only
- * commands never recover"). */
-static const char *const reads_only[] = {
-	"detect", "check", "list", "search", "info", "history", "owns", "license", "repo list",
-	NULL,
-};
-
+/* A command that does not write reads the volume only (its table entry,
+ * ui/ui.h: writes, writes_with); so does every command under --dry-run. */
 bool ui_cmd_reads_only(const struct wd_ctx *ctx)
 {
-	if (ctx->dry_run)
+	const struct wd_cmd *c = ctx->cmd;
+	if (ctx->dry_run || !c)
 		return true;
-	if (!strcmp(ctx->cmd_path, "verify"))
-		return !given(ctx, "fix");
-	for (int i = 0; reads_only[i]; i++)
-		if (!strcmp(ctx->cmd_path, reads_only[i]))
-			return true;
-	return false;
+	return !c->writes && !(c->writes_with && given(ctx, c->writes_with));
 }

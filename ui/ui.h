@@ -72,6 +72,23 @@ struct wd_optval {
 	const char *val;    /* NULL for a flag */
 };
 
+/* What a command needs of the volume's database: the session opens it so
+ * when the command first asks (session_cmd_db; session/session.h's modes). */
+enum wd_cmd_db {
+	CMD_DB_NONE,    /* none (bench, warpdrv-admin) */
+	CMD_DB_READ,    /* read only; an interrupted run told, never recovered */
+	CMD_DB_RECOVER, /* an interrupted run finished or undone first */
+	CMD_DB_CREATE,  /* made when there is none */
+	CMD_DB_PLAIN,   /* as it is: the command's own transaction recovers first */
+};
+
+/* A command, as data (designated initialisers: a field not named is 0):
+ * what it is called, runs and says in --help, and what it needs: its
+ * database mode, whether it writes to the volume (with writes_with: only
+ * when that option of its own is given) and whether it may ask. A command
+ * that does not write reads the volume only: its database opens read only
+ * (ui_cmd_reads_only), and tests/e2e/test_readonly.sh takes the list of
+ * such commands from this table (warpdrv's test hook WARPDRV_COMMAND_TABLE). */
 struct wd_cmd {
 	const char *name;
 	int (*run)(struct wd_ctx *ctx, int argc, char **argv);
@@ -81,6 +98,10 @@ struct wd_cmd {
 	const struct wd_opt *opts;  /* its options, ended by {0}; NULL: none */
 	const struct wd_cmd *subs;  /* its subcommands ({0}-ended): run gets the
 				     * arguments after the subcommand's name */
+	enum wd_cmd_db db;
+	bool writes;                /* changes the volume (but under --dry-run) */
+	const char *writes_with;    /* ... only with this option ("fix": verify --fix) */
+	bool asks;                  /* may ask the user (--yes answers) */
 };
 
 /* The options given to the command: whether --name was given, its (last)

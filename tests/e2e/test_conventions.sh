@@ -131,10 +131,12 @@ t_command_help_lists_its_options() {
 # (or subcommand) it was made on named; under --json, one error document.
 t_every_usage_error_exits_2_and_names_the_command_help() {
 	make_volume "$T/v"
-	local before n=0
+	local before n=0 c
+	local -A seen=()
 	before=$(snapshot "$T/v")
 	while IFS='|' read -r prog help args; do
 		[ -n "$prog" ] || continue
+		seen[$help]=1
 		local bin=$WD root=(--root "$T/v")
 		[ "$prog" = a ] && bin=$WDA root=() # warpdrv-admin takes no volume
 		# shellcheck disable=SC2086
@@ -171,6 +173,8 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 	w|warpdrv owns|owns
 	w|warpdrv remove|remove
 	w|warpdrv verify|verify a b
+	w|warpdrv reinstall|reinstall
+	w|warpdrv clean|clean extra
 	w|warpdrv recover|recover extra
 	w|warpdrv activate|activate
 	w|warpdrv license|license extra
@@ -195,6 +199,13 @@ t_every_usage_error_exits_2_and_names_the_command_help() {
 	EOF
 	[ "$n" -ge 40 ] || fail "only $n cases ran"
 	[ "$(snapshot "$T/v")" = "$before" ] || fail "a usage error changed the volume"
+	# every command of both tables (the test hook WARPDRV_COMMAND_TABLE) has a case
+	while IFS=$'\t' read -r c _; do
+		[ -n "${seen["warpdrv $c"]+set}" ] || fail "warpdrv $c (the command table) has no usage error case above"
+	done < <(WARPDRV_COMMAND_TABLE=1 "$WD")
+	while IFS=$'\t' read -r c _; do
+		[ -n "${seen["warpdrv-admin $c"]+set}" ] || fail "warpdrv-admin $c has no usage error case above"
+	done < <(WARPDRV_COMMAND_TABLE=1 "$WDA")
 }
 
 # ---------------------------------------------------------------- packages
