@@ -34,47 +34,47 @@ struct gopt {
 
 #define F(field) offsetof(struct wd_ctx, field)
 static const struct gopt global_opts[] = {
-	{{"root", 0, "DIR", "the OS/2 boot volume (or WARPDRV_ROOT)", false}, G_STR, F(root), 0},
-	{{"disk", 0, "IMAGE", "the OS/2 volume of a disk image (VDI, VMDK, VHD, qcow2, raw)", false},
+	{{"root", 0, "DIR", "the OS/2 boot volume (or WARPDRV_ROOT)", false, WD_OPT_GLOBAL, 0}, G_STR, F(root), 0},
+	{{"disk", 0, "IMAGE", "the OS/2 volume of a disk image (VDI, VMDK, VHD, qcow2, raw)", false, WD_OPT_GLOBAL, 0},
 	 G_STR, F(disk), 0},
-	{{"partition", 0, "N", "with --disk: the partition of the OS/2 volume", false}, G_COUNT,
+	{{"partition", 0, "N", "with --disk: the partition of the OS/2 volume", false, WD_OPT_GLOBAL, 0}, G_COUNT,
 	 F(partition), 128L},
 	{{"vm", 0, "MACHINE", "a VirtualBox machine (.vbox file, name or UUID): its disk and NICs",
-	  false}, G_STR, F(vm), 0},
-	{{"disk-format", 0, "FMT", "with --disk: vdi, vmdk, vpc, vhdx, qcow2 or raw", false}, G_STR,
+	  false, WD_OPT_GLOBAL, 0}, G_STR, F(vm), 0},
+	{{"disk-format", 0, "FMT", "with --disk: vdi, vmdk, vpc, vhdx, qcow2 or raw", false, WD_OPT_GLOBAL, 0}, G_STR,
 	 F(disk_format), 0},
-	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false},
+	{{"pci", 0, "SOURCE", "sysfs (default), sysfs:DIR, lspci:FILE (- for stdin), vbox:FILE", false, WD_OPT_GLOBAL, 0},
 	 G_STR, F(pci), 0},
-	{{"pci-ids", 0, "FILE", "the PCI ID database for device names", false}, G_STR, F(pci_ids), 0},
-	{{"repo", 0, "URL", "another repository for this run (repeatable)", true}, G_REPO, 0, 0},
-	{{"keys", 0, "DIR", "another folder of trusted keys (repo/*.pub, license/*.pub)", false}, G_STR,
+	{{"pci-ids", 0, "FILE", "the PCI ID database for device names", false, WD_OPT_GLOBAL, 0}, G_STR, F(pci_ids), 0},
+	{{"repo", 0, "URL", "another repository for this run (repeatable)", true, WD_OPT_GLOBAL, 0}, G_REPO, 0, 0},
+	{{"keys", 0, "DIR", "another folder of trusted keys (repo/*.pub, license/*.pub)", false, WD_OPT_GLOBAL, 0}, G_STR,
 	 F(keys), 0},
 	{{"host-state", 0, "DIR", "what this host remembers of repositories (or WARPDRV_HOST_STATE; "
-	  "default /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv)", false}, G_STR,
+	  "default /var/lib/warpdrv for root, else $XDG_STATE_HOME/warpdrv)", false, WD_OPT_GLOBAL, 0}, G_STR,
 	 F(host_state), 0},
-	{{"boot-drive", 0, "X:", "the boot drive letter (default: from CONFIG.SYS)", false}, G_DRIVE, 0, 0},
-	{{"cacert", 0, "FILE", "trust this CA (PEM) for https repositories", false}, G_STR, F(cacert), 0},
-	{{"connect-timeout", 0, "S", "give up connecting after S seconds (default 15)", false}, G_COUNT,
+	{{"boot-drive", 0, "X:", "the boot drive letter (default: from CONFIG.SYS)", false, WD_OPT_GLOBAL, 0}, G_DRIVE, 0, 0},
+	{{"cacert", 0, "FILE", "trust this CA (PEM) for https repositories", false, WD_OPT_GLOBAL, 0}, G_STR, F(cacert), 0},
+	{{"connect-timeout", 0, "S", "give up connecting after S seconds (default 15)", false, WD_OPT_GLOBAL, 0}, G_COUNT,
 	 F(connect_timeout), 86400L},
-	{{"speed-limit", 0, "B", "with --speed-time S: abandon a download slower than B bytes/s", false},
+	{{"speed-limit", 0, "B", "with --speed-time S: abandon a download slower than B bytes/s", false, WD_OPT_GLOBAL, 0},
 	 G_COUNT, F(speed_limit), 1000000000L},
-	{{"speed-time", 0, "S", "for S seconds (default 1000 bytes/s for 30 s)", false}, G_COUNT,
+	{{"speed-time", 0, "S", "for S seconds (default 1000 bytes/s for 30 s)", false, WD_OPT_GLOBAL, 0}, G_COUNT,
 	 F(speed_time), 86400L},
-	{{"max-time", 0, "S", "give up on any one transfer after S seconds (default 600)", false}, G_COUNT,
+	{{"max-time", 0, "S", "give up on any one transfer after S seconds (default 600)", false, WD_OPT_GLOBAL, 0}, G_COUNT,
 	 F(max_time), 86400L},
 	{{"lock-wait", 0, "S", "wait S seconds for a volume another process holds (default 3; "
-	  "or WARPDRV_LOCK_WAIT)", false}, G_WAIT, F(lock_wait), 86400L},
-	{{"config", 0, "FILE", "read FILE instead of the configuration file (warpdrv.conf(5))", false},
+	  "or WARPDRV_LOCK_WAIT)", false, WD_OPT_GLOBAL, 0}, G_WAIT, F(lock_wait), 86400L},
+	{{"config", 0, "FILE", "read FILE instead of the configuration file (warpdrv.conf(5))", false, WD_OPT_GLOBAL, 0},
 	 G_CONFIG, 0, 0},
-	{{"json", 0, NULL, "one JSON document on stdout", false}, G_TRUE, F(json), 0},
-	{{"dry-run", 'n', NULL, "show what would be done; write nothing", false}, G_TRUE, F(dry_run), 0},
-	{{"yes", 'y', NULL, "do not ask", false}, G_TRUE, F(yes), 0},
-	{{"quiet", 'q', NULL, "say less", false}, G_TRUE, F(quiet), 0},
-	{{"verbose", 'v', NULL, "say more", true}, G_INC, F(verbose), 0},
+	{{"json", 0, NULL, "one JSON document on stdout", false, WD_OPT_GLOBAL, 0}, G_TRUE, F(json), 0},
+	{{"dry-run", 'n', NULL, "show what would be done; write nothing", false, WD_OPT_GLOBAL, 0}, G_TRUE, F(dry_run), 0},
+	{{"yes", 'y', NULL, "do not ask", false, WD_OPT_GLOBAL, 0}, G_TRUE, F(yes), 0},
+	{{"quiet", 'q', NULL, "say less", false, WD_OPT_GLOBAL, 0}, G_TRUE, F(quiet), 0},
+	{{"verbose", 'v', NULL, "say more", true, WD_OPT_GLOBAL, 0}, G_INC, F(verbose), 0},
 	{{"color", 0, "WHEN", "auto (a terminal, no NO_COLOR, TERM not dumb), always, never",
-	  false}, G_COLOR, 0, 0},
-	{{"help", 'h', NULL, "this help; COMMAND --help for a command", false}, G_HELP, 0, 0},
-	{{"version", 0, NULL, "the version", false}, G_VERSION, 0, 0},
+	  false, WD_OPT_GLOBAL, 0}, G_COLOR, 0, 0},
+	{{"help", 'h', NULL, "this help; COMMAND --help for a command", false, WD_OPT_GLOBAL, 0}, G_HELP, 0, 0},
+	{{"version", 0, NULL, "the version", false, WD_OPT_GLOBAL, 0}, G_VERSION, 0, 0},
 	{{0}, 0, 0, 0},
 };
 #undef F
@@ -521,38 +521,38 @@ static bool want_color(enum color_when w, int fd)
 	return ui_term_ok(fd) && !(nc && *nc);
 }
 
-static const struct wd_opt *own_opt(const struct wd_ctx *ctx, const char *name)
+/* The command's argument struct from the options given (each bound to its
+ * field by the command's table: ui/ui.h's WD_OPT_*); a repeatable option's
+ * values gathered in order. */
+static void bind_args(struct wd_ctx *ctx, const struct wd_cmd *cmd)
 {
-	for (int k = 0; k < ctx->noptv; k++)
-		if (!strcmp(ctx->optv[k].opt->name, name))
-			return ctx->optv[k].opt;
-	return NULL;
-}
-
-bool ui_opt(const struct wd_ctx *ctx, const char *name)
-{
-	return own_opt(ctx, name) != NULL;
-}
-
-const char *ui_optarg(const struct wd_ctx *ctx, const char *name)
-{
-	const char *v = NULL;
-	for (int k = 0; k < ctx->noptv; k++)
-		if (!strcmp(ctx->optv[k].opt->name, name))
-			v = ctx->optv[k].val;
-	return v;
-}
-
-int ui_optargs(const struct wd_ctx *ctx, const char *name, const char **out, int max)
-{
-	int n = 0;
-	for (int k = 0; k < ctx->noptv; k++)
-		if (!strcmp(ctx->optv[k].opt->name, name)) {
-			if (n < max)
-				out[n] = ctx->optv[k].val;
-			n++;
+	ctx->args = wd_xcalloc(1, cmd->args_size ? cmd->args_size : 1);
+	ctx->argvals = wd_xcalloc((size_t)ctx->noptv + 1, sizeof *ctx->argvals);
+	const char **next = ctx->argvals;
+	for (int k = 0; k < ctx->noptv; k++) {
+		const struct wd_opt *o = ctx->optv[k].opt;
+		void *field = (char *)ctx->args + o->off;
+		if (o->kind == WD_OPT_FLAG) {
+			*(bool *)field = true;
+		} else if (o->kind == WD_OPT_STR) {
+			*(const char **)field = ctx->optv[k].val;
+		} else if (o->kind == WD_OPT_LIST && !((struct wd_optlist *)field)->v) {
+			struct wd_optlist *l = field;
+			l->v = next;
+			for (int i = k; i < ctx->noptv; i++)
+				if (ctx->optv[i].opt == o) {
+					*next++ = ctx->optv[i].val;
+					l->n++;
+				}
 		}
-	return n;
+	}
+}
+
+const void *ui_args(const struct wd_ctx *ctx, size_t size)
+{
+	if (!ctx->cmd || ctx->cmd->args_size != size || !ctx->args)
+		abort(); /* a command reading another's arguments: a bug */
+	return ctx->args;
 }
 
 static const char *sub_names(const struct wd_cmd *c)
@@ -611,7 +611,7 @@ static void dump_table(const struct wd_cmd *cmds, const char *prefix)
 			continue;
 		}
 		printf("%s\t%s\t%s\t%s\n", path, dbs[c->db],
-		       c->writes ? "writes" : c->writes_with ? c->writes_with : "reads",
+		       c->writes ? "writes" : c->writes_if ? "sometimes" : "reads",
 		       c->asks ? "asks" : "-");
 	}
 }
@@ -714,6 +714,9 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 		rc = ui_usage(&ctx, "%s: name a subcommand:%s", ctx.cmd_path, sub_names(cmd));
 		goto out;
 	}
+	bind_args(&ctx, cmd);
+	if (cmd->check && (rc = cmd->check(&ctx)))
+		goto out;
 	struct session s;
 	ui_session_open(&ctx, &s);
 	if (!(rc = ui_source_open(&ctx)) && !(rc = ui_codepage_setup(&ctx)))
@@ -728,6 +731,8 @@ out:
 	free(config_path);
 	free(rest);
 	free(ctx.optv);
+	free(ctx.args);
+	free(ctx.argvals);
 	free(ctx.exe_dir);
 	free(ctx.pci_vm);
 	free(ctx.vbox_dir);

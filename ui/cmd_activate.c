@@ -36,7 +36,7 @@ static int read_key_file(const char *path, struct wd_buf *out, struct wd_err *er
 static int key_text(struct wd_ctx *ctx, int argc, char **argv, struct wd_buf *text,
 		    const char **file)
 {
-	*file = ui_optarg(ctx, "file");
+	*file = UI_ARGS(ctx, struct activate_args)->file;
 	for (int i = 0; i < argc; i++) {
 		wd_buf_adds(text, argv[i]);
 		wd_buf_addc(text, ' ');
@@ -162,6 +162,7 @@ int cmd_activate(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 const struct wd_opt cmd_activate_opts[] = {
-	{"file", 0, "F", "read the key from the file F (- for standard input)", false},
+	WD_OPT_STRING(struct activate_args, file, "file", 0, "F",
+		      "read the key from the file F (- for standard input)"),
 	{0},
 };

@@ -12,7 +12,7 @@
 
 int cmd_admin_keygen(struct wd_ctx *ctx, int argc, char **argv)
 {
-	const char *out = ui_optarg(ctx, "out");
+	const char *out = UI_ARGS(ctx, struct keygen_args)->out;
 	if (argc > 0)
 		return ui_usage(ctx, "keygen: unexpected argument '%s'", argv[0]);
 	if (!out)
@@ -58,8 +58,8 @@ static int load_key(const char *path, struct wd_key **k, struct wd_err *err)
 
 int cmd_admin_pack(struct wd_ctx *ctx, int argc, char **argv)
 {
-	const char *recipe = NULL, *keyp = ui_optarg(ctx, "key"), *out = ui_optarg(ctx, "out"),
-		   *vendor = ui_optarg(ctx, "vendor-files");
+	const struct pack_args *a = UI_ARGS(ctx, struct pack_args);
+	const char *recipe = NULL, *keyp = a->key, *out = a->out, *vendor = a->vendor_files;
 	for (int i = 0; i < argc; i++) {
 		if (recipe)
 			return ui_usage(ctx, "pack: unexpected argument '%s'", argv[i]);
@@ -133,15 +133,20 @@ struct index_opts {
 
 static int index_args(struct wd_ctx *ctx, int argc, char **argv, struct index_opts *o)
 {
-	o->keyp = ui_optarg(ctx, "key");
-	o->serial = ui_optarg(ctx, "serial");
-	o->expires = ui_optarg(ctx, "expires");
-	o->nmirror = ui_optargs(ctx, "mirror", o->mirror, INDEX_MAX_MIRRORS);
-	if (o->nmirror > INDEX_MAX_MIRRORS)
+	const struct index_args *a = UI_ARGS(ctx, struct index_args);
+	o->keyp = a->key;
+	o->serial = a->serial;
+	o->expires = a->expires;
+	if (a->mirror.n > INDEX_MAX_MIRRORS)
 		return ui_usage(ctx, "index: at most %d --mirror options", INDEX_MAX_MIRRORS);
-	o->nrevoke = ui_optargs(ctx, "revoke", o->revoke, 64);
-	if (o->nrevoke > 64)
+	o->nmirror = a->mirror.n;
+	for (int i = 0; i < a->mirror.n; i++)
+		o->mirror[i] = a->mirror.v[i];
+	if (a->revoke.n > 64)
 		return ui_usage(ctx, "index: at most 64 --revoke options");
+	o->nrevoke = a->revoke.n;
+	for (int i = 0; i < a->revoke.n; i++)
+		o->revoke[i] = a->revoke.v[i];
 	for (int i = 0; i < argc; i++) {
 		if (o->dir)
 			return ui_usage(ctx, "index: unexpected argument '%s'", argv[i]);
@@ -307,23 +312,30 @@ int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 const struct wd_opt cmd_keygen_opts[] = {
-	{"out", 0, "PREFIX", "write PREFIX.key and PREFIX.pub", false},
+	WD_OPT_STRING(struct keygen_args, out, "out", 0, "PREFIX", "write PREFIX.key and PREFIX.pub"),
 	{0},
 };
 
 const struct wd_opt cmd_pack_opts[] = {
-	{"key", 0, "KEY", "the repository private key that signs the package", false},
-	{"out", 0, "FILE.wdp", "the package to write", false},
-	{"vendor-files", 0, "DIR", "pack files found in DIR instead of the recipe's stand-ins", false},
+	WD_OPT_STRING(struct pack_args, key, "key", 0, "KEY",
+		      "the repository private key that signs the package"),
+	WD_OPT_STRING(struct pack_args, out, "out", 0, "FILE.wdp", "the package to write"),
+	WD_OPT_STRING(struct pack_args, vendor_files, "vendor-files", 0, "DIR",
+		      "pack files found in DIR instead of the recipe's stand-ins"),
 	{0},
 };
 
 const struct wd_opt cmd_index_opts[] = {
-	{"key", 0, "KEY", "the repository private key that signs the index", false},
-	{"serial", 0, "N", "the serial (default: one more than the index there)", false},
-	{"expires", 0, "DATE|Nd", "the expiry: YYYY-MM-DD or N days from today (default 7d)", false},
-	{"revoke", 0, "KEYID", "list a revoked subscription key (repeatable)", true},
-	{"mirror", 0, "URL", "list a mirror of the repository (repeatable): a subscription "
-	 "repository's key is sent only to its own host and these", true},
+	WD_OPT_STRING(struct index_args, key, "key", 0, "KEY",
+		      "the repository private key that signs the index"),
+	WD_OPT_STRING(struct index_args, serial, "serial", 0, "N",
+		      "the serial (default: one more than the index there)"),
+	WD_OPT_STRING(struct index_args, expires, "expires", 0, "DATE|Nd",
+		      "the expiry: YYYY-MM-DD or N days from today (default 7d)"),
+	WD_OPT_REPEAT(struct index_args, revoke, "revoke", 0, "KEYID",
+		      "list a revoked subscription key (repeatable)"),
+	WD_OPT_REPEAT(struct index_args, mirror, "mirror", 0, "URL",
+		      "list a mirror of the repository (repeatable): a subscription "
+		      "repository's key is sent only to its own host and these"),
 	{0},
 };

@@ -53,19 +53,19 @@ static int parse_count(struct wd_ctx *ctx, const char *opt, const char *s, int *
 
 int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o)
 {
-	const char *v;
-	o->db = ui_optarg(ctx, "db");
-	o->label = ui_optarg(ctx, "label");
-	o->bind = ui_optarg(ctx, "bind");
-	o->labels = ui_optarg(ctx, "labels");
-	o->svg = ui_optarg(ctx, "svg");
-	if ((v = ui_optarg(ctx, "port")) && parse_port(ctx, v, &o->port))
+	const struct bench_args *a = UI_ARGS(ctx, struct bench_args);
+	o->db = a->db;
+	o->label = a->label;
+	o->bind = a->bind;
+	o->labels = a->labels;
+	o->svg = a->svg;
+	if (a->port && parse_port(ctx, a->port, &o->port))
 		return WD_EUSAGE;
-	if ((v = ui_optarg(ctx, "seconds")) && parse_seconds(ctx, v, &o->seconds))
+	if (a->seconds && parse_seconds(ctx, a->seconds, &o->seconds))
 		return WD_EUSAGE;
-	if ((v = ui_optarg(ctx, "rounds")) && parse_count(ctx, "rounds", v, &o->rounds))
+	if (a->rounds && parse_count(ctx, "rounds", a->rounds, &o->rounds))
 		return WD_EUSAGE;
-	if ((v = ui_optarg(ctx, "runs")) && parse_count(ctx, "runs", v, &o->runs))
+	if (a->runs && parse_count(ctx, "runs", a->runs, &o->runs))
 		return WD_EUSAGE;
 	return 0;
 }
@@ -247,10 +247,14 @@ static int parse_client(struct wd_ctx *ctx, int argc, char **argv, struct bench_
 	if (rc)
 		return rc;
 	/* -t and -u: the last one given counts, as netio's */
-	for (int k = 0; k < ctx->noptv; k++)
-		if (!strcmp(ctx->optv[k].opt->name, "tcp") || !strcmp(ctx->optv[k].opt->name, "udp"))
-			o->proto = ctx->optv[k].opt->name[0] == 't' ? NETIO_TCP : NETIO_UDP;
-	const char *val = ui_optarg(ctx, "block");
+	for (int k = 0; k < ctx->noptv; k++) {
+		size_t off = ctx->optv[k].opt->off;
+		if (off == offsetof(struct bench_args, tcp))
+			o->proto = NETIO_TCP;
+		else if (off == offsetof(struct bench_args, udp))
+			o->proto = NETIO_UDP;
+	}
+	const char *val = UI_ARGS(ctx, struct bench_args)->block;
 	if (val) { /* -b32k is netio's own spelling */
 		struct wd_err err = {0};
 		int r = netio_parse_block(val, &o->block, &err);
@@ -536,12 +540,17 @@ const char cmd_bench_help[] =
 	"~/.local/state/warpdrv/bench.db). --seconds (default 6 per direction and block\n"
 	"size) may be fractional. See docs/bench.md.\n";
 
-#define DB_OPT {"db", 0, "FILE", "the results file (default ~/.local/state/warpdrv/bench.db)", false}
-#define LABEL_OPT(what) {"label", 0, "NAME", what, false}
-#define NET_OPTS                                                                            \
-	{"port", 'p', "N", "the TCP port (default 18767; the UDP test uses the next one)", false},      \
-	{"bind", 0, "ADDR", "the local address to use", false},                                      \
-	{"seconds", 0, "N", "seconds per direction and block size (default 6; may be fractional)", false}
+#define B struct bench_args
+#define DB_OPT                                                                             \
+	WD_OPT_STRING(B, db, "db", 0, "FILE",                                             \
+		      "the results file (default ~/.local/state/warpdrv/bench.db)")
+#define LABEL_OPT(what) WD_OPT_STRING(B, label, "label", 0, "NAME", what)
+#define NET_OPTS                                                                           \
+	WD_OPT_STRING(B, port, "port", 'p', "N",                                          \
+		      "the TCP port (default 18767; the UDP test uses the next one)"),          \
+	WD_OPT_STRING(B, bind, "bind", 0, "ADDR", "the local address to use"),            \
+	WD_OPT_STRING(B, seconds, "seconds", 0, "N",                                      \
+		      "seconds per direction and block size (default 6; may be fractional)")
 
 static const struct wd_opt server_opts[] = {
 	DB_OPT, LABEL_OPT("the label of the runs (default: the --root volume's NIC driver, else the client)"),
@@ -550,11 +559,13 @@ static const struct wd_opt server_opts[] = {
 static const struct wd_opt client_opts[] = {
 	DB_OPT, LABEL_OPT("the label of the run (default: the --root volume's NIC driver)"),
 	NET_OPTS,
-	{"tcp", 't', NULL, "the TCP test only", false},
-	{"udp", 'u', NULL, "the UDP test only", false},
-	{"block", 'b', "SIZE", "one block size only, 1k to 32k (-b32k as netio spells it)", false},
-	{"rounds", 0, "N", "run the whole test N times, each recorded; then each figure's median "
-	 "and range", false},
+	WD_OPT_BOOL(B, tcp, "tcp", 't', "the TCP test only"),
+	WD_OPT_BOOL(B, udp, "udp", 'u', "the UDP test only"),
+	WD_OPT_STRING(B, block, "block", 'b', "SIZE",
+		      "one block size only, 1k to 32k (-b32k as netio spells it)"),
+	WD_OPT_STRING(B, rounds, "rounds", 0, "N",
+		      "run the whole test N times, each recorded; then each figure's median "
+		      "and range"),
 	{0},
 };
 static const struct wd_opt import_opts[] = {
@@ -562,9 +573,12 @@ static const struct wd_opt import_opts[] = {
 };
 static const struct wd_opt report_opts[] = {
 	DB_OPT,
-	{"labels", 0, "A,B", "these labels, in this order (default: every label)", false},
-	{"svg", 0, "FILE", "also draw the TCP and UDP charts (FILE-tcp.svg, FILE-udp.svg)", false},
-	{"runs", 0, "N", "the latest N runs of each label (default 100): medians and ranges", false},
+	WD_OPT_STRING(B, labels, "labels", 0, "A,B",
+		      "these labels, in this order (default: every label)"),
+	WD_OPT_STRING(B, svg, "svg", 0, "FILE",
+		      "also draw the TCP and UDP charts (FILE-tcp.svg, FILE-udp.svg)"),
+	WD_OPT_STRING(B, runs, "runs", 0, "N",
+		      "the latest N runs of each label (default 100): medians and ranges"),
 	{0},
 };
 
@@ -573,15 +587,15 @@ const struct wd_cmd cmd_bench_subs[] = {
 	 .summary = "a netio server: the TCP test on the port, the UDP test on the port + 1",
 	 .help = "TCP control, UDP data, one client at a time; records each finished run under\n"
 	 "the label (default: the --root volume's NIC driver, else the client).\n",
-	 .opts = server_opts},
+	 .opts = server_opts, .args_size = sizeof(B)},
 	{.name = "client", .run = bench_client,
 	 .args = "HOST [-t|-u] [-b SIZE[k]] [--rounds N] [--port N] [--bind ADDR] [--label NAME] [--seconds N]",
-	 .summary = "a netio 1.3x client, against warpdrv's server or a real netio -s", .opts = client_opts},
+	 .summary = "a netio 1.3x client, against warpdrv's server or a real netio -s", .opts = client_opts, .args_size = sizeof(B)},
 	{.name = "import", .run = bench_import, .args = "--label NAME FILE",
 	 .summary = "records the text a netio client printed (FILE - reads standard input)",
-	 .opts = import_opts},
+	 .opts = import_opts, .args_size = sizeof(B)},
 	{.name = "report", .run = bench_report, .args = "[--labels A,B] [--runs N] [--svg FILE]",
 	 .summary = "the table per block size (medians of each label's runs, with their range), the ratio "
-	 "of the last label to the first", .opts = report_opts},
+	 "of the last label to the first", .opts = report_opts, .args_size = sizeof(B)},
 	{0},
 };

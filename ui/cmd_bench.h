@@ -20,7 +20,7 @@ struct bench_opts {
 };
 
 /* The options the subcommands share (--db, --label, --port, ...), from
- * those given (ui_optarg): 0, or 2 after a usage error (already reported). */
+ * those given (UI_ARGS): 0, or 2 after a usage error (already reported). */
 int bench_read_opts(struct wd_ctx *ctx, struct bench_opts *o);
 /* --db, else the default results file. */
 int bench_open_db(struct wd_ctx *ctx, const struct bench_opts *o, bool create, bool *exists,

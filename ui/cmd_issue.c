@@ -14,16 +14,15 @@ struct issue_opts {
 
 static int parse_opts(struct wd_ctx *ctx, int argc, char **argv, struct issue_opts *o)
 {
-	static const char *names[] = {"--key", "--customer", "--entitlements", "--expires",
-				      "--issued", "--seats"};
-	const char **slots[] = {&o->key, &o->customer, &o->ents, &o->expires, &o->issued,
-				&o->seats};
-	for (int k = 0; k < 6; k++)
-		*slots[k] = ui_optarg(ctx, names[k] + 2);
+	static const char *names[] = {"--key", "--customer", "--entitlements", "--expires"};
+	const struct issue_args *a = UI_ARGS(ctx, struct issue_args);
+	*o = (struct issue_opts){a->key, a->customer, a->entitlements, a->expires, a->issued,
+				 a->seats};
+	const char *const required[] = {o->key, o->customer, o->ents, o->expires};
 	if (argc > 0)
 		return ui_usage(ctx, "issue: unexpected argument '%s'", argv[0]);
 	for (int k = 0; k < 4; k++)
-		if (!*slots[k])
+		if (!required[k])
 			return ui_usage(ctx, "issue: %s is required", names[k]);
 	return 0;
 }
@@ -118,8 +117,9 @@ int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
 		rc = fields(ctx, &o, &s);
 	if (rc)
 		return rc;
-	const char *repos[SUB_REPOS_MAX + 1];
-	int nrepos = ui_optargs(ctx, "repo", repos, SUB_REPOS_MAX + 1);
+	const struct wd_optlist *rl = &UI_ARGS(ctx, struct issue_args)->repo;
+	const char *const *repos = rl->v;
+	int nrepos = rl->n;
 	if (nrepos > SUB_REPOS_MAX)
 		return ui_usage(ctx, "issue: --repo: at most %d repositories", SUB_REPOS_MAX);
 	for (int i = 0; i < nrepos; i++) {
@@ -147,13 +147,16 @@ int cmd_issue(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 const struct wd_opt cmd_issue_opts[] = {
-	{"key", 0, "FILE", "the licence private key that signs the subscription key", false},
-	{"customer", 0, "N", "the customer number", false},
-	{"entitlements", 0, "LIST", "what it entitles, such as drivers,acpi", false},
-	{"expires", 0, "YYYY-MM-DD", "the expiry", false},
-	{"issued", 0, "YYYY-MM-DD", "the day of issue (default today)", false},
-	{"seats", 0, "N", "installations (default 1)", false},
-	{"repo", 0, "URL", "a subscription repository the key may be sent to (https; repeatable)",
-	 true},
+	WD_OPT_STRING(struct issue_args, key, "key", 0, "FILE",
+		      "the licence private key that signs the subscription key"),
+	WD_OPT_STRING(struct issue_args, customer, "customer", 0, "N", "the customer number"),
+	WD_OPT_STRING(struct issue_args, entitlements, "entitlements", 0, "LIST",
+		      "what it entitles, such as drivers,acpi"),
+	WD_OPT_STRING(struct issue_args, expires, "expires", 0, "YYYY-MM-DD", "the expiry"),
+	WD_OPT_STRING(struct issue_args, issued, "issued", 0, "YYYY-MM-DD",
+		      "the day of issue (default today)"),
+	WD_OPT_STRING(struct issue_args, seats, "seats", 0, "N", "installations (default 1)"),
+	WD_OPT_REPEAT(struct issue_args, repo, "repo", 0, "URL",
+		      "a subscription repository the key may be sent to (https; repeatable)"),
 	{0},
 };

@@ -230,7 +230,8 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 
 int cmd_list(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool installed = ui_opt(ctx, "installed"), upgradable = ui_opt(ctx, "upgradable");
+	const struct list_args *a = UI_ARGS(ctx, struct list_args);
+	bool installed = a->installed, upgradable = a->upgradable;
 	if (argc > 1)
 		return ui_usage(ctx, "list: one PATTERN at most ('%s' is extra; quote a glob "
 				"such as 'e*' so that the shell leaves it)", argv[1]);
@@ -258,7 +259,8 @@ int cmd_search(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 const struct wd_opt cmd_list_opts[] = {
-	{"installed", 0, NULL, "what the volume has", false},
-	{"upgradable", 0, NULL, "the installed packages a newer version of which is on offer", false},
+	WD_OPT_BOOL(struct list_args, installed, "installed", 0, "what the volume has"),
+	WD_OPT_BOOL(struct list_args, upgradable, "upgradable", 0,
+		    "the installed packages a newer version of which is on offer"),
 	{0},
 };

@@ -49,7 +49,7 @@ static void report(struct wd_ctx *ctx, bool abandon, bool found, const struct tx
 
 int cmd_recover(struct wd_ctx *ctx, int argc, char **argv)
 {
-	bool abandon = ui_opt(ctx, "abandon");
+	bool abandon = UI_ARGS(ctx, struct recover_args)->abandon;
 	if (argc > 0)
 		return ui_usage(ctx, "recover: unexpected argument '%s'", argv[0]);
 	if (ctx->dry_run)
@@ -70,6 +70,7 @@ int cmd_recover(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 const struct wd_opt cmd_recover_opts[] = {
-	{"abandon", 0, NULL, "forget an interrupted transaction that cannot be finished", false},
+	WD_OPT_BOOL(struct recover_args, abandon, "abandon", 0,
+		    "forget an interrupted transaction that cannot be finished"),
 	{0},
 };

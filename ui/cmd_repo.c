@@ -33,16 +33,15 @@ static int add_args(struct wd_ctx *ctx, int argc, char **argv, struct add_args *
 {
 	const char *pos[2];
 	int npos = 0;
-	const char *mirrors[REPO_MAX_MIRRORS];
-	int nm = ui_optargs(ctx, "mirror", mirrors, REPO_MAX_MIRRORS);
-	if (nm > REPO_MAX_MIRRORS)
+	const struct repo_add_args *o = UI_ARGS(ctx, struct repo_add_args);
+	if (o->mirror.n > REPO_MAX_MIRRORS)
 		return ui_usage(ctx, "repo add: at most %d mirrors", REPO_MAX_MIRRORS);
-	for (int i = 0; i < nm; i++) {
-		if (folder_or_url(ctx, mirrors[i]))
+	for (int i = 0; i < o->mirror.n; i++) {
+		if (folder_or_url(ctx, o->mirror.v[i]))
 			return WD_EUSAGE;
-		a->mirrors[a->c.nmirrors++] = repo_url(mirrors[i]);
+		a->mirrors[a->c.nmirrors++] = repo_url(o->mirror.v[i]);
 	}
-	a->c.subscription = ui_opt(ctx, "subscription");
+	a->c.subscription = o->subscription;
 	for (int i = 0; i < argc; i++) {
 		if (npos == 2)
 			return ui_usage(ctx, "repo add: unexpected argument '%s'", argv[i]);
@@ -251,8 +250,10 @@ static int repo_list(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 static const struct wd_opt add_opts[] = {
-	{"mirror", 0, "URL", "a mirror of the repository, tried in order (repeatable)", true},
-	{"subscription", 0, NULL, "a subscription repository (https only): sent the activated key", false},
+	WD_OPT_REPEAT(struct repo_add_args, mirror, "mirror", 0, "URL",
+		      "a mirror of the repository, tried in order (repeatable)"),
+	WD_OPT_BOOL(struct repo_add_args, subscription, "subscription", 0,
+		    "a subscription repository (https only): sent the activated key"),
 	{0},
 };
 
@@ -260,7 +261,7 @@ const struct wd_cmd cmd_repo_subs[] = {
 	{.name = "add", .run = repo_add, .args = "NAME URL [--mirror URL]... [--subscription]",
 	 .summary = "add a repository: URL is http(s)://, file:// or a folder",
 	 .help = "Mirrors are tried in order; a subscription repository (https only) is sent the\n"
-	 "activated key as HTTP Basic credentials (docs/repository.md).\n", .opts = add_opts,
+	 "activated key as HTTP Basic credentials (docs/repository.md).\n", .opts = add_opts, .args_size = sizeof(struct repo_add_args),
 	 .db = CMD_DB_CREATE, .writes = true},
 	{.name = "list", .run = repo_list, .args = "", .summary = "each repository, its mirrors and its stored catalog",
 	 .db = CMD_DB_READ},

@@ -203,31 +203,42 @@ static int run_job(struct wd_ctx *ctx, struct setup_req *q)
 
 int cmd_setup(struct wd_ctx *ctx, int argc, char **argv)
 {
+	const struct setup_args *a = UI_ARGS(ctx, struct setup_args);
 	struct setup_req q = {.command = "setup", .nic = true, .acpi = true, .acpi_optional = true,
-			      .section = ui_optarg(ctx, "section"), .frame = ui_optarg(ctx, "frame"),
-			      .switch_nic = ui_opt(ctx, "switch-nic")};
+			      .section = a->section, .frame = a->frame, .switch_nic = a->switch_nic};
 	if (argc > 0)
 		return ui_usage(ctx, "setup: unexpected argument '%s'", argv[0]);
 	return run_job(ctx, &q);
 }
 
-#define FRAME_OPT                                                                          \
-	{"frame", 0, "FRAME", "the Ethernet frame (802.2, 802.3, II, SNAP) a protocol set for " \
-			      "another medium is switched to", false}
+int cmd_setup_check(struct wd_ctx *ctx)
+{
+	if (!ctx->vm && UI_ARGS(ctx, struct setup_args)->switch_nic)
+		return ui_usage(ctx, "setup --switch-nic changes a VirtualBox machine's adapter: "
+				"name the machine with --vm MACHINE");
+	return 0;
+}
+
+#define FRAME_OPT(T)                                                                       \
+	WD_OPT_STRING(T, frame, "frame", 0, "FRAME", "the Ethernet frame (802.2, 802.3, II, "   \
+		      "SNAP) a protocol set for another medium is switched to")
+#define SECTION_OPT(T)                                                                     \
+	WD_OPT_STRING(T, section, "section", 0, "NAME", "the PROTOCOL.INI section of the old "   \
+		      "adapter, where it is not sure")
 
 const struct wd_opt cmd_setup_opts[] = {
-	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
-	{"switch-nic", 0, NULL, "with --vm: a PCnet adapter becomes an Intel PRO/1000 MT Desktop",
-	 false},
-	FRAME_OPT,
+	SECTION_OPT(struct setup_args),
+	WD_OPT_BOOL(struct setup_args, switch_nic, "switch-nic", 0,
+		    "with --vm: a PCnet adapter becomes an Intel PRO/1000 MT Desktop"),
+	FRAME_OPT(struct setup_args),
 	{0},
 };
 
 static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 {
-	struct setup_req q = {.nic = true, .driver = ui_optarg(ctx, "driver"),
-			      .slot = ui_optarg(ctx, "slot"), .section = ui_optarg(ctx, "section"),
-			      .frame = ui_optarg(ctx, "frame"), .off = ui_opt(ctx, "off")};
+	const struct configure_nic_args *a = UI_ARGS(ctx, struct configure_nic_args);
+	struct setup_req q = {.nic = true, .driver = a->driver, .slot = a->slot,
+			      .section = a->section, .frame = a->frame, .off = a->off};
 	if (argc > 0)
 		return ui_usage(ctx, "configure nic: unexpected argument '%s'", argv[0]);
 	if (q.off && q.driver)
@@ -240,7 +251,7 @@ static int configure_nic(struct wd_ctx *ctx, int argc, char **argv)
 static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
 {
 	struct setup_req q = {.command = "configure acpi", .acpi = true};
-	if (ui_opt(ctx, "off"))
+	if (UI_ARGS(ctx, struct configure_acpi_args)->off)
 		return cmd_configure_acpi_off(ctx, argc, argv);
 	if (argc > 0)
 		return ui_usage(ctx, "configure acpi: unexpected argument '%s'", argv[0]);
@@ -248,16 +259,20 @@ static int configure_acpi(struct wd_ctx *ctx, int argc, char **argv)
 }
 
 static const struct wd_opt nic_opts[] = {
-	{"driver", 0, "NAME", "this driver package, not the best ranked one", false},
-	{"slot", 0, "SLOT", "only the network controller at this PCI slot", false},
-	{"section", 0, "NAME", "the PROTOCOL.INI section of the old adapter, where it is not sure", false},
-	FRAME_OPT,
-	{"off", 0, NULL, "back to the driver before this one (or the free default)", false},
+	WD_OPT_STRING(struct configure_nic_args, driver, "driver", 0, "NAME",
+		      "this driver package, not the best ranked one"),
+	WD_OPT_STRING(struct configure_nic_args, slot, "slot", 0, "SLOT",
+		      "only the network controller at this PCI slot"),
+	SECTION_OPT(struct configure_nic_args),
+	FRAME_OPT(struct configure_nic_args),
+	WD_OPT_BOOL(struct configure_nic_args, off, "off", 0,
+		    "back to the driver before this one (or the free default)"),
 	{0},
 };
 
 static const struct wd_opt acpi_opts[] = {
-	{"off", 0, NULL, "the PSD's statements out, the lines they displaced back", false},
+	WD_OPT_BOOL(struct configure_acpi_args, off, "off", 0,
+		    "the PSD's statements out, the lines they displaced back"),
 	{0},
 };
 
@@ -271,14 +286,14 @@ const struct wd_cmd cmd_configure_subs[] = {
 	 "--off goes back to the driver CONFIG.SYS loaded before the generation that\n"
 	 "configured this one (or the best driver needing no subscription).\n"
 	 "Shows the diff and asks, as setup does.\n",
-	 .opts = nic_opts,
+	 .opts = nic_opts, .args_size = sizeof(struct configure_nic_args),
 	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
 	{.name = "acpi", .run = configure_acpi, .args = "[--off]", .summary = "the ACPI PSD",
 	 .help = "PSD=ACPI.PSD, BASEDEV=APM.ADD and the daemon, in place of OS2APIC.PSD,\n"
 	 "APM.SYS and VAPM.SYS. --off takes the PSD's statements out and puts back the\n"
 	 "lines they displaced (as before the generation that added them); then\n"
 	 "'warpdrv remove acpi-psd' works. Shows the diff and asks, as setup does.\n",
-	 .opts = acpi_opts,
+	 .opts = acpi_opts, .args_size = sizeof(struct configure_acpi_args),
 	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
 	{0},
 };
@@ -288,14 +303,14 @@ const struct wd_cmd cmd_configure_subs[] = {
 
 
 const struct wd_opt cmd_rollback_opts[] = {
-	{"packages", 0, NULL, "also remove the packages the generations installed (one transaction)",
-	 false},
+	WD_OPT_BOOL(struct rollback_args, packages, "packages", 0,
+		    "also remove the packages the generations installed (one transaction)"),
 	{0},
 };
 
 int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 {
-	if (ui_opt(ctx, "packages")) /* ui/cmd_undo.c */
+	if (UI_ARGS(ctx, struct rollback_args)->packages) /* ui/cmd_undo.c */
 		return cmd_rollback_packages(ctx, argc, argv);
 	if (argc > 1)
 		return ui_usage(ctx, "rollback takes at most one generation number");

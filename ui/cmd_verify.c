@@ -97,9 +97,15 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 }
 
 const struct wd_opt cmd_verify_opts[] = {
-	{"fix", 0, NULL, "reinstall the packages whose files differ (warpdrv reinstall)", false},
+	WD_OPT_BOOL(struct verify_args, fix, "fix", 0,
+		    "reinstall the packages whose files differ (warpdrv reinstall)"),
 	{0},
 };
+
+bool cmd_verify_writes(const struct wd_ctx *ctx)
+{
+	return UI_ARGS(ctx, struct verify_args)->fix;
+}
 
 int cmd_verify(struct wd_ctx *ctx, int argc, char **argv)
 {
@@ -107,7 +113,7 @@ int cmd_verify(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "verify: at most one package name");
 	struct wd_err err = {0};
 	pkg_fold_names(argc, argv);
-	if (ui_opt(ctx, "fix"))
+	if (UI_ARGS(ctx, struct verify_args)->fix)
 		return cmd_verify_fix(ctx, argc ? argv[0] : NULL);
 	int r = verify(ctx, argc ? argv[0] : NULL, &err);
 	if (!r)

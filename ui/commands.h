@@ -43,6 +43,63 @@ int cmd_admin_verify(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_check(struct wd_ctx *ctx, int argc, char **argv);
 int cmd_update(struct wd_ctx *ctx, int argc, char **argv);
 
+/* Each command's argument struct: its options, bound to these fields by
+ * its table (ui/ui.h's WD_OPT_*), read with UI_ARGS. */
+struct setup_args {
+	const char *section, *frame;
+	bool switch_nic;
+};
+struct configure_nic_args {
+	const char *driver, *slot, *section, *frame;
+	bool off;
+};
+struct configure_acpi_args {
+	bool off;
+};
+struct rollback_args {
+	bool packages;
+};
+struct list_args {
+	bool installed, upgradable;
+};
+struct verify_args {
+	bool fix;
+};
+struct recover_args {
+	bool abandon;
+};
+struct activate_args {
+	const char *file;
+};
+struct repo_add_args {
+	struct wd_optlist mirror;
+	bool subscription;
+};
+/* bench server, client, import and report share theirs */
+struct bench_args {
+	const char *db, *label, *bind, *port, *seconds, *block, *rounds, *labels, *svg, *runs;
+	bool tcp, udp;
+};
+/* warpdrv-admin's */
+struct issue_args {
+	const char *key, *customer, *entitlements, *expires, *issued, *seats;
+	struct wd_optlist repo;
+};
+struct keygen_args {
+	const char *out;
+};
+struct pack_args {
+	const char *key, *out, *vendor_files;
+};
+struct index_args {
+	const char *key, *serial, *expires;
+	struct wd_optlist revoke, mirror;
+};
+/* verify --fix: the command writes (ui/ui.h's writes_if) */
+bool cmd_verify_writes(const struct wd_ctx *ctx);
+/* setup --switch-nic needs --vm: said before the volume opens */
+int cmd_setup_check(struct wd_ctx *ctx);
+
 /* The options of each command, and the subcommands of those that have them
  * (beside the command, in its file). */
 extern const struct wd_opt cmd_setup_opts[], cmd_list_opts[], cmd_recover_opts[],

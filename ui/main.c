@@ -20,7 +20,8 @@ static const struct wd_cmd commands[] = {
 	 "recorded as a generation that 'warpdrv rollback' undoes. --dry-run writes nothing.\n"
 	 "Every plan is checked with the boot model check uses before anything is written;\n"
 	 "where the old adapter's section cannot be told for sure, --section NAME says it.\n",
-	 .opts = cmd_setup_opts,
+	 .opts = cmd_setup_opts, .args_size = sizeof(struct setup_args),
+	 .check = cmd_setup_check,
 	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
 	{.name = "configure", .args = "nic [--driver NAME] [--slot SLOT] [--section NAME] | acpi",
 	 .summary = "configure the NIC driver, or the ACPI PSD", .subs = cmd_configure_subs},
@@ -40,7 +41,7 @@ static const struct wd_cmd commands[] = {
 	 "stay installed, unless --packages: then the packages generations GEN and later\n"
 	 "installed are removed too (the originals they replaced put back), in the same\n"
 	 "transaction. Shows the diff and asks (--yes does not ask; with no terminal\n"
-	 "and no --yes it refuses); --dry-run writes nothing.\n", .opts = cmd_rollback_opts,
+	 "and no --yes it refuses); --dry-run writes nothing.\n", .opts = cmd_rollback_opts, .args_size = sizeof(struct rollback_args),
 	 .db = CMD_DB_RECOVER, .writes = true, .asks = true},
 	/* packages */
 	{.name = "list", .run = cmd_list, .args = "[--installed|--upgradable] [PATTERN]",
@@ -51,7 +52,7 @@ static const struct wd_cmd commands[] = {
 	 "installed packages a newer version of which is on offer. PATTERN: only the\n"
 	 "names it matches, a glob ('e*', 'pcnt?d'; quote it from the shell); case is\n"
 	 "ignored. Exit 1 when PATTERN matches none. In name order; stdout is the listing\n"
-	 "alone (-v with --root: the download cache's size, on stderr).\n", .opts = cmd_list_opts,
+	 "alone (-v with --root: the download cache's size, on stderr).\n", .opts = cmd_list_opts, .args_size = sizeof(struct list_args),
 	 .db = CMD_DB_READ},
 	{.name = "search", .run = cmd_search, .args = "TERM", .summary = "the packages whose name or summary has TERM",
 	 .help = "Looks in every repository (as list does, each package once at its newest\n"
@@ -93,8 +94,8 @@ static const struct wd_cmd commands[] = {
 	 .help = "Each installed file's size and SHA-256 against what was installed, and the\n"
 	 "database's integrity; exit 3 on a difference. --fix reinstalls the packages\n"
 	 "whose files differ (as 'warpdrv reinstall' does) and checks them again.\n",
-	 .opts = cmd_verify_opts,
-	 .db = CMD_DB_READ, .writes_with = "fix"},
+	 .opts = cmd_verify_opts, .args_size = sizeof(struct verify_args),
+	 .db = CMD_DB_READ, .writes_if = cmd_verify_writes},
 	{.name = "reinstall", .run = cmd_reinstall, .args = "PKG...", .summary = "put an installed package's files back from the package",
 	 .help = "The installed version of each package, read again from its repository (its\n"
 	 "signature checked), rewrites every file of it in one transaction, also files\n"
@@ -106,7 +107,7 @@ static const struct wd_cmd commands[] = {
 	 .help = "Every command that writes does this first; --abandon forgets an interrupted\n"
 	 "transaction that cannot be finished (a file it needs was removed by hand),\n"
 	 "leaving every file as it is (docs/recovery.md tells what it keeps and loses).\n",
-	 .opts = cmd_recover_opts,
+	 .opts = cmd_recover_opts, .args_size = sizeof(struct recover_args),
 	 .db = CMD_DB_PLAIN, .writes = true},
 	/* the subscription */
 	{.name = "activate", .run = cmd_activate, .args = "KEY | --file F", .summary = "activate a subscription key (- for stdin)",
@@ -114,7 +115,7 @@ static const struct wd_cmd commands[] = {
 	 "a new key replaces the old one, which stays in the history (asked first: --yes\n"
 	 "does not ask; with no terminal and no --yes it refuses). An expired key is\n"
 	 "stored with a warning: it still covers packages released before it expired.\n"
-	 "With --dry-run the key is checked and nothing is stored.\n", .opts = cmd_activate_opts,
+	 "With --dry-run the key is checked and nothing is stored.\n", .opts = cmd_activate_opts, .args_size = sizeof(struct activate_args),
 	 .db = CMD_DB_CREATE, .writes = true, .asks = true},
 	{.name = "license", .run = cmd_license, .args = "", .summary = "show the subscription: state, entitlements, expiry",
 	 .help = "States: none, active, expired, revoked, clock (the date is behind one already\n"

@@ -6,20 +6,9 @@
 #include "common/buf.h"
 #include "session/session.h"
 
-static bool given(const struct wd_ctx *ctx, const char *opt)
-{
-	for (int k = 0; k < ctx->noptv; k++)
-		if (!strcmp(ctx->optv[k].opt->name, opt))
-			return true;
-	return false;
-}
-
 int ui_source_check(struct wd_ctx *ctx, const char *env_root)
 {
 	/* before any volume opens: a disk image's costs an appliance start */
-	if (!ctx->vm && !strcmp(ctx->cmd_path, "setup") && given(ctx, "switch-nic"))
-		return ui_usage(ctx, "setup --switch-nic changes a VirtualBox machine's adapter: "
-				"name the machine with --vm MACHINE");
 	if (ctx->disk && ctx->root && ctx->root != env_root)
 		return ui_usage(ctx, "--root and --disk are two volumes; name one");
 	if (ctx->vm && ((ctx->root && ctx->root != env_root) || ctx->disk))
@@ -72,11 +61,11 @@ bool ui_volume_given(const struct wd_ctx *ctx)
 }
 
 /* A command that does not write reads the volume only (its table entry,
- * ui/ui.h: writes, writes_with); so does every command under --dry-run. */
+ * ui/ui.h: writes, writes_if); so does every command under --dry-run. */
 bool ui_cmd_reads_only(const struct wd_ctx *ctx)
 {
 	const struct wd_cmd *c = ctx->cmd;
 	if (ctx->dry_run || !c)
 		return true;
-	return !c->writes && !(c->writes_with && given(ctx, c->writes_with));
+	return !c->writes && !(c->writes_if && c->writes_if(ctx));
 }

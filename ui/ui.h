@@ -3,6 +3,7 @@
 #define WD_UI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "common/err.h"
@@ -49,6 +50,8 @@ struct wd_ctx {
 	const struct wd_cmd *cmd;
 	struct wd_optval *optv;
 	int noptv;
+	void *args;             /* cmd's argument struct (UI_ARGS) */
+	const char **argvals;   /* the values its repeatable options point into */
 	/* The run's session (session/session.h): opened by ui_main before the
 	 * command runs, closed after it; the command asks it for the volume,
 	 * the database, the keys, the catalog and the subscription. */
@@ -58,14 +61,42 @@ struct wd_ctx {
 /* One option of a command (or of both programs), declared as data: the
  * parser in ui/cli.c accepts what the table names and nothing else, with
  * getopt_long's forms: -ny (short flags bundled), -b32k and -b 32k, --opt
- * VALUE and --opt=VALUE, and -- ending the options. */
+ * VALUE and --opt=VALUE, and -- ending the options. A command's option is
+ * bound to a field of the command's own argument struct (WD_OPT_* below,
+ * which check the field's type when they compile); the command reads the
+ * struct (UI_ARGS). */
+enum wd_optkind { WD_OPT_GLOBAL, WD_OPT_FLAG, WD_OPT_STR, WD_OPT_LIST };
+
+/* A repeatable option's values, in order. */
+struct wd_optlist {
+	const char **v;
+	int n;
+};
+
 struct wd_opt {
 	const char *name;   /* "section": --section */
 	char letter;        /* 's': -s, or 0 for none */
 	const char *arg;    /* "NAME": takes a value; NULL: a flag */
 	const char *help;   /* one line for COMMAND --help */
 	bool repeat;        /* may be given more than once */
+	enum wd_optkind kind;
+	size_t off;         /* the field of the command's argument struct */
 };
+
+/* The offset of field f of struct T, which must be of type ty: another
+ * type does not compile (a negative array size). */
+#define WD_FIELD(T, f, ty)                                                                 \
+	(offsetof(T, f) +                                                                  \
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((T *)0)->f), ty) ? 1 : -1]))
+/* --name (-letter): sets bool field f of T. */
+#define WD_OPT_BOOL(T, f, name, letter, help)                                              \
+	{name, letter, NULL, help, false, WD_OPT_FLAG, WD_FIELD(T, f, bool)}
+/* --name ARG: sets const char *field f of T to the (last) value. */
+#define WD_OPT_STRING(T, f, name, letter, arg, help)                                       \
+	{name, letter, arg, help, false, WD_OPT_STR, WD_FIELD(T, f, const char *)}
+/* --name ARG, repeatable: every value, in struct wd_optlist field f of T. */
+#define WD_OPT_REPEAT(T, f, name, letter, arg, help)                                       \
+	{name, letter, arg, help, true, WD_OPT_LIST, WD_FIELD(T, f, struct wd_optlist)}
 
 struct wd_optval {
 	const struct wd_opt *opt;
@@ -98,19 +129,22 @@ struct wd_cmd {
 	const struct wd_opt *opts;  /* its options, ended by {0}; NULL: none */
 	const struct wd_cmd *subs;  /* its subcommands ({0}-ended): run gets the
 				     * arguments after the subcommand's name */
+	size_t args_size;           /* its argument struct's (the options' fields) */
+	/* Checks of its arguments before the volume opens (a disk image's
+	 * costs an appliance start): 0, or ui_usage's exit code; NULL: none. */
+	int (*check)(struct wd_ctx *ctx);
 	enum wd_cmd_db db;
 	bool writes;                /* changes the volume (but under --dry-run) */
-	const char *writes_with;    /* ... only with this option ("fix": verify --fix) */
+	/* ... or only when this says so of its arguments (verify --fix) */
+	bool (*writes_if)(const struct wd_ctx *ctx);
 	bool asks;                  /* may ask the user (--yes answers) */
 };
 
-/* The options given to the command: whether --name was given, its (last)
- * value or NULL, and every value of a repeatable option (at most max; the
- * count given is returned, which may be more than max). name must be in the
- * command's table. */
-bool ui_opt(const struct wd_ctx *ctx, const char *name);
-const char *ui_optarg(const struct wd_ctx *ctx, const char *name);
-int ui_optargs(const struct wd_ctx *ctx, const char *name, const char **out, int max);
+/* The command's argument struct, filled from its options (all 0 for
+ * those not given): UI_ARGS(ctx, struct setup_args). size must be the
+ * table's args_size (a mismatch aborts: a command reading another's). */
+const void *ui_args(const struct wd_ctx *ctx, size_t size);
+#define UI_ARGS(ctx, T) ((const T *)ui_args((ctx), sizeof(T)))
 /* The distance between two words (insertions, deletions, substitutions and
  * swaps of neighbours, case ignored), for "did you mean". */
 int ui_edit_distance(const char *a, const char *b);

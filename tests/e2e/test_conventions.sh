@@ -573,4 +573,25 @@ t_replacing_the_activated_key_asks_a_first_activation_does_not() {
 	assert_out "already the activated key"
 }
 
+# A command's option is bound to a field of its argument struct when it
+# compiles (ui/ui.h's WD_OPT_*): a misspelt field, or one of another type,
+# is a compile error, not a lookup that silently finds nothing.
+t_an_option_bound_to_a_wrong_field_does_not_compile() {
+	local cc=${CC:-cc}
+	command -v "$cc" >/dev/null || skip "no C compiler"
+	printf '#include "ui/ui.h"\nstruct a { const char *s; bool b; };\nconst struct wd_opt t[] = { %s, {0} };\n' \
+		'WD_OPT_BOOL(struct a, b, "b", 0, "h")' >"$T/good.c"
+	run "$cc" -std=c11 -I"$SRC" -c "$T/good.c" -o "$T/good.o"
+	assert_rc 0
+	printf '#include "ui/ui.h"\nstruct a { const char *s; bool b; };\nconst struct wd_opt t[] = { %s, {0} };\n' \
+		'WD_OPT_BOOL(struct a, s, "s", 0, "h")' >"$T/type.c"
+	run "$cc" -std=c11 -I"$SRC" -c "$T/type.c" -o "$T/type.o"
+	[ "$RC" -ne 0 ] || fail "a flag bound to a const char * field compiled"
+	printf '#include "ui/ui.h"\nstruct a { const char *s; bool b; };\nconst struct wd_opt t[] = { %s, {0} };\n' \
+		'WD_OPT_STRING(struct a, sx, "s", 0, "S", "h")' >"$T/typo.c"
+	run "$cc" -std=c11 -I"$SRC" -c "$T/typo.c" -o "$T/typo.o"
+	[ "$RC" -ne 0 ] || fail "an option bound to a misspelt field compiled"
+	assert_err "no member named"
+}
+
 run_tests
