@@ -10,12 +10,23 @@
  * Desktop): the one to switch an unsupported adapter to. */
 #define NIC_SWITCH_TO "82540EM"
 
+char *nic_switch_command(int adapter)
+{
+	if (adapter > 0)
+		return wd_xasprintf("VBoxManage modifyvm VM --nictype%d " NIC_SWITCH_TO, adapter);
+	return wd_xstrdup("VBoxManage modifyvm VM --nictypeN " NIC_SWITCH_TO);
+}
+
 char *nic_unsupported_why(const struct pci_dev *d, int adapter)
 {
-	if (d->vbox_model && strcmp(d->vbox_model, NIC_SWITCH_TO))
-		return wd_xasprintf("no package drives the VirtualBox %s at %s; switch the adapter "
-				    "to a supported Intel model on the host: VBoxManage modifyvm VM "
-				    "--nictype%d " NIC_SWITCH_TO, d->vbox_model, d->slot, adapter);
+	if (d->vbox_model && strcmp(d->vbox_model, NIC_SWITCH_TO)) {
+		char *cmd = nic_switch_command(adapter);
+		char *why = wd_xasprintf("no package drives the VirtualBox %s at %s; switch the "
+					 "adapter to a supported Intel model on the host: %s",
+					 d->vbox_model, d->slot, cmd);
+		free(cmd);
+		return why;
+	}
 	if (d->vbox_model)
 		return wd_xasprintf("no package drives the VirtualBox %s at %s: the repositories "
 				    "hold no driver for it ('warpdrv list' shows what they offer)",

@@ -195,12 +195,13 @@ static int off_choice(const struct nic_plan_in *in, const struct pci_dev *d,
 	for (size_t i = 0; i < *n; i++)
 		wd_buf_addf(&b, "%s%s (needs a subscription with %s)", i ? ", " : "",
 			    cand[i]->m.name, cand[i]->m.entitlement);
+	char *cmd = nic_switch_command(0);
 	int r = wd_err_set(err, WD_ELICENSE, "configure nic --off: the %s at %s would keep the "
 			   "subscription's driver: only %s drive%s it; nothing was changed. "
 			   "Switch that adapter on the host to a model a driver needing no "
-			   "subscription drives (VBoxManage modifyvm VM --nictypeN 82540EM), or "
-			   "turn the other adapters off alone with --slot SLOT", model_of(d), d->slot,
-			   b.p, *n == 1 ? "s" : "");
+			   "subscription drives (%s), or turn the other adapters off alone with "
+			   "--slot SLOT", model_of(d), d->slot, b.p, *n == 1 ? "s" : "", cmd);
+	free(cmd);
 	wd_buf_free(&b);
 	return r;
 }

@@ -99,6 +99,9 @@ int nic_advise(const struct nic_plan_in *in, const struct pci_list *l, char **dr
  * 82540EM itself or a device not VirtualBox's, that the repositories hold
  * no driver for it. setup's note and detect's advice alike. */
 char *nic_unsupported_why(const struct pci_dev *d, int adapter);
+/* The one command that switches VirtualBox adapter number adapter (0: "N")
+ * to the 82540EM, which every OS/2 driver set drives (malloc'd). */
+char *nic_switch_command(int adapter);
 /* The one PCI matcher: does package p drive device d (and at what rank)? */
 bool nic_drives(const struct package *p, const struct pci_dev *d, int *rank);
 const struct package *nic_package_of_driver(const struct nic_plan_in *in, const char *file);

@@ -12,9 +12,9 @@ top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top"
 bad=0
 # 1. the planner's private headers
-if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"installer/\([A-Za-z0-9_]*_internal\|nic_ctx\)\.h"' \
+if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(installer\|txn\)/\([A-Za-z0-9_]*_internal\|nic_ctx\)\.h"' \
 	ui/*.c ui/*.h 2>/dev/null; then
-	echo "ui/ includes a private header of installer/ (above): ask installer/'s public functions"
+	echo "ui/ includes a private header of installer/ or txn/ (above): ask their public functions"
 	bad=1
 fi
 # 2. struct setup's body is private

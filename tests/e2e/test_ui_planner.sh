@@ -18,10 +18,12 @@ t_the_front_end_uses_no_planner_internals() {
 
 t_an_internal_header_in_ui_fails() {
 	copy_sources
-	printf '#include "txn/txn_internal.h"\n' >>"$T/tree/ui/cmd_list.c"
+	printf '#include "installer/setup_internal.h"\n#include "txn/txn_internal.h"\n' >>"$T/tree/ui/cmd_list.c"
 	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
 	assert_rc 1
 	assert_out "ui/cmd_list.c:"
+	assert_out "installer/setup_internal.h"
+	assert_out "txn/txn_internal.h"
 	assert_out "includes a private header of installer/"
 	copy_sources
 	printf '#include "installer/nic_ctx.h"\n' >"$T/tree/ui/x.h"
