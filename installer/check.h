@@ -16,6 +16,13 @@
 
 #define CHECK_PROTOCOL_INI WD_IBMCOM_PROTOCOL_INI
 
+struct session;
+/* `warpdrv check` on the session's volume (its boot drive resolved):
+ * check_volume with the bundled repository's NIC packages, under the
+ * volume's shared lock, and an interrupted transaction the database records
+ * as an error finding (txn-pending). */
+int check_run(struct session *ss, struct check_report *rep, struct wd_err *err);
+
 /* Everything: reads CONFIG.SYS, the PROTOCOL.INI PROTMAN reads and the NIFs
  * in IBMCOM\MACS from the volume, runs every rule, sorts the findings by
  * file and line. pkgs: the NIC packages known (their DriverNames make an

@@ -5,63 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/repo.h"
-#include "common/date.h"
 #include "installer/check.h"
-#include "txn/txn.h"
-#include "os2/boot_drive.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
-
-/* The NIC packages of the bundled repository (local: nothing downloads):
- * their manifests make an instance's DriverName certain. Without them check
- * still runs, with more of its facts guessed. */
-struct known {
-	struct catalog cat;
-	struct package *pkgs;
-	const struct pkg_manifest **m;
-	size_t n;
-};
-
-static void known_load(struct wd_ctx *ctx, const struct volume *v, struct known *k)
-{
-	memset(k, 0, sizeof *k);
-	catalog_init(&k->cat, NULL);
-	struct wd_err e;
-	int today;
-	char *bundled = ui_data_dir(ctx, "repo");
-	const struct keyring *kr;
-	(void)v;
-	if (!bundled || wd_today(&today, &e) || session_keyring(ctx->s, &kr, &e)) {
-		free(bundled);
-		return;
-	}
-	int r = catalog_add_bundled(&k->cat, bundled, kr, &e);
-	free(bundled);
-	for (size_t i = 0; !r && i < k->cat.n; i++) {
-		const struct repo *rp = &k->cat.repos[i];
-		k->pkgs = wd_xrealloc(k->pkgs, (k->n + rp->idx.npkgs + 1) * sizeof *k->pkgs);
-		k->m = wd_xrealloc(k->m, (k->n + rp->idx.npkgs + 1) * sizeof *k->m);
-		for (size_t j = 0; j < rp->idx.npkgs; j++)
-			if (!catalog_fetch(rp, &rp->idx.pkgs[j], kr, &k->pkgs[k->n], &e)) {
-				if (k->pkgs[k->n].m.kind != PKG_KIND_NIC) {
-					package_free(&k->pkgs[k->n]);
-					continue;
-				}
-				k->m[k->n] = &k->pkgs[k->n].m;
-				k->n++;
-			}
-	}
-}
-
-static void known_free(struct known *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		package_free(&k->pkgs[i]);
-	free(k->pkgs);
-	free(k->m);
-	catalog_free(&k->cat);
-}
 
 static void print_json(struct wd_ctx *ctx, const struct check_report *rep)
 {
@@ -109,37 +55,11 @@ int cmd_check(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 0)
 		return ui_usage(ctx, "check takes no arguments ('%s')", argv[0]);
-	struct volume *v;
-	struct db *db;
 	struct wd_err err = {0};
-	int r = session_boot_volume(ctx->s, &v, &err);
+	struct check_report rep;
+	int r = check_run(ctx->s, &rep, &err);
 	if (r)
 		return r == -WD_EUSAGE ? ui_usage(ctx, "%s", err.msg) : ui_fail(ctx, r, &err);
-	/* the database only to know whether a transaction was left half done */
-	if ((r = session_cmd_db(ctx->s, &db, NULL, &err)))
-		return ui_fail(ctx, r, &err);
-	int lock;
-	if ((r = txn_read_lock(v, &lock, &err)))
-		return ui_fail(ctx, r, &err);
-	struct known k;
-	known_load(ctx, v, &k);
-	struct check_report rep;
-	r = check_volume(v, k.m, k.n, &rep, &err);
-	txn_read_unlock(lock);
-	known_free(&k);
-	if (r)
-		return ui_fail(ctx, r, &err);
-	const struct txn_pending_desc *pend = session_pending(ctx->s);
-	if (pend) {
-		/* what a reboot now would load may be half of a change: an error
-		 * (exit 1) until 'warpdrv recover' finishes or undoes it */
-		char what[512];
-		txn_pending_text(pend, what, sizeof what);
-		report_add(&rep, WD_STATE_DIR "/" WD_DB_NAME, 0, CHECK_ERROR, "txn-pending", "txn",
-			   "the interrupted %s was neither finished nor undone: CONFIG.SYS and "
-			   "PROTOCOL.INI may hold half of it; run 'warpdrv recover'", what);
-		check_sort(&rep);
-	}
 	if (ctx->json)
 		print_json(ctx, &rep);
 	else if (!ctx->quiet || rep.errors)
