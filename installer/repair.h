@@ -42,4 +42,30 @@ int reinstall_preplan(struct volume *v, const struct package *pkgs, size_t n,
 int reinstall_packages(struct volume *v, const struct catalog *cat, const struct package *pkgs,
 		       size_t n, const struct pkg_cb *cb, struct wd_err *err);
 
+struct session;
+/* reinstall NAMES: each installed version read again from the repository
+ * that has it (the session's keys and catalog; --dry-run downloads
+ * nothing), the subscription's gate, the plan (to cb->plan under --dry-run),
+ * then one transaction (reinstall_packages). out: the packages read, for the
+ * front end to name (freed with reinstall_done_free, even on an error). */
+struct reinstall_done {
+	struct package *pkgs;
+	size_t npkgs;
+};
+int reinstall_run(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
+		  struct reinstall_done *out, struct wd_err *err);
+void reinstall_done_free(struct reinstall_done *d);
+
+/* verify --fix: the session's database (an interrupted run finished first)
+ * checked whole, then the installed packages (only pkg, when not NULL,
+ * which must be installed) whose files differ, under the volume's shared
+ * lock (repair_damaged). */
+struct repair_damage {
+	char **names;
+	size_t n, nfiles;
+};
+int repair_find(struct session *ss, const char *pkg, struct repair_damage *out,
+		struct wd_err *err);
+void repair_damage_free(struct repair_damage *d);
+
 #endif

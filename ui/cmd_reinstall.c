@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/versions.h"
 #include "installer/repair.h"
-#include "state/installed.h"
 #include "ui/commands.h"
-#include "session/session.h"
 #include "ui/pkgutil.h"
-
-struct reinstall_run {
-	struct wd_ctx *ctx;
-	struct volume *v;       /* the session's */
-	const struct keyring *kr;
-	struct catalog *cat;
-	struct package *pkgs;
-	size_t npkgs;
-};
 
 static void on_plan(void *ud, const struct txn_plan *plan)
 {
@@ -51,57 +39,7 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		       ui_count(nfiles, "file"));
 }
 
-/* Each name's installed version, read from the repository that has it. */
-static int load_installed(struct reinstall_run *u, char *const *names, size_t n,
-			  struct wd_err *err)
-{
-	struct db *db;
-	bool have;
-	int r = session_db(u->ctx->s, SESSION_DB_RECOVER, &db, &have, err);
-	u->pkgs = wd_xcalloc(n + 1, sizeof *u->pkgs);
-	for (size_t i = 0; !r && i < n; i++) {
-		char *ver = NULL;
-		const struct repo *from;
-		if (have && (r = installed_version(db, names[i], &ver, err)))
-			break;
-		if (!ver && !catalog_find(u->cat, names[i], &from))
-			r = wd_err_set(err, WD_EFAIL, "no package named %s ('warpdrv list' shows what "
-				       "is on offer, 'warpdrv list --installed' what is installed)",
-				       names[i]);
-		else if (!ver)
-			r = wd_err_set(err, WD_EFAIL, "%s is not installed, so there is nothing to "
-				       "reinstall ('warpdrv install %s' installs it)", names[i],
-				       names[i]);
-		const struct index_entry *e = r ? NULL : catalog_find_version(u->cat, names[i], ver,
-									       &from);
-		if (!r && !e)
-			r = wd_err_set(err, WD_EFAIL, "%s %s is installed, and no repository offers "
-				       "version %s any more, so its files cannot be put back from "
-				       "it: add the repository that has it ('warpdrv repo add'), or "
-				       "'warpdrv upgrade %s' to a version on offer", names[i], ver,
-				       ver, names[i]);
-		if (!r && catalog_would_download(from, e) && u->ctx->dry_run)
-			r = wd_err_set(err, WD_EFAIL, "reinstall --dry-run downloads nothing, and %s "
-				       "%s (%llu bytes) is not in the cache: run it without "
-				       "--dry-run", e->name, e->version, (unsigned long long)e->size);
-		if (!r && !(r = catalog_fetch(from, e, u->kr, &u->pkgs[u->npkgs], err)))
-			u->npkgs++;
-		free(ver);
-	}
-	if (!r)
-		r = install_check_entitlements(have ? db : NULL, u->kr, u->cat, u->pkgs,
-					       u->npkgs, err);
-	return r;
-}
-
-static void run_free(struct reinstall_run *u)
-{
-	for (size_t i = 0; i < u->npkgs; i++)
-		package_free(&u->pkgs[i]);
-	free(u->pkgs);
-}
-
-static void json_done(struct wd_ctx *ctx, const struct reinstall_run *u, size_t damaged)
+static void json_done(struct wd_ctx *ctx, const struct reinstall_done *u, size_t damaged)
 {
 	json_obj_begin(&ctx->j, NULL);
 	json_bool(&ctx->j, "dry_run", ctx->dry_run);
@@ -121,29 +59,13 @@ static void json_done(struct wd_ctx *ctx, const struct reinstall_run *u, size_t 
 	json_finish(&ctx->j);
 }
 
-/* Opens the volume, the keys and the catalog (downloads go to the cache). */
-static int run_open(struct reinstall_run *u, struct wd_err *err)
+static int reinstall(struct wd_ctx *ctx, char *const *names, size_t n,
+		     struct reinstall_done *done, struct wd_err *err)
 {
-	int r = session_volume(u->ctx->s, &u->v, err);
-	if (!r)
-		r = session_keyring(u->ctx->s, &u->kr, err);
-	if (!r)
-		r = session_catalog(u->ctx->s, true, &u->cat, err);
-	if (!r)
-		r = catalog_need_repository(u->cat, err);
-	return r;
-}
-
-static int reinstall(struct reinstall_run *u, char *const *names, size_t n, struct wd_err *err)
-{
-	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = u->ctx};
-	int r = load_installed(u, names, n, err);
-	if (!r)
-		r = reinstall_preplan(u->v, u->pkgs, u->npkgs, u->ctx->dry_run ? &cb : NULL, err);
-	if (!r && !u->ctx->dry_run)
-		r = reinstall_packages(u->v, u->cat, u->pkgs, u->npkgs, &cb, err);
-	if (!r && u->ctx->dry_run && !u->ctx->json)
-		ui_say(u->ctx, "Dry run: nothing was written.\n");
+	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
+	int r = reinstall_run(ctx->s, names, n, &cb, done, err);
+	if (!r && ctx->dry_run && !ctx->json)
+		ui_say(ctx, "Dry run: nothing was written.\n");
 	return r;
 }
 
@@ -158,28 +80,12 @@ int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv)
 					"back the installed version; 'warpdrv install' takes a "
 					"version or a file)", argv[i]);
 	struct wd_err err = {0};
-	struct reinstall_run u = {.ctx = ctx};
-	int r = run_open(&u, &err);
-	if (!r)
-		r = reinstall(&u, argv, (size_t)argc, &err);
+	struct reinstall_done done;
+	int r = reinstall(ctx, argv, (size_t)argc, &done, &err);
 	if (!r && ctx->json)
-		json_done(ctx, &u, (size_t)-1);
-	run_free(&u);
+		json_done(ctx, &done, (size_t)-1);
+	reinstall_done_free(&done);
 	return r ? ui_fail(ctx, r, &err) : 0;
-}
-
-/* repair_damaged under the volume's shared lock, as verify reads: the rows
- * and the files agree (a removal running beside it is waited for). The lock
- * is let go before any reinstall takes the volume's own. */
-static int damaged(struct volume *v, struct db *db, const char *pkg, char ***names, size_t *n,
-		   size_t *nfiles, struct wd_err *err)
-{
-	int lock = -1;
-	int r = txn_read_lock(v, &lock, err);
-	if (!r)
-		r = repair_damaged(v, db, pkg, names, n, nfiles, err);
-	txn_read_unlock(lock);
-	return r;
 }
 
 /* verify --fix [PKG]: verify, then reinstall the packages whose files
@@ -187,59 +93,41 @@ static int damaged(struct volume *v, struct db *db, const char *pkg, char ***nam
 int cmd_verify_fix(struct wd_ctx *ctx, const char *pkg)
 {
 	struct wd_err err = {0};
-	struct reinstall_run u = {.ctx = ctx};
-	struct db *db;
-	bool have = false;
-	char **names = NULL;
-	size_t n = 0, nfiles = 0;
-	int r = session_boot_volume(ctx->s, &u.v, &err);
-	if (!r)
-		/* RECOVER whatever verify declares: verify --fix comes here too */
-		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, &err);
-	if (!r && have)
-		r = installed_db_intact(db, &err);
-	if (!r && pkg) {
-		char *ver = NULL;
-		if (!have || (!(r = installed_version(db, pkg, &ver, &err)) && !ver))
-			r = wd_err_set(&err, WD_EFAIL, "%s is not installed", pkg);
-		free(ver);
-	}
-	if (!r && have)
-		r = damaged(u.v, db, pkg, &names, &n, &nfiles, &err);
-	if (!r && !n) {
+	struct reinstall_done done = {0};
+	struct repair_damage d;
+	int r = repair_find(ctx->s, pkg, &d, &err);
+	if (!r && !d.n) {
 		if (ctx->json)
-			json_done(ctx, &u, 0);
+			json_done(ctx, &done, 0);
 		else
 			ui_say(ctx, "Nothing to fix: every installed file is as installed.\n");
 	} else if (!r) {
 		if (!ctx->json) {
-			ui_say(ctx, "%zu installed file%s differ%s from what was installed, in:", nfiles,
-			       nfiles == 1 ? "" : "s", nfiles == 1 ? "s" : "");
-			for (size_t i = 0; i < n; i++)
-				ui_say(ctx, " %s", ui_esc(names[i]));
+			ui_say(ctx, "%zu installed file%s differ%s from what was installed, in:",
+			       d.nfiles, d.nfiles == 1 ? "" : "s", d.nfiles == 1 ? "s" : "");
+			for (size_t i = 0; i < d.n; i++)
+				ui_say(ctx, " %s", ui_esc(d.names[i]));
 			ui_say(ctx, "\n");
 		}
-		if (!(r = run_open(&u, &err)))
-			r = reinstall(&u, names, n, &err);
+		r = reinstall(ctx, d.names, d.n, &done, &err);
 	}
-	if (!r && n && !ctx->dry_run) {
+	if (!r && d.n && !ctx->dry_run) {
 		/* what was put back is checked as verify checks it */
-		char **still = NULL;
-		size_t ns = 0, nf2 = 0;
-		r = damaged(u.v, db, pkg, &still, &ns, &nf2, &err);
-		if (!r && ns)
+		struct repair_damage still;
+		r = repair_find(ctx->s, pkg, &still, &err);
+		if (!r && still.n)
 			r = wd_err_set(&err, WD_ETRUST, "%zu installed file%s still differ%s after the "
-				       "reinstall ('warpdrv verify' names them)", nf2, nf2 == 1 ? "" : "s",
-				       nf2 == 1 ? "s" : "");
-		repair_names_free(still, ns);
+				       "reinstall ('warpdrv verify' names them)", still.nfiles,
+				       still.nfiles == 1 ? "" : "s", still.nfiles == 1 ? "s" : "");
+		repair_damage_free(&still);
 		if (!r && ctx->json)
-			json_done(ctx, &u, nfiles);
+			json_done(ctx, &done, d.nfiles);
 		else if (!r)
 			ui_say(ctx, "Fixed: every installed file is as installed again.\n");
-	} else if (!r && n && ctx->json) {
-		json_done(ctx, &u, nfiles);
+	} else if (!r && d.n && ctx->json) {
+		json_done(ctx, &done, d.nfiles);
 	}
-	repair_names_free(names, n);
-	run_free(&u);
+	repair_damage_free(&d);
+	reinstall_done_free(&done);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
