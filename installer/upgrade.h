@@ -59,4 +59,30 @@ int upgrade_packages(struct volume *v, const struct catalog *cat, const struct p
 int upgrade_boot_plan(struct setup *s, const struct package *pkgs, size_t n,
 		      struct wd_err *err);
 
+struct session;
+/* What one upgrade works on: the session's volume, keys and catalog, each
+ * installed package's choice, and the versions chosen once read. */
+struct upgrade_set {
+	struct session *ss;
+	struct volume *v;
+	const struct keyring *kr;
+	struct catalog *cat;
+	struct upgrade_choice *c;
+	size_t nc;
+	struct package *pkgs;
+	size_t npkgs;
+};
+/* Opens what upgrade needs through the session (the database as it is: the
+ * transaction recovers first) and makes the choice of each named installed
+ * package (names NULL or n 0: every one). */
+int upgrade_prepare(struct session *ss, char *const *names, size_t n, struct upgrade_set *u,
+		    struct wd_err *err);
+/* Reads (downloads) each chosen version, its signature and hashes checked. */
+int upgrade_fetch(struct upgrade_set *u, struct wd_err *err);
+/* The boot files the new versions change (upgrade_boot_plan), with the
+ * database (an interrupted run finished first): *s the plan when
+ * CONFIG.SYS or PROTOCOL.INI changes (its view has the diff), else NULL. */
+int upgrade_boot_prepare(struct upgrade_set *u, struct setup **s, struct wd_err *err);
+void upgrade_set_free(struct upgrade_set *u);
+
 #endif

@@ -9,7 +9,6 @@
 
 #include "installer/undo.h"
 #include "txn/txn.h"
-#include "state/generations.h"
 #include "ui/commands.h"
 #include "session/session.h"
 #include "ui/pkgutil.h"

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog/versions.h"
 #include "common/buf.h"
 #include "installer/upgrade.h"
 #include "ui/commands.h"
@@ -15,13 +14,7 @@
 
 struct upgrade_run {
 	struct wd_ctx *ctx;
-	struct volume *v;
-	const struct keyring *kr;
-	struct catalog *cat;
-	struct upgrade_choice *c;
-	size_t nc;
-	struct package *pkgs;
-	size_t npkgs;
+	struct upgrade_set set; /* installer/upgrade.h */
 	bool confirmed; /* the user said yes to the downloads (and the plan they make) */
 	size_t ndownload; /* packages to download, not done under --dry-run */
 	unsigned long long download_bytes;
@@ -49,8 +42,8 @@ static void tell_choice(struct wd_ctx *ctx, const struct upgrade_choice *c)
 static void json_choices(struct wd_ctx *ctx, const struct upgrade_run *u)
 {
 	json_arr_begin(&ctx->j, "packages");
-	for (size_t i = 0; i < u->nc; i++) {
-		const struct upgrade_choice *c = &u->c[i];
+	for (size_t i = 0; i < u->set.nc; i++) {
+		const struct upgrade_choice *c = &u->set.c[i];
 		json_obj_begin(&ctx->j, NULL);
 		json_str(&ctx->j, "name", c->name);
 		json_str(&ctx->j, "installed_version", c->installed);
@@ -83,8 +76,8 @@ static int before_downloads(struct upgrade_run *u, bool *stop, struct wd_err *er
 {
 	struct wd_ctx *ctx = u->ctx;
 	*stop = false;
-	for (size_t i = 0; i < u->nc; i++) {
-		const struct upgrade_choice *c = &u->c[i];
+	for (size_t i = 0; i < u->set.nc; i++) {
+		const struct upgrade_choice *c = &u->set.c[i];
 		if (!c->held && c->to && catalog_would_download(c->to_from, c->to)) {
 			u->ndownload++;
 			u->download_bytes += c->to->size;
@@ -92,8 +85,8 @@ static int before_downloads(struct upgrade_run *u, bool *stop, struct wd_err *er
 	}
 	if (!u->ndownload)
 		return 0;
-	for (size_t i = 0; !ctx->json && i < u->nc; i++) {
-		const struct upgrade_choice *c = &u->c[i];
+	for (size_t i = 0; !ctx->json && i < u->set.nc; i++) {
+		const struct upgrade_choice *c = &u->set.c[i];
 		if (c->held || !c->to)
 			continue;
 		bool dl = catalog_would_download(c->to_from, c->to);
@@ -114,21 +107,6 @@ static int before_downloads(struct upgrade_run *u, bool *stop, struct wd_err *er
 	int r = ask(ctx, "Download these packages and upgrade?", err);
 	if (!r)
 		u->confirmed = true;
-	return r;
-}
-
-static int load_chosen(struct upgrade_run *u, struct wd_err *err)
-{
-	u->pkgs = wd_xcalloc(u->nc + 1, sizeof *u->pkgs);
-	int r = 0;
-	for (size_t i = 0; !r && i < u->nc; i++) {
-		tell_choice(u->ctx, &u->c[i]);
-		if (u->c[i].held || !u->c[i].to)
-			continue;
-		if (!(r = catalog_fetch(u->c[i].to_from, u->c[i].to, u->kr, &u->pkgs[u->npkgs],
-					err)))
-			u->npkgs++;
-	}
 	return r;
 }
 
@@ -155,8 +133,8 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
  * driver, or a package with CONFIG.SYS statements)? */
 static bool any_nic(const struct upgrade_run *u)
 {
-	for (size_t i = 0; i < u->npkgs; i++)
-		if (u->pkgs[i].m.kind == PKG_KIND_NIC || u->pkgs[i].m.nconfig_need)
+	for (size_t i = 0; i < u->set.npkgs; i++)
+		if (u->set.pkgs[i].m.kind == PKG_KIND_NIC || u->set.pkgs[i].m.nconfig_need)
 			return true;
 	return false;
 }
@@ -167,37 +145,25 @@ static bool any_nic(const struct upgrade_run *u)
 static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
-	struct setup *s = NULL;
-	struct volume *v;
-	struct db *db;
-	bool have;
+	struct setup *s;
 	*done = false;
-	int r = session_boot_volume(ctx->s, &v, err);
-	if (!r)
-		r = session_db(ctx->s, SESSION_DB_RECOVER, &db, &have, err);
-	if (!r && !(r = setup_new(&s, "upgrade", v, db, have, err)))
-		r = upgrade_boot_plan(s, u->pkgs, u->npkgs, err);
-	if (r || (!setup_file_changed(s, F_CONFIG) && !setup_file_changed(s, F_PROTOCOL))) {
-		setup_free(s);
+	int r = upgrade_boot_prepare(&u->set, &s, err);
+	if (r || !s)
 		return r;
-	}
 	*done = true;
 	struct setup_view pv;
 	setup_view(s, &pv);
-	struct wd_buf diff = {0};
-	setup_diff(s, &diff);
 	if (!ctx->json)
-		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
-	wd_buf_free(&diff);
+		ui_show_diff(ctx, pv.diff, pv.diff_len);
 	for (size_t i = 0; !ctx->json && i < pv.nnotes; i++)
 		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
 	/* the diff is news even after the downloads were agreed to: asked again */
 	u->confirmed = false;
 	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(s, err))) {
 		setup_view(s, &pv);
-		for (size_t i = 0; i < u->npkgs; i++)
-			on_event(ctx, PKG_UPGRADED, u->pkgs[i].m.name, u->pkgs[i].m.version, NULL,
-				 u->pkgs[i].m.nfiles);
+		for (size_t i = 0; i < u->set.npkgs; i++)
+			on_event(ctx, PKG_UPGRADED, u->set.pkgs[i].m.name, u->set.pkgs[i].m.version, NULL,
+				 u->set.pkgs[i].m.nfiles);
 		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
 		       "rollback' puts them back).\n", pv.generation);
 	}
@@ -210,22 +176,22 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 	struct wd_ctx *ctx = u->ctx;
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
 	bool done = false;
-	int r = upgrade_preplan(u->v, u->pkgs, u->npkgs, any_nic(u), &cb, err);
-	if (!r && u->npkgs && any_nic(u))
+	int r = upgrade_preplan(u->set.v, u->set.pkgs, u->set.npkgs, any_nic(u), &cb, err);
+	if (!r && u->set.npkgs && any_nic(u))
 		r = with_boot_files(u, &done, err);
 	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
-		r = upgrade_preplan(u->v, u->pkgs, u->npkgs, false, NULL, err);
-	if (!r && !done && !ctx->dry_run && u->npkgs && !(r = confirm(u, err)))
-		r = upgrade_packages(u->v, u->cat, u->pkgs, u->npkgs, &cb, err);
+		r = upgrade_preplan(u->set.v, u->set.pkgs, u->set.npkgs, false, NULL, err);
+	if (!r && !done && !ctx->dry_run && u->set.npkgs && !(r = confirm(u, err)))
+		r = upgrade_packages(u->set.v, u->set.cat, u->set.pkgs, u->set.npkgs, &cb, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
-		json_bool(&ctx->j, "upgraded", !ctx->dry_run && u->npkgs);
+		json_bool(&ctx->j, "upgraded", !ctx->dry_run && u->set.npkgs);
 		json_int(&ctx->j, "download_count", (long long)u->ndownload);
 		json_choices(ctx, u);
 		json_obj_end(&ctx->j);
 		json_finish(&ctx->j);
-	} else if (!r && !u->npkgs) {
+	} else if (!r && !u->set.npkgs) {
 		ui_say(ctx, "Nothing to upgrade.\n");
 	}
 	return r;
@@ -233,28 +199,13 @@ static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 
 static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err)
 {
-	struct session *s = u->ctx->s;
-	struct db *db;
-	bool have;
-	int r = session_volume(s, &u->v, err);
-	if (r)
-		return r;
-	if (!(r = session_keyring(s, &u->kr, err)) && !(r = session_catalog(s, true, &u->cat, err)))
-		r = catalog_need_repository(u->cat, err);
-	if (!r)
-		r = session_db(s, SESSION_DB_PLAIN, &db, &have, err);
-	if (!r && !have && n)
-		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
-			       names[0], u->v->root);
-	if (!r)
-		r = upgrade_choose(have ? db : NULL, u->kr, u->cat, n ? names : NULL, n, &u->c,
-				   &u->nc, err);
+	int r = upgrade_prepare(u->ctx->s, names, n, &u->set, err);
 	bool stop = false;
 	if (!r)
 		r = before_downloads(u, &stop, err);
 	if (!r && stop) {
-		for (size_t i = 0; i < u->nc; i++)
-			tell_choice(u->ctx, &u->c[i]);
+		for (size_t i = 0; i < u->set.nc; i++)
+			tell_choice(u->ctx, &u->set.c[i]);
 		if (u->ctx->json) {
 			json_obj_begin(&u->ctx->j, NULL);
 			json_bool(&u->ctx->j, "dry_run", true);
@@ -267,8 +218,10 @@ static int run(struct upgrade_run *u, char **names, size_t n, struct wd_err *err
 		}
 		return 0;
 	}
+	for (size_t i = 0; !r && i < u->set.nc; i++)
+		tell_choice(u->ctx, &u->set.c[i]);
 	if (!r)
-		r = load_chosen(u, err);
+		r = upgrade_fetch(&u->set, err);
 	return r ? r : plan_and_apply(u, err);
 }
 
@@ -278,9 +231,6 @@ int cmd_upgrade(struct wd_ctx *ctx, int argc, char **argv)
 	struct upgrade_run u = {.ctx = ctx};
 	pkg_fold_names(argc, argv);
 	int r = run(&u, argv, (size_t)argc, &err);
-	for (size_t i = 0; i < u.npkgs; i++)
-		package_free(&u.pkgs[i]);
-	free(u.pkgs);
-	upgrade_choices_free(u.c, u.nc);
+	upgrade_set_free(&u.set);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }

@@ -4,7 +4,6 @@
 #define WD_PKGUTIL_H
 
 #include "session/session.h"
-#include "state/db.h"
 #include "catalog/repo.h"
 #include "os2/volume.h"
 #include "trust/keys.h"
