@@ -13,6 +13,7 @@
 #include "txn/txn.h"
 #include "state/installed.h"
 #include "ui/commands.h"
+#include "ui/exit_code.h"
 #include "ui/pkgutil.h"
 
 static const char *check_file(const struct volume *v, const char *host, long long size,
@@ -87,7 +88,7 @@ static int verify(struct wd_ctx *ctx, const char *pkg, struct wd_err *err)
 		json_finish(&ctx->j);
 	}
 	if (!r && bad)
-		r = wd_err_set(err, WD_ETRUST, "%d of %d installed files differ from what was "
+		r = wd_err_setk(err, WD_K_FILES_DIFFER, WD_ETRUST, "%d of %d installed files differ from what was "
 			       "installed; 'warpdrv verify --fix' reinstalls their packages ('warpdrv "
 			       "reinstall PKG' one of them)", bad, checked);
 	else if (!r)
@@ -113,7 +114,7 @@ int cmd_verify(struct wd_ctx *ctx, int argc, char **argv)
 	if (!r)
 		return 0;
 	/* under --json the document with the problems is already out */
-	if (ctx->json && err.code == WD_ETRUST && strstr(err.msg, "installed files differ"))
-		return WD_ETRUST;
+	if (ctx->json && err.kind == WD_K_FILES_DIFFER)
+		return ui_exit_code(&err, r);
 	return ui_fail(ctx, r, &err);
 }
