@@ -9,7 +9,42 @@ int wd_err_vset(struct wd_err *e, int code, const char *fmt, va_list ap)
 		code = WD_EFAIL;
 	if (e) {
 		e->code = code;
+		e->kind = wd_kind_of_code(code);
 		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	}
+	return -code;
+}
+
+enum wd_kind wd_kind_of_code(int code)
+{
+	switch (code) {
+	case WD_EFAIL: return WD_K_FAIL;
+	case WD_EUSAGE: return WD_K_USAGE;
+	case WD_ETRUST: return WD_K_TRUST;
+	case WD_ELICENSE: return WD_K_LICENSE;
+	case WD_ENODEV: return WD_K_NODEV;
+	default: return WD_K_NONE;
+	}
+}
+
+int wd_err_setk(struct wd_err *e, enum wd_kind kind, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = wd_err_vset(e, code, fmt, ap);
+	va_end(ap);
+	if (e)
+		e->kind = kind;
+	return r;
+}
+
+int wd_err_recode(struct wd_err *e, int code)
+{
+	if (code <= 0)
+		code = WD_EFAIL;
+	if (e) {
+		e->code = code;
+		e->kind = wd_kind_of_code(code);
 	}
 	return -code;
 }
@@ -47,7 +82,7 @@ int wd_err_prefix(struct wd_err *e, const char *fmt, ...)
 	}
 	e->msg[used] = '\0';
 	if (e->code <= 0)
-		e->code = WD_EFAIL;
+		wd_err_recode(e, WD_EFAIL);
 	return -e->code;
 }
 
@@ -55,6 +90,7 @@ void wd_err_clear(struct wd_err *e)
 {
 	if (e) {
 		e->code = 0;
+		e->kind = WD_K_NONE;
 		e->msg[0] = '\0';
 	}
 }

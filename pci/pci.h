@@ -60,6 +60,8 @@ struct vbox_nic_model {
 	int vendor, device, subvendor, subdevice, revision; /* PCI_NONE: not PCI / any */
 };
 const struct vbox_nic_model *vbox_model_by_nictype(const char *nictype);
+/* Every model (*n of them), the PCI ones first, in VirtualBox's order. */
+const struct vbox_nic_model *vbox_model_table(size_t *n);
 /* The model of a network controller, by its IDs (and revision for PCnet). */
 const struct vbox_nic_model *vbox_model_of(const struct pci_dev *d);
 

@@ -25,6 +25,12 @@ static const struct vbox_nic_model models[] = {
 	{"3C501", "3Com EtherLink", PCI_NONE, PCI_NONE, PCI_NONE, PCI_NONE, PCI_NONE},
 };
 
+const struct vbox_nic_model *vbox_model_table(size_t *n)
+{
+	*n = sizeof models / sizeof *models;
+	return models;
+}
+
 const struct vbox_nic_model *vbox_model_by_nictype(const char *nictype)
 {
 	for (size_t i = 0; i < sizeof models / sizeof *models; i++)

@@ -1,9 +1,13 @@
 #!/bin/sh
 # The front end renders and asks; the planner's insides stay in installer/.
 # Fails (exit 1, each violation printed) when a file of ui/:
-#   - includes an installer/*_internal.h header or installer/nic_ctx.h;
+#   - includes an installer/*_internal.h or txn/*_internal.h header, or
+#     installer/nic_ctx.h;
 #   - names a field of struct setup (installer/setup_internal.h) through a
 #     variable or field it declares as a struct setup;
+#   - includes a header of state/, or calls db_begin, db_commit or
+#     catalog_fetch: ui/ parses, asks and renders; the state database, the
+#     transactions and the transfers are the session's and installer/'s;
 # or when struct setup's body is defined anywhere but in an *_internal.h
 # header of installer/ (the public installer/setup.h declares it only).
 # Usage: scripts/ui_planner.sh [TOP]   (docs/architecture.md explains it)
@@ -11,8 +15,8 @@ set -eu
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top"
 bad=0
-# 1. the planner's private headers
-if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(installer\|txn\)/\([A-Za-z0-9_]*_internal\|nic_ctx\)\.h"' \
+# 1. the planner's and the transaction engine's private headers
+if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(installer/\([A-Za-z0-9_]*_internal\|nic_ctx\)\|txn/[A-Za-z0-9_]*_internal\)\.h"' \
 	ui/*.c ui/*.h 2>/dev/null; then
 	echo "ui/ includes a private header of installer/ or txn/ (above): ask their public functions"
 	bad=1
@@ -49,4 +53,16 @@ if [ -n "$fields" ]; then
 		fi
 	done
 fi
+# 4. no state/ header, transaction or fetch in ui/
+for f in ui/*.c ui/*.h; do
+	[ -f "$f" ] || continue
+	if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"state/' "$f"; then
+		echo "$f: includes a header of state/ (above): ask the session or an entry point of installer/"
+		bad=1
+	fi
+	if grep -HnE '(^|[^A-Za-z0-9_])(db_begin|db_commit|catalog_fetch)[[:space:]]*\(' "$f"; then
+		echo "$f: runs a transaction or a fetch of its own (above): call an entry point of installer/ that takes the session"
+		bad=1
+	fi
+done
 exit $bad

@@ -221,8 +221,8 @@ static int load(const char *path, bool priv, struct wd_key **out, struct wd_err 
 	struct wd_buf b = {0};
 	if (wd_read_file(path, KEY_FILE_MAX, &b, err)) { /* host: the program's keys or --keys */
 		wd_buf_free(&b);
-		err->code = WD_ETRUST; /* the message names the file and the cause */
-		return -WD_ETRUST;
+		/* the message names the file and the cause */
+		return wd_err_recode(err, WD_ETRUST);
 	}
 	size_t skip = b.len >= 3 && !memcmp(b.p, "\xEF\xBB\xBF", 3) ? 3 : 0;
 	BIO *bio = BIO_new_mem_buf(b.p + skip, (int)(b.len - skip));

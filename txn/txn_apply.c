@@ -211,8 +211,7 @@ static int interrupted(const struct txn *t, int sig, int r, enum outcome how,
 		wd_err_prefix(err, "interrupted by %s (the change was %s)", name,
 			      how == UNDONE ? "undone" : how == FINISHED ? "finished"
 			      : "neither undone nor finished");
-	err->code = WD_EFAIL;
-	return -WD_EFAIL;
+	return wd_err_recode(err, WD_EFAIL);
 }
 
 int txn_apply(struct txn *t, const struct txn_plan *plan, struct wd_err *err)

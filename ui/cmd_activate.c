@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state/db.h"
 #include "common/buf.h"
 #include "common/date.h"
 #include "common/file.h"
-#include "license/activation.h"
+#include "installer/activate.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 #include "ui/subscription_ui.h"
@@ -86,62 +85,25 @@ static void report(struct wd_ctx *ctx, const struct subscription *s, enum sub_st
 	ui_sub_text(ctx, st, s, today);
 }
 
-/* Refuses a key the volume's state rules out: a clock set back, or revoked. */
-static int state_of(struct db *db, const struct subscription *s, int today,
-		    enum sub_state *st, struct wd_err *err)
-{
-	struct sub_ids rev = {0};
-	struct entitlement_ctx c = {.sub = s, .today = today};
-	int r = activation_last_seen(db, &c.last_seen, err);
-	if (!r)
-		r = activation_revoked_ids(db, &rev, err);
-	if (!r) {
-		c.revoked = (const char *const *)rev.ids;
-		c.nrevoked = rev.n;
-		*st = entitlement_state(&c);
-		r = entitlement_usable(&c, err);
-		if (r)
-			wd_err_prefix(err, "key %s not activated", s->id);
-	}
-	sub_ids_free(&rev);
-	return r;
-}
-
 static int activate(struct wd_ctx *ctx, const struct wd_buf *text, struct wd_err *err)
 {
-	struct volume *v;
-	const struct keyring *kr;
-	struct db *db = NULL;
-	struct subscription s;
-	enum sub_state st = SUB_NONE;
-	char old_id[SUB_ID_HEX] = "";
-	int today;
-	int r = session_volume(ctx->s, &v, err);
-	if (r)
-		return r;
-	if (!(r = session_keyring(ctx->s, &kr, err)) &&
-	    !(r = sub_parse(text->p, text->len, kr, &s, err)) && !(r = wd_today(&today, err)) &&
-	    !(r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, err)) &&
-	    !(r = state_of(db, &s, today, &st, err)))
-		r = activation_current_id(db, old_id, err);
-	bool same = !r && !strcmp(old_id, s.id);
-	if (!r && st == SUB_EXPIRED)
-		warn_expired(ctx, &s);
+	struct key_activation ka;
+	int r = activate_check(ctx->s, text->p, text->len, &ka, err);
+	if (!r && ka.st == SUB_EXPIRED)
+		warn_expired(ctx, &ka.sub);
 	/* replacing the activated key asks first (a first activation does not) */
-	if (!r && !ctx->dry_run && !same && old_id[0]) {
+	if (!r && !ctx->dry_run && !ka.same && ka.old_id[0]) {
 		if (!ctx->json && !ctx->yes)
 			ui_say(ctx, "Key %s would replace the activated key %s (which stays in the "
-			       "history).\n", s.id, old_id);
+			       "history).\n", ka.sub.id, ka.old_id);
 		r = ui_confirm(ctx, "Replace the activated key?", err,
-			       "activate replaces the activated key %s", old_id);
+			       "activate replaces the activated key %s", ka.old_id);
 	}
 	/* The state folder and database appear only once the key is accepted. */
-	if (!r && !ctx->dry_run && !same && !db->h)
-		r = session_db(ctx->s, SESSION_DB_CREATE, &db, NULL, err);
-	if (!r && !ctx->dry_run && !same)
-		r = activation_store(db, &s, today, err);
+	if (!r && !ctx->dry_run && !ka.same)
+		r = activate_store(ctx->s, &ka, err);
 	if (!r)
-		report(ctx, &s, st, today, old_id, !ctx->dry_run && !same);
+		report(ctx, &ka.sub, ka.st, ka.today, ka.old_id, !ctx->dry_run && !ka.same);
 	return r;
 }
 

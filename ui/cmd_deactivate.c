@@ -1,9 +1,6 @@
 /* warpdrv deactivate: the volume's key stops being the current one; it stays
  * in the history. */
-#include "state/db.h"
-#include "common/date.h"
-#include "license/activation.h"
-#include "session/session.h"
+#include "installer/activate.h"
 #include "ui/commands.h"
 
 static void report(struct wd_ctx *ctx, const char *id, bool done)
@@ -26,19 +23,8 @@ static void report(struct wd_ctx *ctx, const char *id, bool done)
 
 static int deactivate(struct wd_ctx *ctx, struct wd_err *err)
 {
-	struct volume *v;
-	struct db *db;
-	char id[SUB_ID_HEX] = "";
-	int today;
-	int r = session_volume(ctx->s, &v, err);
-	if (r)
-		return r;
-	if (!(r = wd_today(&today, err)) && !(r = session_db(ctx->s, SESSION_DB_PLAIN, &db, NULL, err))) {
-		if (ctx->dry_run)
-			r = activation_current_id(db, id, err);
-		else
-			r = activation_end(db, today, id, err);
-	}
+	char id[SUB_ID_HEX];
+	int r = deactivate_key(ctx->s, id, err);
 	if (!r)
 		report(ctx, id, id[0] && !ctx->dry_run);
 	return r;

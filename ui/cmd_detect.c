@@ -138,7 +138,7 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 		struct wd_err e3 = {0};
 		bool none = !session_catalog(ctx->s, false, &cat, &e3) &&
 			    catalog_need_repository(cat, &e3);
-		if (!none && (e2.code == WD_EUSAGE || e2.code == WD_EFAIL)) {
+		if (!none && (e2.kind == WD_K_USAGE || e2.kind == WD_K_FAIL)) {
 			/* --root given but no volume there is the user's mistake */
 			if (ui_volume_given(ctx)) {
 				pci_list_free(&l);

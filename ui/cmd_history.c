@@ -4,16 +4,15 @@
 
 #include "catalog/version.h"
 #include "common/buf.h"
-#include "installer/generation.h"
-#include "state/history.h"
+#include "installer/query.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
-static int show_generations(struct wd_ctx *ctx, struct db *db, struct wd_err *err)
+static int show_generations(struct wd_ctx *ctx, struct wd_err *err)
 {
 	struct generation *g;
 	size_t n;
-	int r = generation_list(db, &g, &n, err);
+	int r = query_generations(ctx->s, &g, &n, err);
 	if (r)
 		return r;
 	if (ctx->json)
@@ -109,18 +108,14 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	if (argc)
 		return ui_usage(ctx, "history takes no arguments");
 	struct wd_err err = {0};
-	struct db *db;
-	bool have;
-	int r = session_db(ctx->s, SESSION_DB_READ, &db, &have, &err);
-	if (r)
+	struct history_view hv;
+	int r = query_history(ctx->s, &hv, &err);
+	if (!hv.opened)
 		return ui_fail(ctx, r, &err);
-	struct history_row *h = NULL;
-	size_t nh = 0;
-	r = history_list(have ? db : NULL, &h, &nh, &err);
 	if (ctx->json)
 		json_obj_begin(&ctx->j, NULL);
-	if (!r && have)
-		r = show_generations(ctx, db, &err);
+	if (!r && hv.have)
+		r = show_generations(ctx, &err);
 	else if (ctx->json) {
 		/* no database: the same keys, empty */
 		json_arr_begin(&ctx->j, "generations");
@@ -129,8 +124,8 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 	if (ctx->json)
 		json_arr_begin(&ctx->j, "history");
 	size_t n = 0;
-	for (; !r && n < nh; n++) {
-		const struct history_row *x = &h[n];
+	for (; !r && n < hv.n; n++) {
+		const struct history_row *x = &hv.rows[n];
 		if (ctx->json) {
 			json_history_row(ctx, x);
 		} else {
@@ -138,7 +133,7 @@ int cmd_history(struct wd_ctx *ctx, int argc, char **argv)
 			       ui_esc(action_of(x)), what_of(x));
 		}
 	}
-	history_list_free(h, nh);
+	history_view_free(&hv);
 	if (ctx->json) {
 		json_arr_end(&ctx->j);
 		json_obj_end(&ctx->j);

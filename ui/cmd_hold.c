@@ -1,36 +1,12 @@
 /* warpdrv hold PKG... / unhold PKG...: a held package keeps its installed
- * version; `upgrade` passes it by and says so (state/holds.h). */
-#include "state/holds.h"
-#include "state/installed.h"
+ * version; `upgrade` passes it by and says so (installer/hold.h). */
+#include "installer/hold.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
-#include <stdlib.h>
-
 static int set_holds(struct wd_ctx *ctx, char **names, int n, bool held, struct wd_err *err)
 {
-	struct volume *v;
-	struct db *db;
-	bool have;
-	int r = session_volume(ctx->s, &v, err);
-	if (!r)
-		r = session_db(ctx->s, SESSION_DB_PLAIN, &db, &have, err);
-	if (!r && !have)
-		r = wd_err_set(err, WD_EFAIL, "%s is not installed (nothing is installed on %s)",
-			       names[0], v->root);
-	for (int i = 0; !r && i < n; i++) {
-		char *ver = NULL;
-		if (!(r = installed_version(db, names[i], &ver, err)) && !ver)
-			r = wd_err_set(err, WD_EFAIL, "%s is not installed ('warpdrv list --installed' "
-				       "shows what is)", names[i]);
-		free(ver);
-	}
-	if (!r && !ctx->dry_run && !(r = db_begin(db, err))) {
-		for (int i = 0; !r && i < n; i++)
-			r = hold_set(db, names[i], held, err);
-		if (r || (r = db_commit(db, err)))
-			db_rollback(db);
-	}
+	int r = hold_packages(ctx->s, names, n, held, err);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		/* each package as list shows it: its name and whether it is held */

@@ -9,9 +9,10 @@
 #include "catalog/versions.h"
 #include "common/buf.h"
 #include "installer/nic_plan.h"
+#include "installer/query.h"
 #include "pci/pci.h"
-#include "state/installed.h"
 #include "ui/commands.h"
+#include "ui/exit_code.h"
 #include "ui/pkgutil.h"
 #include "ui/source.h"
 
@@ -19,12 +20,12 @@
  * Desktop), ..." into b; false when none. */
 static bool vbox_models(const struct package *p, struct wd_buf *b)
 {
-	static const char *const nictypes[] = {"Am79C970A", "Am79C973", "82540EM", "82543GC",
-					       "82545EM", "virtio"};
+	size_t n;
+	const struct vbox_nic_model *all = vbox_model_table(&n);
 	bool any = false;
-	for (size_t i = 0; i < sizeof nictypes / sizeof nictypes[0]; i++) {
-		const struct vbox_nic_model *m = vbox_model_by_nictype(nictypes[i]);
-		if (!m || m->vendor == PCI_NONE)
+	for (size_t i = 0; i < n; i++) {
+		const struct vbox_nic_model *m = &all[i];
+		if (m->vendor == PCI_NONE)
 			continue;
 		struct pci_dev d = {.vendor = m->vendor, .device = m->device,
 				    .subvendor = m->subvendor, .subdevice = m->subdevice,
@@ -89,11 +90,11 @@ static void print_devices(struct wd_ctx *ctx, const struct pkg_manifest *m)
 }
 
 /* What the versions of a name are judged by: the catalog, the volume's
- * subscription (ec NULL: none, or no --root) and database. */
+ * subscription (ec NULL: none, or no --root) and what it has installed. */
 struct judge {
 	const struct catalog *cat;
 	const struct entitlement_ctx *ec;
-	struct db *db;
+	struct session *s;
 };
 
 /* Every version of the package's name, newest first: where it is, whether
@@ -103,10 +104,7 @@ static void print_versions(struct wd_ctx *ctx, const struct judge *jd, const cha
 {
 	size_t n;
 	struct catalog_version *v = catalog_versions(jd->cat, name, &n);
-	char *inst = NULL;
-	struct wd_err ignore;
-	if (jd->db && jd->db->h && installed_version(jd->db, name, &inst, &ignore))
-		inst = NULL;
+	char *inst = jd->s ? query_installed_version(jd->s, name, NULL) : NULL;
 	struct entitlement_ctx none = {.last_seen = -1};
 	if (ctx->json && n)
 		json_arr_begin(&ctx->j, "versions");
@@ -231,32 +229,6 @@ static void print_json(struct wd_ctx *ctx, const struct pkg_manifest *m, const c
 	json_obj_end(j);
 }
 
-/* A name at the version install would take (the newest the subscription
- * allows), NAME=VERSION at that version, or a .wdp file. */
-static int info_load(struct wd_ctx *ctx, const struct keyring *kr, const struct judge *jd,
-		     const char *arg, struct package *p, struct wd_err *err)
-{
-	size_t n = strlen(arg);
-	const char *eq = strchr(arg, '=');
-	if (strchr(arg, '/') || (n > 4 && !strcmp(arg + n - 4, ".wdp")))
-		return session_load(ctx->s, arg, p, err);
-	const struct repo *from = NULL;
-	const struct index_entry *e;
-	if (eq) {
-		char *name = wd_xstrndup(arg, (size_t)(eq - arg));
-		e = catalog_find_version(jd->cat, name, eq + 1, &from);
-		int r = e ? 0 : wd_err_set(err, WD_EFAIL, "no package %s at version %s in the "
-					   "repositories ('warpdrv info %s' lists its versions)",
-					   name, eq + 1, name);
-		free(name);
-		if (r)
-			return r;
-	} else if (!(e = catalog_pick(jd->cat, arg, jd->ec, &from, NULL, NULL))) {
-		return session_load(ctx->s, arg, p, err); /* it says there is none */
-	}
-	return catalog_fetch(from, e, kr, p, err);
-}
-
 int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 1)
@@ -265,7 +237,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	struct wd_err err = {0};
 	const struct keyring *kr;
 	struct catalog *cat;
-	int r = session_keyring(ctx->s, &kr, &err);
+	int r = session_keyring(ctx->s, &kr, &err); /* the keys before the catalog */
 	if (r)
 		return ui_fail(ctx, r, &err);
 	int rc = 0;
@@ -287,7 +259,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	/* with --root, the volume's subscription judges the versions (read
 	 * only; the session merges the catalog's revocations and dates) */
 	const struct activation *act = NULL;
-	struct judge jd = {.cat = cat, .db = ui_volume_given(ctx) && !rc ? db : NULL};
+	struct judge jd = {.cat = cat, .s = ui_volume_given(ctx) && !rc ? ctx->s : NULL};
 	if (!rc && ui_volume_given(ctx)) {
 		if (session_activation(ctx->s, &act, &err))
 			ui_warn(ctx, "%s: versions judged as with no subscription\n", err.msg);
@@ -299,7 +271,7 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; !rc && i < argc; i++) {
 		struct package p;
 		wd_err_clear(&err);
-		if ((r = info_load(ctx, kr, &jd, argv[i], &p, &err))) {
+		if ((r = query_info_package(ctx->s, argv[i], jd.ec, &p, &err))) {
 			if (!first_r) {
 				first_r = r;
 				first = err;
@@ -329,6 +301,6 @@ int cmd_info(struct wd_ctx *ctx, int argc, char **argv)
 	}
 	if (!rc && first_r)
 		rc = ctx->json || argc == 1 ? ui_fail(ctx, first_r, &first)
-					     : (first.code ? first.code : -first_r);
+					     : ui_exit_code(&first, first_r);
 	return rc;
 }

@@ -3,8 +3,7 @@
  * 4 otherwise (none, expired, revoked, clock), after the report. */
 #include <stdlib.h>
 
-#include "state/db.h"
-#include "license/activation.h"
+#include "installer/query.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 #include "ui/subscription_ui.h"
@@ -30,23 +29,11 @@ static void report(struct wd_ctx *ctx, const struct activation *a, enum sub_stat
 
 static int license(struct wd_ctx *ctx, struct wd_err *err)
 {
-	struct volume *v;
-	const struct keyring *kr;
-	const struct activation *a;
-	struct db *db;
-	int r = session_volume(ctx->s, &v, err);
-	if (r)
-		return r;
-	/* read only: a transaction left pending is told, never finished */
-	if (!(r = session_db(ctx->s, SESSION_DB_READ, &db, NULL, err)) &&
-	    !(r = session_keyring(ctx->s, &kr, err)))
-		r = session_activation(ctx->s, &a, err);
+	struct license_status ls;
+	int r = query_license(ctx->s, &ls, err);
 	if (!r) {
-		enum sub_state st = entitlement_state(&a->ctx);
-		struct wd_err why = {0};
-		entitlement_usable(&a->ctx, &why);
-		report(ctx, a, st, why.msg[0] ? why.msg : NULL);
-		r = st == SUB_ACTIVE ? 0 : -WD_ELICENSE;
+		report(ctx, ls.a, ls.st, ls.why.msg[0] ? ls.why.msg : NULL);
+		r = ls.st == SUB_ACTIVE ? 0 : -WD_ELICENSE;
 	}
 	return r;
 }

@@ -12,9 +12,8 @@
 #include "catalog/version.h"
 #include "catalog/versions.h"
 #include "installer/clean.h"
+#include "installer/query.h"
 #include "installer/upgrade.h"
-#include "state/holds.h"
-#include "state/installed.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 #include "ui/source.h"
@@ -55,26 +54,14 @@ static int none_matched(const struct filter *f, struct wd_err *err)
 	return wd_err_set(err, WD_EFAIL, "no package name or summary has '%s'", f->term);
 }
 
-static bool is_held(struct db *db, const char *name)
-{
-	struct wd_err e;
-	bool held = false;
-	return !hold_get(db, name, &held, &e) && held;
-}
-
 static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *err)
 {
-	struct volume *v;
-	struct db *db;
-	bool have;
-	int r = session_boot_volume(ctx->s, &v, err);
-	if (!r)
-		r = session_db(ctx->s, SESSION_DB_READ, &db, &have, err);
-	if (r)
+	struct installed_view iv;
+	int r = query_installed(ctx->s, &iv, err);
+	if (!iv.opened)
 		return r;
-	struct installed_pkg *p = NULL;
-	size_t n = 0;
-	r = installed_packages(have ? db : NULL, &p, &n, err);
+	struct installed_pkg *p = iv.p;
+	size_t n = iv.n;
 	if (ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_arr_begin(&ctx->j, "packages");
@@ -92,15 +79,14 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 			json_str(&ctx->j, "summary", p[i].summary);
 			json_str(&ctx->j, "installed_version", p[i].version);
 			json_time(&ctx->j, "installed_at", p[i].installed);
-			json_bool(&ctx->j, "held", is_held(db, p[i].name));
+			json_bool(&ctx->j, "held", iv.held[i]);
 			json_obj_end(&ctx->j);
 		} else {
 			ui_say(ctx, "%-10s %-9s %s%s\n", ui_esc(p[i].name), ui_esc(p[i].version),
-			       ui_esc(p[i].summary),
-			       is_held(db, p[i].name) ? " [held]" : "");
+			       ui_esc(p[i].summary), iv.held[i] ? " [held]" : "");
 		}
 	}
-	installed_packages_free(p, n);
+	installed_view_free(&iv);
 	if (!r)
 		r = n ? none_matched(f, err) : 0;
 	if (ctx->json) {
@@ -110,19 +96,9 @@ static int list_installed(struct wd_ctx *ctx, struct filter *f, struct wd_err *e
 			json_finish(&ctx->j);
 		}
 	} else if (!r && !n) {
-		ui_say(ctx, "No packages installed on %s.\n", ui_esc(v->root));
+		ui_say(ctx, "No packages installed on %s.\n", ui_esc(iv.root));
 	}
 	return r;
-}
-
-/* Installed versions, when there is a volume with a database: NULL otherwise. */
-static char *installed_version_of(struct db *db, const char *name)
-{
-	struct wd_err e;
-	char *v = NULL;
-	if (installed_version(db, name, &v, &e))
-		return NULL;
-	return v;
 }
 
 static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const struct repo *from,
@@ -158,17 +134,18 @@ static void show_entry(struct wd_ctx *ctx, const struct index_entry *e, const st
 }
 
 /* Each package once: its newest version, where from, and what is installed. */
-static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, struct db *db,
-			 bool only_upgradable, struct filter *f)
+static void list_entries(struct wd_ctx *ctx, const struct catalog *cat, bool only_upgradable,
+			 struct filter *f)
 {
 	size_t n;
 	struct catalog_version *v = catalog_newest_each(cat, &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct index_entry *e = v[i].e;
-		char *inst = installed_version_of(db, e->name);
+		bool held;
+		char *inst = query_installed_version(ctx->s, e->name, &held);
 		bool up = inst && version_cmp(e->version, inst) > 0;
 		if ((!only_upgradable || up) && wanted(f, e->name, e->summary))
-			show_entry(ctx, e, v[i].from, inst, up, inst && is_held(db, e->name));
+			show_entry(ctx, e, v[i].from, inst, up, held);
 		free(inst);
 	}
 	free(v);
@@ -201,7 +178,7 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 			  struct wd_err *err)
 {
 	struct volume *v;
-	struct db none = {0}, *db = &none; /* no volume: nothing installed */
+	struct db *db; /* no volume: nothing installed */
 	struct catalog *cat;
 	int r = 0;
 	if (ui_volume_given(ctx) && ((r = session_boot_volume(ctx->s, &v, err)) ||
@@ -215,7 +192,7 @@ static int list_available(struct wd_ctx *ctx, bool only_upgradable, struct filte
 		json_arr_begin(&ctx->j, "packages");
 	}
 	if (!r) {
-		list_entries(ctx, cat, db, only_upgradable, f);
+		list_entries(ctx, cat, only_upgradable, f);
 		/* --upgradable finding none is no error: nothing to upgrade */
 		r = only_upgradable && !f->glob ? 0 : none_matched(f, err);
 	}

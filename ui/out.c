@@ -11,6 +11,7 @@
 #include "os2/volfiles.h"
 #include "os2/volume.h"
 #include "session/session.h"
+#include "ui/exit_code.h"
 #include "ui/source.h"
 #include "ui/ui.h"
 
@@ -187,9 +188,7 @@ static void put_msg(FILE *f, const char *msg)
 
 int ui_fail(struct wd_ctx *ctx, int r, const struct wd_err *err)
 {
-	int code = r < 0 ? -r : (r ? r : WD_EFAIL);
-	if (err && err->code)
-		code = err->code;
+	int code = ui_exit_code(err, r);
 	const char *msg = err && err->msg[0] ? err->msg : "failed";
 	if (ctx->json) {
 		/* one document: the error goes into the one begun, if any */

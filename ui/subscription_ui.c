@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 
-#include "state/db.h"
 #include "common/date.h"
 #include "common/file.h"
 

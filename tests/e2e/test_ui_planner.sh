@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ui/ renders and asks; it uses no planner internals (scripts/ui_planner.sh):
 # no installer/*_internal.h or nic_ctx.h, no field of struct setup, whose
-# body stays in installer/setup_internal.h.
+# body stays in installer/setup_internal.h; no state/ header, db_begin,
+# db_commit or catalog_fetch outside the files still being moved.
 . "$(dirname "$0")/lib.sh"
 
 copy_sources() {
@@ -54,6 +55,30 @@ t_struct_setup_defined_in_a_public_header_fails() {
 	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
 	assert_rc 1
 	assert_out "./installer/setup.h: defines struct setup's fields"
+}
+
+t_state_transactions_and_fetches_in_ui_fail() {
+	copy_sources
+	printf '#include "state/holds.h"\n' >>"$T/tree/ui/cmd_list.c"
+	printf 'static int b(struct db *db)\n{\n\treturn db_begin(db, NULL);\n}\n' \
+		>>"$T/tree/ui/cmd_hold.c"
+	printf 'static int c(struct db *db)\n{\n\treturn db_commit (db, NULL);\n}\n' \
+		>>"$T/tree/ui/cmd_update.c"
+	printf 'static int f(void)\n{\n\treturn catalog_fetch(0, 0, 0, 0, 0);\n}\n' \
+		>>"$T/tree/ui/cmd_info.c"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/cmd_list.c:"
+	assert_out "ui/cmd_list.c: includes a header of state/"
+	assert_out "ui/cmd_hold.c: runs a transaction or a fetch of its own"
+	assert_out "ui/cmd_update.c: runs a transaction or a fetch of its own"
+	assert_out "ui/cmd_info.c: runs a transaction or a fetch of its own"
+	# a header of ui/ too
+	copy_sources
+	printf '#include "state/db.h"\n' >>"$T/tree/ui/pkgutil.h"
+	run sh "$SRC/scripts/ui_planner.sh" "$T/tree"
+	assert_rc 1
+	assert_out "ui/pkgutil.h: includes a header of state/"
 }
 
 run_tests
