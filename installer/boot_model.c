@@ -444,11 +444,16 @@ static void pair_by_elimination(struct boot_model *m)
 	if (!boot_section_dn(m, c[0], &dn))
 		return;
 	struct bm_mac *x = &m->mac[only];
-	free(x->drivername);
+	/* the index of DriverNames holds the old name's bytes: made again,
+	 * without it, before they are freed */
+	char *old = x->drivername;
 	x->drivername = wd_sv_dup(dn);
 	x->section = (long)c[0];
 	x->paired = true;
-	ni_put(&m->ix->mac_dn, wd_sv_cstr(x->drivername), (size_t)only, NULL);
+	ni_free(&m->ix->mac_dn);
+	for (size_t k = 0; k < m->nmac; k++)
+		ni_put(&m->ix->mac_dn, wd_sv_cstr(m->mac[k].drivername), k, NULL);
+	free(old);
 	forget_candidates(m->ix);
 }
 
