@@ -1,4 +1,5 @@
 #include "installer/install.h"
+#include "session/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,33 +218,65 @@ static int not_installed(struct volume *v, const char *name, struct wd_err *err)
 			  v->root);
 }
 
-int remove_preplan(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
-		   const struct pkg_cb *cb, struct wd_err *err)
+/* The session's volume and its database for a removal: a volume without a
+ * database has nothing installed (said before CONFIG.SYS is read for the
+ * boot drive); else first what every writing command does first, an
+ * interrupted run finished (a dry run only tells of it). */
+struct removal {
+	struct volume *v;
+	struct db *db;
+	bool have;
+};
+
+static int removal_open(struct session *ss, struct removal *m, struct wd_err *err)
+{
+	int r = session_volume(ss, &m->v, err);
+	if (!r)
+		r = session_db(ss, SESSION_DB_PLAIN, &m->db, &m->have, err);
+	if (!r && m->have)
+		r = session_db(ss, SESSION_DB_RECOVER, &m->db, &m->have, err);
+	return r;
+}
+
+static int removal_check(const struct removal *m, char *const *names, size_t n,
+			 const struct pkg_cb *cb, struct wd_err *err)
 {
 	int r = 0;
-	if (!have && n) /* do not create the state folder just to say no */
-		r = not_installed(v, names[0], err);
+	if (!m->have && n) /* do not create the state folder just to say no */
+		r = not_installed(m->v, names[0], err);
 	if (!r) /* one state of the database for every check */
-		r = db_begin_read(db, err);
+		r = db_begin_read(m->db, err);
 	for (size_t i = 0; !r && i < n; i++) {
 		struct txn_plan plan;
-		if (!(r = txn_plan_remove(v, db, names[i], &plan, err))) {
-			if (!(r = install_check_loaded(v, &plan, "removing", err)) &&
-			    !(r = txn_check_kept(v, &plan, err)) && cb && cb->plan)
+		if (!(r = txn_plan_remove(m->v, m->db, names[i], &plan, err))) {
+			if (!(r = install_check_loaded(m->v, &plan, "removing", err)) &&
+			    !(r = txn_check_kept(m->v, &plan, err)) && cb && cb->plan)
 				cb->plan(cb->ud, &plan);
 			txn_plan_free(&plan);
 		}
 	}
-	if (have)
-		db_rollback(db);
+	if (m->have)
+		db_rollback(m->db);
 	return r;
 }
 
-int remove_packages(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
-		    const struct pkg_cb *cb, struct wd_err *err)
+int remove_preplan(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
+		   struct wd_err *err)
 {
+	struct removal m;
+	int r = removal_open(ss, &m, err);
+	return r ? r : removal_check(&m, names, n, cb, err);
+}
+
+int remove_packages(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
+		    struct wd_err *err)
+{
+	struct removal m;
+	int r = removal_open(ss, &m, err);
 	/* the checks that need no lock, before the lock file is touched */
-	int r = remove_preplan(v, db, have, names, n, NULL, err);
+	if (!r)
+		r = removal_check(&m, names, n, NULL, err);
+	struct volume *v = m.v;
 	struct txn t;
 	if (r || (r = txn_begin(&t, v, "remove", err)))
 		return r;

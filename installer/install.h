@@ -93,11 +93,11 @@ int install_check_loaded(const struct volume *v, const struct txn_plan *plan, co
  * an interrupted run left is finished or undone first by the caller
  * (session_db's SESSION_DB_RECOVER), so that the checks are of the volume
  * as recovery leaves it. */
-int remove_preplan(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
-		   const struct pkg_cb *cb, struct wd_err *err);
+int remove_preplan(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
+		   struct wd_err *err);
 /* Removes the packages, each in its own transaction: remove_preplan's
  * checks, then every check again under the lock. */
-int remove_packages(struct volume *v, struct db *db, bool have, char *const *names, size_t n,
-		    const struct pkg_cb *cb, struct wd_err *err);
+int remove_packages(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
+		    struct wd_err *err);
 
 #endif

@@ -43,17 +43,20 @@ int reinstall_packages(struct volume *v, const struct catalog *cat, const struct
 		       size_t n, const struct pkg_cb *cb, struct wd_err *err);
 
 struct session;
-/* reinstall NAMES: each installed version read again from the repository
- * that has it (the session's keys and catalog; --dry-run downloads
- * nothing), the subscription's gate, the plan (to cb->plan under --dry-run),
- * then one transaction (reinstall_packages). out: the packages read, for the
- * front end to name (freed with reinstall_done_free, even on an error). */
+/* reinstall d->names: each installed version read again from the
+ * repository that has it (the session's keys and catalog; --dry-run
+ * downloads nothing), the subscription's gate, the plan (to cb->plan under
+ * --dry-run), then one transaction (reinstall_packages). d->pkgs: the
+ * packages read, for the front end to name (freed with reinstall_done_free,
+ * even on an error). */
 struct reinstall_done {
-	struct package *pkgs;
+	char *const *names;     /* in: the packages to reinstall */
+	size_t n;
+	struct package *pkgs;   /* out */
 	size_t npkgs;
 };
-int reinstall_run(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
-		  struct reinstall_done *out, struct wd_err *err);
+int reinstall_run(struct session *ss, const struct pkg_cb *cb, struct reinstall_done *d,
+		  struct wd_err *err);
 void reinstall_done_free(struct reinstall_done *d);
 
 /* verify --fix: the session's database (an interrupted run finished first)

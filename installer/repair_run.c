@@ -44,9 +44,10 @@ static const struct index_entry *installed_entry(struct run *u, const char *name
 }
 
 /* Each name's installed version, read from the repository that has it. */
-static int load_installed(struct run *u, char *const *names, size_t n,
-			  struct reinstall_done *out, struct wd_err *err)
+static int load_installed(struct run *u, struct reinstall_done *out, struct wd_err *err)
 {
+	char *const *names = out->names;
+	size_t n = out->n;
 	int r = session_db(u->ss, SESSION_DB_RECOVER, &u->db, &u->have, err);
 	out->pkgs = wd_xcalloc(n + 1, sizeof *out->pkgs);
 	for (size_t i = 0; !r && i < n; i++) {
@@ -70,11 +71,12 @@ static int load_installed(struct run *u, char *const *names, size_t n,
 	return r;
 }
 
-int reinstall_run(struct session *ss, char *const *names, size_t n, const struct pkg_cb *cb,
-		  struct reinstall_done *out, struct wd_err *err)
+int reinstall_run(struct session *ss, const struct pkg_cb *cb, struct reinstall_done *out,
+		  struct wd_err *err)
 {
 	struct run u = {.ss = ss};
-	*out = (struct reinstall_done){0};
+	out->pkgs = NULL;
+	out->npkgs = 0;
 	int r = session_volume(ss, &u.v, err);
 	if (!r)
 		r = session_keyring(ss, &u.kr, err);
@@ -83,7 +85,7 @@ int reinstall_run(struct session *ss, char *const *names, size_t n, const struct
 	if (!r)
 		r = catalog_need_repository(u.cat, err);
 	if (!r)
-		r = load_installed(&u, names, n, out, err);
+		r = load_installed(&u, out, err);
 	if (!r)
 		r = reinstall_preplan(u.v, out->pkgs, out->npkgs, ss->o.dry_run ? cb : NULL, err);
 	if (!r && !ss->o.dry_run)
@@ -96,7 +98,8 @@ void reinstall_done_free(struct reinstall_done *d)
 	for (size_t i = 0; i < d->npkgs; i++)
 		package_free(&d->pkgs[i]);
 	free(d->pkgs);
-	*d = (struct reinstall_done){0};
+	d->pkgs = NULL;
+	d->npkgs = 0;
 }
 
 int repair_find(struct session *ss, const char *pkg, struct repair_damage *out,

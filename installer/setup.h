@@ -72,10 +72,14 @@ int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **
 /* Writes a prepared plan in one transaction (setup_apply), then, with
  * --switch-nic, the machine's adapters (view's switched). */
 int setup_commit(struct setup *s, struct wd_err *err);
-/* detect's advice (nic_advise) under the session's subscription: the
- * volume's boot drive when one is given (volume), else C:. */
-int setup_advise(struct session *ss, bool volume, const struct pci_list *l, char **driver,
-		 char **why, struct wd_err *err);
+/* detect's advice (nic_advise) for each device of l under the session's
+ * subscription: the volume's boot drive when one is given (volume), else
+ * C:. driver and why: l->n entries each, filled as nic_advise says. */
+struct nic_advice {
+	char **driver, **why;
+};
+int setup_advise(struct session *ss, bool volume, const struct pci_list *l,
+		 struct nic_advice *out, struct wd_err *err);
 
 /* A plan of command ("setup", "upgrade") for volume v (opened, its boot
  * drive set) and its database db (read only; have_db false when there is

@@ -137,9 +137,10 @@ int setup_commit(struct setup *s, struct wd_err *err)
 	return r;
 }
 
-int setup_advise(struct session *ss, bool volume, const struct pci_list *l, char **driver,
-		 char **why, struct wd_err *err)
+int setup_advise(struct session *ss, bool volume, const struct pci_list *l,
+		 struct nic_advice *out, struct wd_err *err)
 {
+	char **driver = out->driver, **why = out->why;
 	struct volume none = {0}, *v = &none; /* no volume: the boot drive C: */
 	struct offer o = {.ss = ss, .command = "detect"};
 	struct db *db;

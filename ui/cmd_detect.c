@@ -132,7 +132,8 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 	 * bundled repository, say) leaves that out with a warning. */
 	char **driver = wd_xcalloc(l.n + 1, sizeof *driver), **why = wd_xcalloc(l.n + 1, sizeof *why);
 	struct wd_err e2 = {0};
-	if (setup_advise(ctx->s, ui_volume_given(ctx), &l, driver, why, &e2)) {
+	struct nic_advice adv = {driver, why};
+	if (setup_advise(ctx->s, ui_volume_given(ctx), &l, &adv, &e2)) {
 		/* no repository at all: the devices are still listed */
 		struct catalog *cat;
 		struct wd_err e3 = {0};

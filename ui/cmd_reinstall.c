@@ -63,7 +63,9 @@ static int reinstall(struct wd_ctx *ctx, char *const *names, size_t n,
 		     struct reinstall_done *done, struct wd_err *err)
 {
 	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
-	int r = reinstall_run(ctx->s, names, n, &cb, done, err);
+	done->names = names;
+	done->n = n;
+	int r = reinstall_run(ctx->s, &cb, done, err);
 	if (!r && ctx->dry_run && !ctx->json)
 		ui_say(ctx, "Dry run: nothing was written.\n");
 	return r;
@@ -80,7 +82,7 @@ int cmd_reinstall(struct wd_ctx *ctx, int argc, char **argv)
 					"back the installed version; 'warpdrv install' takes a "
 					"version or a file)", argv[i]);
 	struct wd_err err = {0};
-	struct reinstall_done done;
+	struct reinstall_done done = {0};
 	int r = reinstall(ctx, argv, (size_t)argc, &done, &err);
 	if (!r && ctx->json)
 		json_done(ctx, &done, (size_t)-1);
