@@ -156,7 +156,7 @@ t_rx_report_reads_the_client_documents() {
 	cp "$T/out" "$T/rx/wd-u-1-4k.json" && cp "$T/out" "$T/rx/netio-u-1-4k.json"
 	run python3 "$SRC/bench/netio_rx_report.py" "$T/rx" 1 netio 1.33 "0 0 0"
 	assert_rc 0
-	echo "$OUT" | grep -Eq '^\| TCP \| 4k \| Rx \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| 1\.00 \| 1\.00-1\.00 \| within 5% \|$' || fail "no TCP 4k Rx row: $OUT"
+	grep -Eq '^\| TCP \| 4k \| Rx \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| 1\.00 \| 1\.00-1\.00 \| within 5% \|$' <<<"$OUT" || fail "no TCP 4k Rx row: $OUT"
 	assert_out "| UDP | 4k | Tx |"
 	assert_out "cells: 4 within 5%"
 }
@@ -271,7 +271,7 @@ t_client_rounds_give_medians_and_ranges() {
 	assert_rc 0
 	assert_out "Round 3 of 3:"
 	assert_out "Medians of 3 rounds in MByte/s (1048576 bytes), with their range (lowest-highest):"
-	echo "$OUT" | grep -Eq '^   2k  Tx [0-9.]+ \([0-9.]+-[0-9.]+\)  Rx [0-9.]+ \([0-9.]+-[0-9.]+\)$' || fail "no spread line: $OUT"
+	grep -Eq '^   2k  Tx [0-9.]+ \([0-9.]+-[0-9.]+\)  Rx [0-9.]+ \([0-9.]+-[0-9.]+\)$' <<<"$OUT" || fail "no spread line: $OUT"
 	assert_out "Recorded as runs 1 to 3 under label 'r'"
 	[ "$(runs_in "$T/c.db")" = 3 ] || fail "recorded $(runs_in "$T/c.db") runs"
 	wdt --json bench client 127.0.0.1 -b 2k --rounds 2 --port "$PORT" --seconds 0.05 --label r --db "$T/c.db"
