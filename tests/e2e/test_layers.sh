@@ -24,6 +24,20 @@ t_an_upward_include_fails() {
 	assert_out "includes ui/ui.h of the higher layer ui/"
 }
 
+# The session is the handle every command's work takes: below installer/
+# (which takes it), above the transaction engine (which it recovers with).
+t_the_session_stays_below_installer_and_above_txn() {
+	copy_sources
+	printf '#include "installer/setup.h"\n' >>"$T/tree/session/session.c"
+	printf '#include "session/session.h"\n' >>"$T/tree/txn/txn_lock.c"
+	run sh "$SRC/scripts/layers.sh" "$T/tree"
+	assert_rc 1
+	assert_out "session/session.c:"
+	assert_out "includes installer/setup.h of the higher layer installer/"
+	assert_out "txn/txn_lock.c:"
+	assert_out "includes session/session.h of the higher layer session/"
+}
+
 t_sibling_folders_may_not_include_each_other() {
 	copy_sources
 	printf '#include "pci/pci.h"\n' >>"$T/tree/os2/nif.c"
