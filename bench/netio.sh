@@ -33,7 +33,11 @@
 # message (exit 0). SIZES="8k 32k" measures those sizes alone (netio -b, one
 # run per size), PROTOS="t" TCP alone. netio's period is its own, 6 s per
 # direction and size: a round of every size and both protocols takes about
-# 5 minutes (2 protocols x 2 programs x 72 s).
+# 5 minutes (2 protocols x 2 programs x 72 s). Placement (taskset): PIN=same
+# (the default) runs both programs' servers and clients on CPU 0, PIN=split
+# the servers on CPU 0 and the clients on CPU 1, PIN=none leaves it to the
+# scheduler, whose choice from run to run puts a round in one of two groups
+# (docs/bench.md, the tenth round).
 set -eu
 if [ "${1:-}" = rx ]; then
 	rounds=${2:-5}
@@ -77,10 +81,23 @@ if [ "${1:-}" = rx ]; then
 	ip -n "$nsb" link set wdr1-$$ up
 	host=10.231.78.1
 	port=18767
+	# Where each end runs: the two programs' ends on the same CPUs, so that a
+	# round does not land in one group or another by where the scheduler
+	# happens to put the ends (docs/bench.md, the tenth round).
+	pin=${PIN:-same}
+	[ "$pin" != split ] || [ "$(nproc)" -ge 2 ] || pin=same
+	case $pin in
+	split) pin_srv="taskset -c 0" pin_cli="taskset -c 1" ;;
+	same) pin_srv="taskset -c 0" pin_cli="taskset -c 0" ;;
+	none) pin_srv="" pin_cli="" ;;
+	*) echo "bench/netio.sh rx: PIN=$pin: expected split, same or none" >&2; exit 2 ;;
+	esac
 	version=$("$netio" 2>&1 | sed -n 's/.*Version \([0-9.]*\).*/\1/p' | head -1)
-	ip netns exec "$nsa" "$netio" -s -p "$port" >"$tmp/netio-server.log" 2>&1 &
+	# shellcheck disable=SC2086 # $pin_srv is a command and its options, or nothing
+	ip netns exec "$nsa" $pin_srv "$netio" -s -p "$port" >"$tmp/netio-server.log" 2>&1 &
 	pids="$pids $!"
-	ip netns exec "$nsa" "$wd" bench server --bind "$host" --port $((port + 10)) \
+	# shellcheck disable=SC2086
+	ip netns exec "$nsa" $pin_srv "$wd" bench server --bind "$host" --port $((port + 10)) \
 		--db "$tmp/server.db" >"$tmp/wd-server.log" 2>&1 &
 	pids="$pids $!"
 	sleep 1
@@ -89,7 +106,8 @@ if [ "${1:-}" = rx ]; then
 		b=""
 		[ "$3" = all ] || b="-b $3"
 		# shellcheck disable=SC2086 # $b is one option and its value, or nothing
-		ip netns exec "$nsb" "$netio" -"$1" $b -p "$port" "$host" >"$tmp/netio-$1-$2-$3.txt" 2>&1
+		ip netns exec "$nsb" $pin_cli "$netio" -"$1" $b -p "$port" "$host" \
+			>"$tmp/netio-$1-$2-$3.txt" 2>&1
 		"$wd" --json bench import --db "$tmp/import.db" --label "netio-$1-$2-$3" \
 			"$tmp/netio-$1-$2-$3.txt" >"$tmp/netio-$1-$2-$3.json"
 	}
@@ -97,8 +115,8 @@ if [ "${1:-}" = rx ]; then
 		b=""
 		[ "$3" = all ] || b="-b $3"
 		# shellcheck disable=SC2086
-		ip netns exec "$nsb" "$wd" --json bench client "$host" -"$1" $b --port $((port + 10)) \
-			--db "$tmp/client.db" >"$tmp/wd-$1-$2-$3.json"
+		ip netns exec "$nsb" $pin_cli "$wd" --json bench client "$host" -"$1" $b \
+			--port $((port + 10)) --db "$tmp/client.db" >"$tmp/wd-$1-$2-$3.json"
 	}
 	r=1
 	while [ "$r" -le "$rounds" ]; do
@@ -112,6 +130,7 @@ if [ "${1:-}" = rx ]; then
 		done
 		r=$((r + 1))
 	done
+	echo "Placement: PIN=$pin${pin_srv:+ (servers: $pin_srv; clients: $pin_cli)}"
 	python3 "$top/bench/netio_rx_report.py" "$tmp" "$rounds" "$netio" "$version" \
 		"$load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 	exit $?
