@@ -33,7 +33,7 @@ int db_fail(struct db *db, struct wd_err *err, const char *what)
 {
 	int r = vfs_error(db, err);
 	return r ? r : wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database",
-				  what, db->h ? sqlite3_errmsg(db->h) : wd_sqlite_why());
+				  what, db->h ? sqlite3_errmsg(db->h) : "not open");
 }
 
 int db_exec(struct db *db, const char *sql, struct wd_err *err)
@@ -381,11 +381,18 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
 	return r;
 }
 
+/* The oldest SQLite warpdrv runs on (the name sqlite_schema). */
+#define DB_SQLITE_MIN 3033000
+_Static_assert(SQLITE_VERSION_NUMBER >= DB_SQLITE_MIN, "warpdrv is built with SQLite 3.33 or later");
+
 int db_sqlite_ready(const char *path, struct wd_err *err)
 {
-	return wd_sqlite_load() ? wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path,
-					     wd_sqlite_why())
-				: 0;
+	int v = sqlite3_libversion_number();
+	if (v >= DB_SQLITE_MIN)
+		return 0;
+	return wd_err_set(err, WD_EFAIL, "%s: cannot open: the SQLite library is %d.%d.%d, and "
+			  "warpdrv needs 3.33 or later; install a newer package libsqlite3-0", path,
+			  v / 1000000, v / 1000 % 1000, v % 1000);
 }
 
 /* Why leaf could not be opened (fs_leaf_open's errno and *st). */

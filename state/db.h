@@ -5,7 +5,7 @@
 #ifndef WD_DB_H
 #define WD_DB_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,7 +35,7 @@ struct db {
  * volume, *exists is false and nothing is written (a read-only command must
  * not even create the state folder). With create true, the state folder and
  * the database are made and migrated to the newest schema. */
-/* 0 when SQLite is loaded (common/sqlite_lib.c: the first call loads it);
+/* 0 when the SQLite library the program runs with is recent enough (3.33);
  * else an error that names path and the package to install. A command
  * calls it before it makes anything a database will be kept with. */
 int db_sqlite_ready(const char *path, struct wd_err *err);

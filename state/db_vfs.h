@@ -4,7 +4,7 @@
 #ifndef WD_DB_VFS_H
 #define WD_DB_VFS_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 
 #include <stdbool.h>
 
