@@ -167,20 +167,15 @@ static int budget_restart(unsigned type, void *arg, void *p, void *x)
 	*(int *)arg = DB_STEP_BUDGET;
 	return 0;
 }
-static int step_budget; /* one command runs one statement at a time */
-
-static void harden(sqlite3 *h)
+/* db->h's budget is db->step_budget: db stays where it is while open. */
+void db_harden(struct db *db)
 {
+	sqlite3 *h = db->h;
 	sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
-	step_budget = DB_STEP_BUDGET;
-	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, &step_budget);
-	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, &step_budget);
-}
-
-void db_harden(sqlite3 *h)
-{
-	harden(h);
+	db->step_budget = DB_STEP_BUDGET;
+	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, &db->step_budget);
+	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, &db->step_budget);
 }
 
 int db_chmod(struct db *db, mode_t mode, struct wd_err *err)
@@ -198,7 +193,7 @@ int db_open_memory(struct db *db, struct wd_err *err)
 		db_close(db);
 		return r;
 	}
-	harden(db->h);
+	db_harden(db);
 	int r = db_exec(db, "PRAGMA foreign_keys = ON;", err);
 	if (!r)
 		r = migrate(db, err);
@@ -498,7 +493,7 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 		r = db_fail(db, err, "cannot open");
 	db->fs = fs;
 	if (!r) {
-		harden(db->h);
+		db_harden(db);
 		sqlite3_busy_timeout(db->h, 5000); /* a writer's commit: waited for */
 		r = db_exec(db, "PRAGMA temp_store = MEMORY; SELECT count(*) FROM sqlite_schema;",
 			    err);
@@ -532,7 +527,7 @@ static int into_memory(struct db *db, struct wd_err *err)
 	db_vfs_free(v);
 	db->vfs = NULL;
 	db->h = mem;
-	harden(mem);
+	db_harden(db);
 	return 0;
 }
 

@@ -29,6 +29,10 @@ struct db {
 		const char *sql; /* a string constant's address: the key */
 		sqlite3_stmt *st;
 	} kept[DB_KEPT]; /* db_prepare_kept's statements, finalized by db_close */
+	/* what is left of the running statement's bound of virtual-machine steps
+	 * (db.c: one statement runs at a time on a connection); SQLite's
+	 * callbacks point at it, so an open struct db is never moved */
+	int step_budget;
 };
 
 /* Opens the volume's database. With create false and no database on the
@@ -72,9 +76,9 @@ const char *db_schema_rows_known(const char *const *steps, int version);
 uint64_t db_schema_fingerprint(const char *const *steps, int version);
 int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
 		    struct wd_err *err);
-/* The step budget and the schema distrust of db_open_at, for a handle
- * opened otherwise (in memory). */
-void db_harden(sqlite3 *h);
+/* The step budget and the schema distrust of db_open_at, for db->h opened
+ * otherwise (in memory). */
+void db_harden(struct db *db);
 /* chmod of the database file by handle, while no statement runs (a file
  * system without modes refuses: the caller may ignore it). */
 int db_chmod(struct db *db, mode_t mode, struct wd_err *err);

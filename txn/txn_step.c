@@ -83,7 +83,7 @@ int txn_step(struct txn *t)
 	}
 	/* Each step changes the volume: the folder listings kept for resolving
 	 * paths, and the last whole flush, no longer describe it. */
-	volume_forget_folders();
+	volume_forget_folders(t->v);
 	t->fs_unsynced = true;
 	return 0;
 }

@@ -236,7 +236,7 @@ static void test_volume_sees_names_made_after_a_lookup(void **state)
 	free(want);
 	free(p);
 	/* and after the kept listings are dropped, the same answers */
-	volume_forget_folders();
+	volume_forget_folders(&v);
 	name = volume_find_entry(&v, ibmcom, "PROTOCOL.INI");
 	assert_string_equal(name, "protocol.ini");
 	free(name);
