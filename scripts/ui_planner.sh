@@ -1,7 +1,8 @@
 #!/bin/sh
 # The front end renders and asks; the planner's insides stay in installer/.
 # Fails (exit 1, each violation printed) when a file of ui/:
-#   - includes an installer/*_internal.h header or installer/nic_ctx.h;
+#   - includes an installer/*_internal.h or txn/*_internal.h header, or
+#     installer/nic_ctx.h;
 #   - names a field of struct setup (installer/setup_internal.h) through a
 #     variable or field it declares as a struct setup;
 # or when struct setup's body is defined anywhere but in an *_internal.h
@@ -12,9 +13,9 @@ top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top"
 bad=0
 # 1. the planner's private headers
-if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"installer/\([A-Za-z0-9_]*_internal\|nic_ctx\)\.h"' \
+if grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(installer/\([A-Za-z0-9_]*_internal\|nic_ctx\)\|txn/[A-Za-z0-9_]*_internal\)\.h"' \
 	ui/*.c ui/*.h 2>/dev/null; then
-	echo "ui/ includes a private header of installer/ (above): ask installer/'s public functions"
+	echo "ui/ includes a private header of installer/ or txn/ (above): ask their public functions"
 	bad=1
 fi
 # 2. struct setup's body is private
