@@ -167,15 +167,18 @@ static int budget_restart(unsigned type, void *arg, void *p, void *x)
 	*(int *)arg = DB_STEP_BUDGET;
 	return 0;
 }
-/* db->h's budget is db->step_budget: db stays where it is while open. */
+/* The budget is the connection's: its VFS's (db_vfs.h), which a handle
+ * handed out of its struct db keeps (catalog/store.c), or, in memory,
+ * db->step_budget (such a struct db is not moved while open). */
 void db_harden(struct db *db)
 {
 	sqlite3 *h = db->h;
+	int *budget = db->vfs ? db_vfs_step_budget(db->vfs) : &db->step_budget;
 	sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
-	db->step_budget = DB_STEP_BUDGET;
-	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, &db->step_budget);
-	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, &db->step_budget);
+	*budget = DB_STEP_BUDGET;
+	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, budget);
+	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, budget);
 }
 
 int db_chmod(struct db *db, mode_t mode, struct wd_err *err)

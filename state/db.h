@@ -30,8 +30,8 @@ struct db {
 		sqlite3_stmt *st;
 	} kept[DB_KEPT]; /* db_prepare_kept's statements, finalized by db_close */
 	/* what is left of the running statement's bound of virtual-machine steps
-	 * (db.c: one statement runs at a time on a connection); SQLite's
-	 * callbacks point at it, so an open struct db is never moved */
+	 * on a connection in memory (db.c: db_harden; one on a file keeps it
+	 * with its VFS) */
 	int step_budget;
 };
 
