@@ -30,12 +30,10 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0
 # Linked: all but libguestfs, which session/guestfs_lib.c loads (dlopen) when a
-# disk image is first opened (--disk, --vm), libcurl, which catalog/fetch_curl.c loads (dlopen) when the
-# first http(s) transfer starts, and libsqlite3, which common/sqlite_lib.c
-# loads when the first database opens; their headers still come from
-# pkg-config. A package must therefore name both as dependencies itself
-# (debian/control).
-LINK_PKGS := openssl zlib libxml-2.0
+# disk image is first opened (--disk, --vm); its headers still come from
+# pkg-config, and a package names it itself (debian/control). The linked
+# libraries are found by dpkg-shlibdeps.
+LINK_PKGS := libcurl openssl sqlite3 zlib libxml-2.0
 
 ifeq ($(SANITIZE),1)
 O ?= build/san

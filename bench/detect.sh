@@ -53,7 +53,8 @@ time_us() {
 
 # The two commands in turn, RUNS times each, so that both meet the same load
 # on a shared machine (and WD_BEFORE's, with warpdrv's arguments); prints
-# the median of each ("W L B", B 0 without WD_BEFORE).
+# the median of each and its spread, lowest-highest ("W L B WS LS BS", B 0
+# and BS - without WD_BEFORE).
 medians_us() {
 	local i
 	for ((i = 0; i < RUNS; i++)); do
@@ -61,21 +62,25 @@ medians_us() {
 		echo "l $(time_us "${lspci_cmd[@]}")"
 		[ -z "$WB" ] || echo "b $(time_us "$WB" "${wd_cmd[@]:1}")"
 	done | awk '{t[$1, ++n[$1]] = $2}
-	function median(k,   i, j, v, c) {
+	function sorted(k,   i, j, c) {
 		c = n[k]
 		for (i = 1; i <= c; i++) v[i] = t[k, i]
 		for (i = 2; i <= c; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-		return v[int((c + 1) / 2)]
+		return c
 	}
-	END { print median("w"), median("l"), n["b"] ? median("b") : 0 }'
+	function median(k,   c) { c = sorted(k); return v[int((c + 1) / 2)] }
+	function spread(k,   c) { c = sorted(k); return v[1] "-" v[c] }
+	END { print median("w"), median("l"), n["b"] ? median("b") : 0,
+		spread("w"), spread("l"), n["b"] ? spread("b") : "-" }'
 }
 
-# W L B: warpdrv's line, lspci's, and WD_BEFORE's with its ratio.
+# W L B WS LS BS: warpdrv's line, lspci's, and WD_BEFORE's with its ratio.
 report() {
-	echo "  warpdrv detect: ${1} us (median of $RUNS, alternating)"
-	echo "  lspci -n:       ${2} us (median of $RUNS, alternating)"
+	echo "  warpdrv detect: ${1} us (median of $RUNS, alternating; spread ${4} us)"
+	echo "  lspci -n:       ${2} us (median of $RUNS, alternating; spread ${5} us)"
 	awk -v w="$1" -v l="$2" 'BEGIN { printf "  ratio warpdrv/lspci: %.2f (aim: 1 or less)\n", w / l }'
-	[ -z "$WB" ] || awk -v b="$3" -v l="$2" 'BEGIN { printf "  WD_BEFORE:      %d us, ratio %.2f\n", b, b / l }'
+	[ -z "$WB" ] || awk -v b="$3" -v l="$2" -v s="$6" \
+		'BEGIN { printf "  WD_BEFORE:      %d us (spread %s us), ratio %.2f\n", b, s, b / l }'
 }
 
 if [ "${BENCH_PCI:-}" = host ]; then
@@ -96,19 +101,19 @@ else
 fi
 "${wd_cmd[@]}" >/dev/null
 "${lspci_cmd[@]}" >/dev/null
-read -r w l b < <(medians_us)
+read -r w l b ws ls bs < <(medians_us)
 echo "devices: $what"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "from sysfs:"
-report "$w" "$l" "$b"
+report "$w" "$l" "$b" "$ws" "$ls" "$bs"
 # The same devices as lspci's text (what a user pastes from a guest):
 # warpdrv reading that text against lspci reading the tree that made it.
 text=$(mktemp)
 "${lspci_cmd[@]}" >"$text"
 wd_cmd=("$WD" detect --pci "lspci:$text")
 "${wd_cmd[@]}" >/dev/null
-read -r w l b < <(medians_us)
+read -r w l b ws ls bs < <(medians_us)
 rm -f "$text"
 echo "from lspci -n text:"
-report "$w" "$l" "$b"
+report "$w" "$l" "$b" "$ws" "$ls" "$bs"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

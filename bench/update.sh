@@ -14,7 +14,10 @@
 # alternating runs and the ratio unchanged/full (aim: 0.2 or less).
 # VERSIONS=K makes the same number of entries K versions a name (20000/K
 # names, the newest on its package line, the others on older lines).
-#   [VERSIONS=K] sh bench/update.sh [BUILD_DIR] [RUNS]
+# WD_BEFORE=OTHER/build/warpdrv times another build's full and unchanged
+# update too, in the same rounds (a volume of its own). Each time is printed
+# with its spread (lowest-highest).
+#   [VERSIONS=K] [WD_BEFORE=PROGRAM] sh bench/update.sh [BUILD_DIR] [RUNS]
 set -eu
 # bash where there is one, for its clock (timed, below)
 # (in the C locale: EPOCHREALTIME's decimal point is the locale's, "1.5" or "1,5")
@@ -84,6 +87,14 @@ while [ ! -s "$work/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 url="http://127.0.0.1:$(cat "$work/port")/"
 W() { "$WD" -q --root "$work/vol" --keys "$work/keys" "$@"; }
 W repo add bench "$url"
+WB=${WD_BEFORE:-}
+[ -z "$WB" ] || [ -x "$WB" ] || { echo "WD_BEFORE=$WB is not a program"; exit 1; }
+B() { "$WB" -q --root "$work/volb" --keys "$work/keys" "$@"; }
+if [ -n "$WB" ]; then
+	mkdir -p "$work/volb"
+	printf 'REM bench volume\r\n' >"$work/volb/CONFIG.SYS"
+	B repo add bench "$url"
+fi
 
 # The clock read by the shell itself where it can (bash's EPOCHREALTIME):
 # reading it by starting date(1) after the command would add that process's
@@ -100,6 +111,7 @@ timed() { # command...: its wall time in seconds
 	echo "$e - $s" | bc
 }
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+spread() { sort -n | awk '{a[NR] = $1} END {printf "%.3f-%.3f", a[1], a[NR]}'; }
 sqlite_import() {
 	rm -f "$work/base.db"
 	sqlite3 "$work/base.db" <"$work/rows.sql"
@@ -111,9 +123,14 @@ full_update() {
 	W update
 }
 load() { W install no-such-package 2>/dev/null && return 1; return 0; }
+full_update_before() {
+	rm -f "$work/volb/var/cache/warpdrv/catalog.db" "$work/volb/var/cache/warpdrv/catalog.validators"
+	B update
+}
 # The full and the unchanged update alternate, RUNS rounds (an unchanged one
 # right after the full one that stored the catalog), with the baselines.
 : >"$work/t.full" && : >"$work/t.unch" && : >"$work/t.sq" && : >"$work/t.ld" && : >"$work/t.ver"
+: >"$work/t.bfull" && : >"$work/t.bunch"
 r=0
 while [ $r -lt "$RUNS" ]; do
 	timed full_update >>"$work/t.full"
@@ -121,6 +138,10 @@ while [ $r -lt "$RUNS" ]; do
 	timed "$WD" --version >>"$work/t.ver"
 	timed sqlite_import >>"$work/t.sq"
 	timed load >>"$work/t.ld"
+	if [ -n "$WB" ]; then
+		timed full_update_before >>"$work/t.bfull"
+		timed B update >>"$work/t.bunch"
+	fi
 	r=$((r + 1))
 done
 wd_t=$(median <"$work/t.full")
@@ -135,11 +156,19 @@ got=$(sqlite3 "$work/vol/var/cache/warpdrv/catalog.db" 'SELECT length(signed) FR
 	{ echo "the catalog holds $got bytes of index, not the INDEX served"; exit 1; }
 printf 'index of %d packages (%d bytes) over loopback, median of %d alternating runs\n' "$N" \
 	"$(stat -c %s "$work/srv/INDEX")" "$RUNS"
-printf '  warpdrv update            %.3f s\n' "$wd_t"
+printf '  warpdrv update            %.3f s (spread %s)\n' "$wd_t" "$(spread <"$work/t.full")"
 printf '  sqlite3 import, 1 txn     %.3f s\n' "$sq_t"
 printf '  ratio warpdrv/sqlite3     %.2f (aim: 2 or less)\n' "$(echo "$wd_t / $sq_t" | bc -l)"
-printf '  warpdrv update, unchanged %.3f s (304: nothing new parsed or written)\n' "$un_t"
+printf '  warpdrv update, unchanged %.3f s (spread %s; 304: nothing new parsed or written)\n' \
+	"$un_t" "$(spread <"$work/t.unch")"
 printf '  ratio unchanged/full      %.2f (aim: 0.2 or less)\n' "$(echo "$un_t / $wd_t" | bc -l)"
 printf '  warpdrv --version         %.3f s (the process alone)\n' "$vr_t"
 printf '  stored catalog load       %.3f s (verified and parsed again)\n' "$ld_t"
+if [ -n "$WB" ]; then
+	bf=$(median <"$work/t.bfull")
+	bu=$(median <"$work/t.bunch")
+	printf '  WD_BEFORE update          %.3f s (spread %s) %s\n' "$bf" "$(spread <"$work/t.bfull")" "$WB"
+	printf '  WD_BEFORE unchanged       %.3f s (spread %s)\n' "$bu" "$(spread <"$work/t.bunch")"
+	printf '  WD_BEFORE unchanged/full  %.2f\n' "$(echo "$bu / $bf" | bc -l)"
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -113,11 +113,10 @@ void fetch_validators_set_note(struct fetch_validators *vs, const char *key, con
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 	       int fd, const char *path, uint64_t size, const char *label, struct wd_err *err);
 
-/* libcurl loaded on a thread of its own while the caller does other work
- * (update: the state database's open and the keys, about as long as the
- * load's 5 to 7 ms here), for the first transfer to take up; nothing when
- * it is loaded already. fetch_preload_end waits for it where no transfer
- * did (a loader still running as the process exits). */
+/* OpenSSL's one-time set-up (trust/keys.h: key_crypto_ready) on a thread of
+ * its own while the caller does other work (update: the state database's
+ * open and the keys), for the first transfer to find done; fetch_preload_end
+ * waits for it (the first transfer does too). */
 void fetch_preload(void);
 void fetch_preload_end(void);
 

@@ -1,8 +1,8 @@
 /* What the transfer code behind catalog/fetch.h shares: where a transfer's
  * bytes go. fetch_curl.c moves every URL (file://, http, https) through
- * libcurl, loaded on the first transfer; the bundled repository is the
- * program's own data and is read in place (catalog/repo.c), so a command
- * that needs no transfer never loads libcurl. */
+ * libcurl, started (curl_global_init) on the first transfer; the bundled
+ * repository is the program's own data and is read in place (catalog/repo.c),
+ * so a command that needs no transfer never starts libcurl. */
 #ifndef WD_FETCH_SINK_H
 #define WD_FETCH_SINK_H
 

@@ -12,7 +12,7 @@
 #ifndef WD_STORE_H
 #define WD_STORE_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "catalog/index.h"

@@ -176,9 +176,8 @@ int fs_free_bytes(const struct fs_root *r, unsigned long long *free_bytes, struc
  * new files are still created O_EXCL | O_NOFOLLOW, never through an
  * existing name, and no name is followed. A handle is kept only for one
  * batch of one transaction phase, within which warpdrv itself neither moves
- * nor removes any folder; fs_batch_end closes them all. The kept handles
- * may be used from several threads (txn/unlink_batch.h); begin and
- * end are the caller's thread's, with no other thread using the root. */
+ * nor removes any folder; fs_batch_end closes them all. A batch is one
+ * thread's. */
 #define FS_BATCH_DIRS 8
 void fs_batch_begin(const struct fs_root *r);
 void fs_batch_end(const struct fs_root *r);

@@ -5,7 +5,7 @@
 #ifndef WD_BENCH_DB_H
 #define WD_BENCH_DB_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "state/db.h"

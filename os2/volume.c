@@ -13,7 +13,7 @@
 #include "fs/fs.h"
 #include "os2/nameidx.h"
 
-/* ---- folder listings, read once per process ----
+/* ---- folder listings, read once per volume handle ----
  *
  * Resolving the 500 files of a package that go into one new folder used to
  * read the folder above it once per file (the name is not there exactly, so
@@ -34,8 +34,15 @@ struct listing {
 	size_t n;
 };
 
-static struct listing *listings;
-static size_t nlistings;
+/* What a volume handle keeps (struct volume's cache): the folder listings
+ * and the folders planned but not yet made (below). */
+struct volume_cache {
+	struct listing *listings;
+	size_t nlistings;
+	char **planned;
+	size_t nplanned;
+	struct nameidx planned_ix; /* each planned path, by its spelling without case */
+};
 
 static void listing_free(struct listing *l)
 {
@@ -45,13 +52,16 @@ static void listing_free(struct listing *l)
 	free(l->dir);
 }
 
-void volume_forget_folders(void)
+void volume_forget_folders(const struct volume *v)
 {
-	for (size_t i = 0; i < nlistings; i++)
-		listing_free(&listings[i]);
-	free(listings);
-	listings = NULL;
-	nlistings = 0;
+	struct volume_cache *c = v->cache;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nlistings; i++)
+		listing_free(&c->listings[i]);
+	free(c->listings);
+	c->listings = NULL;
+	c->nlistings = 0;
 }
 
 static bool same_time(struct timespec a, struct timespec b)
@@ -101,29 +111,34 @@ static bool listing_read(const struct fs_root *fs, const char *dir, const struct
 }
 
 /* The listing of dir as it is now, or NULL if dir is no readable folder.
- * known: dir's lstat taken just before by the caller, or NULL. */
-static const struct listing *listing_of(const struct fs_root *fs, const char *dir,
-					const struct stat *known)
+ * known: dir's lstat taken just before by the caller, or NULL. A volume
+ * without a cache (one volume_open did not make) gets it read into
+ * *scratch, which the caller frees. */
+static const struct listing *listing_of(const struct volume *v, const char *dir,
+					const struct stat *known, struct listing *scratch)
 {
 	struct stat st;
 	if (known)
 		st = *known;
-	else if (fs_lstat(fs, dir, &st) < 0)
+	else if (fs_lstat(&v->fs, dir, &st) < 0)
 		return NULL;
 	if (!S_ISDIR(st.st_mode))
 		return NULL;
+	struct volume_cache *c = v->cache;
+	if (!c)
+		return listing_read(&v->fs, dir, &st, scratch) ? scratch : NULL;
 	struct listing *l = NULL;
-	for (size_t i = 0; i < nlistings && !l; i++)
-		if (!strcmp(listings[i].dir, dir))
-			l = &listings[i];
+	for (size_t i = 0; i < c->nlistings && !l; i++)
+		if (!strcmp(c->listings[i].dir, dir))
+			l = &c->listings[i];
 	if (l && listing_current(l, &st))
 		return l;
 	struct listing fresh;
-	if (!listing_read(fs, dir, &st, &fresh))
+	if (!listing_read(&v->fs, dir, &st, &fresh))
 		return NULL;
 	if (!l) {
-		listings = wd_xrealloc(listings, (nlistings + 1) * sizeof *listings);
-		l = &listings[nlistings++];
+		c->listings = wd_xrealloc(c->listings, (c->nlistings + 1) * sizeof *c->listings);
+		l = &c->listings[c->nlistings++];
 	} else {
 		listing_free(l);
 	}
@@ -131,12 +146,10 @@ static const struct listing *listing_of(const struct fs_root *fs, const char *di
 	return l;
 }
 
-static char *find_entry(const struct volume *v, const char *dir, const struct stat *known,
-			const char *name)
+/* The entry of l equal to name without case: the exact spelling, else the
+ * least in byte order; NULL for none. */
+static char *listing_find(const struct listing *l, const char *name)
 {
-	const struct listing *l = listing_of(&v->fs, dir, known);
-	if (!l)
-		return NULL;
 	/* the first name equal without case is the least in byte order */
 	size_t lo = 0, hi = l->n;
 	while (lo < hi) {
@@ -154,6 +167,16 @@ static char *find_entry(const struct volume *v, const char *dir, const struct st
 	return wd_xstrdup(l->names[lo]);
 }
 
+static char *find_entry(const struct volume *v, const char *dir, const struct stat *known,
+			const char *name)
+{
+	struct listing scratch = {0};
+	const struct listing *l = listing_of(v, dir, known, &scratch);
+	char *found = l ? listing_find(l, name) : NULL;
+	listing_free(&scratch);
+	return found;
+}
+
 char *volume_find_entry(const struct volume *v, const char *dir, const char *name)
 {
 	return find_entry(v, dir, NULL, name);
@@ -166,36 +189,36 @@ char *volume_find_entry(const struct volume *v, const char *dir, const char *nam
  * (OS/2 sees one), so the first spelling resolved for a missing host path is
  * remembered and used again for any spelling equal without case. */
 
-static char **planned;
-static size_t nplanned;
-static struct nameidx planned_ix; /* each planned path, by its spelling without case */
-
-static void forget_planned(void)
+static void forget_planned(struct volume_cache *c)
 {
-	for (size_t i = 0; i < nplanned; i++)
-		free(planned[i]);
-	free(planned);
-	ni_free(&planned_ix);
-	planned = NULL;
-	nplanned = 0;
+	for (size_t i = 0; i < c->nplanned; i++)
+		free(c->planned[i]);
+	free(c->planned);
+	ni_free(&c->planned_ix);
+	c->planned = NULL;
+	c->nplanned = 0;
 }
 
 /* The host path for a component not on disk: the spelling planned first
  * (looked up in a hash index: a CONFIG.SYS naming many missing folders
  * costs time in proportion to them, not to their square). */
-static char *planned_path(const char *path, const char *comp)
+static char *planned_path(const struct volume *v, const char *path, const char *comp)
 {
 	char *want = wd_path_join(path, comp);
-	const size_t *at = ni_get(&planned_ix, wd_sv_make(want, strlen(want)));
+	struct volume_cache *c = v->cache;
+	if (!c)
+		return want;
+	const size_t *at = ni_get(&c->planned_ix, wd_sv_make(want, strlen(want)));
 	if (at) {
 		free(want);
-		return wd_xstrdup(planned[*at]);
+		return wd_xstrdup(c->planned[*at]);
 	}
-	planned = wd_xrealloc(planned, (nplanned + 1) * sizeof *planned);
-	planned[nplanned] = wd_xstrdup(want);
+	c->planned = wd_xrealloc(c->planned, (c->nplanned + 1) * sizeof *c->planned);
+	c->planned[c->nplanned] = wd_xstrdup(want);
 	bool added;
-	ni_put(&planned_ix, wd_sv_make(planned[nplanned], strlen(want)), nplanned, &added);
-	nplanned++;
+	ni_put(&c->planned_ix, wd_sv_make(c->planned[c->nplanned], strlen(want)), c->nplanned,
+	       &added);
+	c->nplanned++;
 	return want;
 }
 
@@ -232,6 +255,7 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 	if (fs_root_open(&v->fs, root, &e))
 		return wd_err_set(err, WD_EFAIL, "%s: no such folder (--root names the OS/2 boot "
 				  "volume): %s", root, e.msg);
+	v->cache = wd_xcalloc(1, sizeof *v->cache);
 	v->root = wd_xstrdup(v->fs.path);
 	char *name = volume_find_entry(v, v->root, "CONFIG.SYS");
 	if (!name) {
@@ -253,8 +277,11 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 
 void volume_close(struct volume *v)
 {
-	volume_forget_folders();
-	forget_planned();
+	if (v->cache) {
+		volume_forget_folders(v);
+		forget_planned(v->cache);
+		free(v->cache);
+	}
 	fs_root_close(&v->fs);
 	free(v->root);
 	free(v->config_sys);
@@ -299,7 +326,7 @@ int volume_resolve(const struct volume *v, const char *os2path, char **out, bool
 		}
 		/* the folder's listing checked against its lstat just taken */
 		char *name = all ? find_entry(v, path, known ? &st : NULL, comp) : NULL;
-		char *next = name ? wd_path_join(path, name) : planned_path(path, comp);
+		char *next = name ? wd_path_join(path, name) : planned_path(v, path, comp);
 		all = all && name;
 		free(name);
 		free(comp);

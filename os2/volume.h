@@ -12,12 +12,18 @@
 #include "common/err.h"
 #include "fs/fs.h"
 
+struct volume_cache; /* os2/volume.c: the folder listings and planned paths */
+
 struct volume {
 	struct fs_root fs; /* the top folder's handle: every file operation on the
 			    * volume goes through it (fs/fs.h) */
 	char *root;       /* host path of the volume's top folder */
 	char *config_sys; /* host path of CONFIG.SYS as spelled on disk */
 	char boot_drive;  /* 'C'..'Z', or 0 while unknown */
+	/* what resolving paths keeps (volume_find_entry, volume_resolve): made
+	 * by volume_open, freed by volume_close; a volume without one reads
+	 * each folder afresh */
+	struct volume_cache *cache;
 };
 
 /* Opens the volume at root; refuses a folder without CONFIG.SYS at its top. */
@@ -27,8 +33,8 @@ void volume_close(struct volume *v);
 /* Maps an OS/2 path ("C:\IBMCOM\MACS\E1000.OS2", "\ibmcom\protocol.ini",
  * "ibmcom/macs") to a host path below the root. Existing components keep the
  * spelling found on disk; the rest keep the spelling given, or the spelling a
- * path equal without case was given first in this process (so \NEWDIR\X and
- * \newdir\Y name one new folder). *found tells whether the whole path
+ * path equal without case was given first through this handle (so \NEWDIR\X
+ * and \newdir\Y name one new folder). *found tells whether the whole path
  * exists. A ".." component or an empty path is refused (WD_ETRUST, WD_EFAIL);
  * so is (WD_EFAIL, naming it) a component that exists as a symbolic link, or
  * as a FIFO, device or socket, or as a file where a folder must be. */
@@ -52,9 +58,9 @@ int volume_mkdirs(const struct volume *v, const char *host, struct wd_err *err);
  * The folder's listing is read once and kept while the folder is unchanged. */
 char *volume_find_entry(const struct volume *v, const char *dir, const char *name);
 
-/* Drops the kept folder listings. Whoever changes a folder on the volume
+/* Drops the folder listings v keeps. Whoever changes a folder on the volume
  * calls it before the change (the transaction does, at each step), so that
  * nothing is resolved against a listing older than the change. */
-void volume_forget_folders(void);
+void volume_forget_folders(const struct volume *v);
 
 #endif

@@ -33,7 +33,7 @@ int db_fail(struct db *db, struct wd_err *err, const char *what)
 {
 	int r = vfs_error(db, err);
 	return r ? r : wd_err_set(err, WD_EFAIL, "%s: %s: %s", db->path ? db->path : "database",
-				  what, db->h ? sqlite3_errmsg(db->h) : wd_sqlite_why());
+				  what, db->h ? sqlite3_errmsg(db->h) : "not open");
 }
 
 int db_exec(struct db *db, const char *sql, struct wd_err *err)
@@ -167,20 +167,18 @@ static int budget_restart(unsigned type, void *arg, void *p, void *x)
 	*(int *)arg = DB_STEP_BUDGET;
 	return 0;
 }
-static int step_budget; /* one command runs one statement at a time */
-
-static void harden(sqlite3 *h)
+/* The budget is the connection's: its VFS's (db_vfs.h), which a handle
+ * handed out of its struct db keeps (catalog/store.c), or, in memory,
+ * db->step_budget (such a struct db is not moved while open). */
+void db_harden(struct db *db)
 {
+	sqlite3 *h = db->h;
+	int *budget = db->vfs ? db_vfs_step_budget(db->vfs) : &db->step_budget;
 	sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
-	step_budget = DB_STEP_BUDGET;
-	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, &step_budget);
-	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, &step_budget);
-}
-
-void db_harden(sqlite3 *h)
-{
-	harden(h);
+	*budget = DB_STEP_BUDGET;
+	sqlite3_progress_handler(h, DB_STEP_EVERY, budget_left, budget);
+	sqlite3_trace_v2(h, SQLITE_TRACE_STMT, budget_restart, budget);
 }
 
 int db_chmod(struct db *db, mode_t mode, struct wd_err *err)
@@ -198,7 +196,7 @@ int db_open_memory(struct db *db, struct wd_err *err)
 		db_close(db);
 		return r;
 	}
-	harden(db->h);
+	db_harden(db);
 	int r = db_exec(db, "PRAGMA foreign_keys = ON;", err);
 	if (!r)
 		r = migrate(db, err);
@@ -381,11 +379,18 @@ int db_check_schema(struct db *db, const char *const *steps, int version, const 
 	return r;
 }
 
+/* The oldest SQLite warpdrv runs on (the name sqlite_schema). */
+#define DB_SQLITE_MIN 3033000
+_Static_assert(SQLITE_VERSION_NUMBER >= DB_SQLITE_MIN, "warpdrv is built with SQLite 3.33 or later");
+
 int db_sqlite_ready(const char *path, struct wd_err *err)
 {
-	return wd_sqlite_load() ? wd_err_set(err, WD_EFAIL, "%s: cannot open: %s", path,
-					     wd_sqlite_why())
-				: 0;
+	int v = sqlite3_libversion_number();
+	if (v >= DB_SQLITE_MIN)
+		return 0;
+	return wd_err_set(err, WD_EFAIL, "%s: cannot open: the SQLite library is %d.%d.%d, and "
+			  "warpdrv needs 3.33 or later; install a newer package libsqlite3-0", path,
+			  v / 1000000, v / 1000 % 1000, v % 1000);
 }
 
 /* Why leaf could not be opened (fs_leaf_open's errno and *st). */
@@ -491,7 +496,7 @@ int db_open_at(struct db *db, const struct fs_root *fs, const char *dir, const c
 		r = db_fail(db, err, "cannot open");
 	db->fs = fs;
 	if (!r) {
-		harden(db->h);
+		db_harden(db);
 		sqlite3_busy_timeout(db->h, 5000); /* a writer's commit: waited for */
 		r = db_exec(db, "PRAGMA temp_store = MEMORY; SELECT count(*) FROM sqlite_schema;",
 			    err);
@@ -525,7 +530,7 @@ static int into_memory(struct db *db, struct wd_err *err)
 	db_vfs_free(v);
 	db->vfs = NULL;
 	db->h = mem;
-	harden(mem);
+	db_harden(db);
 	return 0;
 }
 

@@ -5,7 +5,7 @@
 #ifndef WD_DB_H
 #define WD_DB_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -29,13 +29,17 @@ struct db {
 		const char *sql; /* a string constant's address: the key */
 		sqlite3_stmt *st;
 	} kept[DB_KEPT]; /* db_prepare_kept's statements, finalized by db_close */
+	/* what is left of the running statement's bound of virtual-machine steps
+	 * on a connection in memory (db.c: db_harden; one on a file keeps it
+	 * with its VFS) */
+	int step_budget;
 };
 
 /* Opens the volume's database. With create false and no database on the
  * volume, *exists is false and nothing is written (a read-only command must
  * not even create the state folder). With create true, the state folder and
  * the database are made and migrated to the newest schema. */
-/* 0 when SQLite is loaded (common/sqlite_lib.c: the first call loads it);
+/* 0 when the SQLite library the program runs with is recent enough (3.33);
  * else an error that names path and the package to install. A command
  * calls it before it makes anything a database will be kept with. */
 int db_sqlite_ready(const char *path, struct wd_err *err);
@@ -72,9 +76,9 @@ const char *db_schema_rows_known(const char *const *steps, int version);
 uint64_t db_schema_fingerprint(const char *const *steps, int version);
 int db_check_schema(struct db *db, const char *const *steps, int version, const char *what,
 		    struct wd_err *err);
-/* The step budget and the schema distrust of db_open_at, for a handle
- * opened otherwise (in memory). */
-void db_harden(sqlite3 *h);
+/* The step budget and the schema distrust of db_open_at, for db->h opened
+ * otherwise (in memory). */
+void db_harden(struct db *db);
 /* chmod of the database file by handle, while no statement runs (a file
  * system without modes refuses: the caller may ignore it). */
 int db_chmod(struct db *db, mode_t mode, struct wd_err *err);

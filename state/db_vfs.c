@@ -50,6 +50,7 @@ struct db_vfs {
 	char *leaf, *journal, *path;
 	char name[48];
 	char refused[600];
+	int step_budget; /* the connection's (state/db.c: db_harden) */
 };
 
 struct cfile {
@@ -504,6 +505,11 @@ struct db_vfs *db_vfs_new(int dirfd, int dbfd, const char *leaf, const char *pat
 const char *db_vfs_file(const struct db_vfs *v)
 {
 	return v->leaf;
+}
+
+int *db_vfs_step_budget(struct db_vfs *v)
+{
+	return &v->step_budget;
 }
 
 const char *db_vfs_name(const struct db_vfs *v)

@@ -4,7 +4,7 @@
 #ifndef WD_DB_VFS_H
 #define WD_DB_VFS_H
 
-#include "common/sqlite_lib.h"
+#include <sqlite3.h>
 
 #include <stdbool.h>
 
@@ -21,6 +21,11 @@ struct db_vfs *db_vfs_new(int dirfd, int dbfd, const char *leaf, const char *pat
 /* What to give sqlite3_open_v2: the file name and the VFS name. */
 const char *db_vfs_file(const struct db_vfs *v);
 const char *db_vfs_name(const struct db_vfs *v);
+/* What is left of the running statement's step budget on the connection
+ * opened on v (state/db.c): kept with the VFS, which lives exactly as long
+ * as the connection, even one handed out of its struct db
+ * (db_handle_close). */
+int *db_vfs_step_budget(struct db_vfs *v);
 /* The VFS behind a connection, or NULL if the connection is not on one. */
 struct db_vfs *db_vfs_of(sqlite3 *h);
 /* What the VFS refused since it was made (the first refusal: what was

@@ -40,11 +40,9 @@ void key_crypto_quick(bool no_tls);
 void key_crypto_legacy_names(void);
 void key_crypto_full(void);
 /* OpenSSL set up in full now (its configuration file, as the first key
- * load would). fetch_preload's thread calls it before it loads libcurl, so
- * that none of OpenSSL's one-time set-up (which may load what the
- * configuration names) runs beside that load on another thread; any thread
- * may call it, and a key load on another thread meanwhile waits for it. The legacy cipher names are left
- * out (trust/keys.c): TLS through libcurl finds every cipher by its provider
+ * load would). fetch_preload's thread calls it while the caller goes on;
+ * any thread may call it, and a key load on another thread meanwhile waits
+ * for it. The legacy cipher names are left out (trust/keys.c): TLS through libcurl finds every cipher by its provider
  * name (tests/e2e/test_remote.sh's https cases). */
 void key_crypto_ready(void);
 void key_free(struct wd_key *k);

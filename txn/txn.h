@@ -24,8 +24,8 @@
  * Where the system can flush a whole file system at once (Linux syncfs), a
  * "flush" of a batch is one such flush covering every file and folder of the
  * batch; elsewhere each file and folder is flushed on its own. The deletes of
- * a batch are issued together, from a few threads (txn/unlink_batch.h),
- * before the folder flush that makes them durable.
+ * a batch are issued one after the other, before the folder flush that makes
+ * them durable.
  *
  * The code: txn_step.c (durable steps), txn_files.c (file phases),
  * txn_apply.c (intent and commit), txn_recover.c, txn_lock.c, txn_plan.c;

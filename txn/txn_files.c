@@ -13,7 +13,6 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
-#include "txn/unlink_batch.h"
 
 static bool writes(const struct txn_op *o)
 {
@@ -310,23 +309,22 @@ int txn_undo_remove(struct txn *t, const struct txn_op *ops, size_t n, struct wd
 void txn_remove_cleanup(struct txn *t, const struct txn_op *ops, size_t n)
 {
 	struct wd_err e;
-	if (unlink_batch_pending()) /* the transaction's own: a failure stays recorded */
-		unlink_batch_run(&e);
-	/* queued and deleted together: where freeing a file's blocks waits for
-	 * the device (a discard), the waits overlap (txn/unlink_batch.h) */
+	/* one after the other, in a batch of the root's folder handles; one
+	 * that cannot be deleted is left for the next sweep (txn_sweep_aside) */
+	fs_batch_begin(TXN_FS(t));
 	for (size_t i = 0; i < n; i++) {
 		if (ops[i].kind != TXN_RESTORE && ops[i].kind != TXN_DELETE)
 			continue;
 		char *aside = aside_of(t, i);
-		unlink_batch_add(TXN_FS(t), aside);
+		(void)fs_unlink_errno(TXN_FS(t), aside);
 		free(aside);
 		if (ops[i].kept) {
 			char *k = txn_abs(t, ops[i].kept);
-			unlink_batch_add(TXN_FS(t), k);
+			(void)fs_unlink_errno(TXN_FS(t), k);
 			free(k);
 		}
 	}
-	unlink_batch_sweep();
+	fs_batch_end(TXN_FS(t));
 	char *d = txn_abs(t, WD_KEPT_DIR);
 	fs_fsync_dir(TXN_FS(t), d, &e);
 	free(d);

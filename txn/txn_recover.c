@@ -14,7 +14,6 @@
 #include "common/signals.h"
 #include "state/txnlog.h"
 #include "txn/textlog.h"
-#include "txn/unlink_batch.h"
 
 /* A checked relative path from the database, resolved under the root as any
  * other path on the volume is (its case as found on disk). */
@@ -152,19 +151,20 @@ void txn_sweep_aside(struct txn *t)
 	DIR *dir = fs_opendir(TXN_FS(t), d);
 	struct dirent *de;
 	struct wd_err e;
-	if (unlink_batch_pending()) /* a transaction's own: a failure stays recorded */
-		unlink_batch_run(&e);
 	size_t swept = 0;
+	/* one that cannot be deleted is left for the next sweep, as after a
+	 * removal (txn_remove_cleanup) */
+	fs_batch_begin(TXN_FS(t));
 	while (dir && (de = readdir(dir)))
 		if (!strncmp(de->d_name, TXN_ASIDE_PREFIX, strlen(TXN_ASIDE_PREFIX))) {
 			char *f = wd_path_join(d, de->d_name);
-			unlink_batch_add(TXN_FS(t), f);
+			(void)fs_unlink_errno(TXN_FS(t), f);
 			free(f);
 			swept++;
 		}
+	fs_batch_end(TXN_FS(t));
 	if (dir)
 		closedir(dir);
-	unlink_batch_sweep(); /* together, as after a removal (txn_remove_cleanup) */
 	/* flushed before this transaction moves files aside under the same
 	 * names: a power cut must not bring an old one back to be taken for
 	 * this removal's (recover --abandon puts back what it finds) */

@@ -22,7 +22,6 @@
 #include "common/hash.h"
 #include "common/hooks.h"
 #include "common/signals.h"
-#include "txn/unlink_batch.h"
 
 int txn_crash_at_env(void)
 {
@@ -62,19 +61,14 @@ static void signal_hook(int step)
 	kill(getpid(), sig);
 }
 
-/* Counts a step without running the deletes queued before it (see
- * txn_unlink); a crash injected here still finds them done. An injected
- * failure, or a deferred signal while the transaction is armed for it,
- * returns -1 with errno set, the step not taken: the caller's failure path
- * then undoes the change. */
-static int count_step(struct txn *t)
+/* Counts a step. An injected failure, or a deferred signal while the
+ * transaction is armed for it, returns -1 with errno set, the step not
+ * taken: the caller's failure path then undoes the change. */
+int txn_step(struct txn *t)
 {
 	pause_hook(t->steps + 1);
-	if (++t->steps == t->crash_at) {
-		struct wd_err e;
-		unlink_batch_run(&e);
+	if (++t->steps == t->crash_at)
 		_exit(TXN_CRASH_EXIT);
-	}
 	signal_hook(t->steps);
 	if (t->signal_arms && wd_defer_pending()) {
 		/* once: the undo that follows runs its steps to the end */
@@ -89,26 +83,9 @@ static int count_step(struct txn *t)
 	}
 	/* Each step changes the volume: the folder listings kept for resolving
 	 * paths, and the last whole flush, no longer describe it. */
-	volume_forget_folders();
+	volume_forget_folders(t->v);
 	t->fs_unsynced = true;
 	return 0;
-}
-
-/* Deletes queued by txn_unlink happen before any other step. The helpers
- * that return an error run them first (run_unlinks) and report a failure;
- * here a failure stays with the batch, and the next helper, the commit at the
- * latest, reports it. */
-int txn_step(struct txn *t)
-{
-	struct wd_err e;
-	if (unlink_batch_pending())
-		unlink_batch_run(&e);
-	return count_step(t);
-}
-
-static int run_unlinks(struct wd_err *err)
-{
-	return unlink_batch_run(err);
 }
 
 char *txn_abs(const struct txn *t, const char *rel)
@@ -136,12 +113,9 @@ bool txn_file_has_sha(const struct txn *t, const char *path, const char *sha)
 int txn_write_file(struct txn *t, const char *path, const void *data, size_t len,
 		   const char *like, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "write");
-	int fd = fs_create(TXN_FS(t), path, 0644, true, err);
+	int r, fd = fs_create(TXN_FS(t), path, 0644, true, err);
 	if (fd < 0)
 		return fd;
 	if (like && (r = fs_copy_mode_owner(TXN_FS(t), like, fd, path, err))) {
@@ -201,9 +175,6 @@ static int sync_fs_step(struct txn *t, struct wd_err *err)
 
 int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	/* on the volume's own file system (asked of the folder a batch keeps,
 	 * without a look-up): the whole flush covers it */
 	int on = WD_HAVE_SYNC_FS ? fs_on_root_dev(TXN_FS(t), path) : 0;
@@ -220,52 +191,24 @@ int txn_flush_file(struct txn *t, const char *path, struct wd_err *err)
  * the mode and owner of what it copies. */
 int txn_copy_flushed(struct txn *t, const char *from, const char *to, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, to, "write");
-	r = fs_copy(TXN_FS(t), from, to, err);
+	int r = fs_copy(TXN_FS(t), from, to, err);
 	return r ? r : txn_flush_file(t, to, err);
 }
 
 int txn_rename(struct txn *t, const char *from, const char *to, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, to, "rename into place");
 	return fs_rename(TXN_FS(t), from, to, err);
 }
 
-/* Whether path is a kept copy: those are deleted at once, their folder is
- * flushed right after (txn_files.c, drop_kept). */
-static bool is_kept_copy(const struct txn *t, const char *path)
-{
-	char *d = wd_dirname(path), *kept = txn_abs(t, WD_KEPT_DIR);
-	bool is = !strcmp(d, kept);
-	free(d);
-	free(kept);
-	return is;
-}
-
-/* A delete of a package's file is queued with the others of the batch and
- * happens before the next step of another kind, in txn_flush_dirs at the
- * latest: the deletes then overlap (txn/unlink_batch.h). */
+/* A delete, by the folder's handle (fs_unlink): a step like any other. */
 int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
 {
 	if (!fs_exists(TXN_FS(t), path))
 		return 0;
-	if (!is_kept_copy(t, path)) {
-		if (count_step(t) < 0)
-			return txn_sys_fail(err, path, "delete");
-		unlink_batch_add(TXN_FS(t), path);
-		return 0;
-	}
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, path, "delete");
 	return fs_unlink(TXN_FS(t), path, err);
@@ -275,9 +218,7 @@ int txn_unlink(struct txn *t, const char *path, struct wd_err *err)
  * whole file system once, if anything changed since its last flush). */
 int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
+	int r = 0;
 	char **done = wd_xcalloc(n ? n : 1, sizeof *done);
 	size_t nd = 0;
 	for (size_t i = 0; !r && i < n; i++) {
@@ -309,9 +250,6 @@ int txn_flush_dirs(struct txn *t, char **paths, size_t n, struct wd_err *err)
 
 int txn_commit_step(struct txn *t, struct wd_err *err)
 {
-	int r = run_unlinks(err);
-	if (r)
-		return r;
 	if (txn_step(t) < 0)
 		return txn_sys_fail(err, t->db.path, "commit");
 	return db_commit(&t->db, err);

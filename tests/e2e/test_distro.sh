@@ -322,9 +322,23 @@ t_slow_3_debian_packages() {
 	deb=$SHARED/a/src/build/deb
 	ls "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb >/dev/null || fail "packages missing: $(ls "$deb")"
 	grep -q '^E: ' "$T/out" && fail "lintian errors: $(grep '^E: ' "$T/out")"
-	dpkg-deb -f "$deb"/warpdrv_*.deb Depends | grep libcurl4 >/dev/null || fail "warpdrv does not depend on libcurl4"
-	for p in "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb; do
-		dpkg-deb -f "$p" Depends | grep libsqlite3-0 >/dev/null || fail "$p does not depend on libsqlite3-0"
+	# libcurl and libsqlite3 are linked: the Depends name them as
+	# dpkg-shlibdeps wrote them (debian/PACKAGE.substvars), none by hand
+	local p dep shlibs lib
+	for p in warpdrv warpdrv-admin; do
+		shlibs=$(sed -n 's/^shlibs:Depends=//p' "$deb/src/debian/$p.substvars")
+		dep=$(dpkg-deb -f "$deb/${p}_"*.deb Depends)
+		for lib in libcurl libsqlite3; do
+			[ "$p" = warpdrv-admin ] && [ "$lib" = libcurl ] && continue
+			echo "$shlibs" | tr ',' '\n' | grep "^ *$lib" >"$T/shlib" ||
+				fail "$p: dpkg-shlibdeps named no $lib: $shlibs"
+			case ", $dep," in
+			*", $(sed 's/^ *//' "$T/shlib"),"*) ;;
+			*) fail "$p: Depends lacks $(cat "$T/shlib") as dpkg-shlibdeps wrote it: $dep" ;;
+			esac
+			[ "$(echo "$dep" | tr ',' '\n' | grep -c "^ *$lib")" = 1 ] ||
+				fail "$p: $lib named more than once: $dep"
+		done
 	done
 	# each package's list read whole into a file (grep -q on a pipe would
 	# end dpkg-deb early, and pipefail count that as a failure)

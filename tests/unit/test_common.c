@@ -17,7 +17,6 @@
 #include "common/file.h"
 #include "common/hash.h"
 #include "fs/fs.h"
-#include "txn/unlink_batch.h"
 #include "os2/volume.h"
 #include "state/db.h"
 #include "trust/keys.h"
@@ -237,7 +236,7 @@ static void test_volume_sees_names_made_after_a_lookup(void **state)
 	free(want);
 	free(p);
 	/* and after the kept listings are dropped, the same answers */
-	volume_forget_folders();
+	volume_forget_folders(&v);
 	name = volume_find_entry(&v, ibmcom, "PROTOCOL.INI");
 	assert_string_equal(name, "protocol.ini");
 	free(name);
@@ -392,95 +391,6 @@ static void test_fs_refuses_hard_links_and_swapped_folders(void **state)
 	rmrf(out);
 	free(d);
 	free(out);
-}
-
-/* Runs before the test below, whose failure is kept for the process: a
- * sweep deletes what it can from several threads (sharing folder handles in
- * a batch it opens and closes), leaves what it cannot, and a later batch
- * still succeeds. */
-static void test_unlink_batch_sweep_leaves_no_failure_behind(void **state)
-{
-	(void)state;
-	char *d = tmpdir();
-	struct fs_root root;
-	struct wd_err e;
-	assert_int_equal(fs_root_open(&root, d, &e), 0);
-	touch(d, "SUB/X");
-	char *sub = wd_path_join(d, "SUB");
-	for (int i = 0; i < 100; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "kept/removing-%d", i);
-		touch(d, name);
-		char *p = wd_path_join(d, name);
-		unlink_batch_add(&root, p);
-		free(p);
-		if (i == 50)
-			unlink_batch_add(&root, sub); /* cannot be deleted as a file */
-	}
-	unlink_batch_sweep();
-	assert_false(fs_batch_open(&root));
-	assert_false(unlink_batch_pending());
-	for (int i = 0; i < 100; i += 33) {
-		char *p = wd_xasprintf("%s/kept/removing-%d", d, i);
-		assert_false(wd_exists(p));
-		free(p);
-	}
-	assert_true(wd_exists(sub));
-	touch(d, "NEXT.TXT");
-	char *next = wd_path_join(d, "NEXT.TXT");
-	unlink_batch_add(&root, next);
-	assert_int_equal(unlink_batch_run(&e), 0);
-	assert_false(wd_exists(next));
-	free(next);
-	free(sub);
-	fs_root_close(&root);
-	rmrf(d);
-	free(d);
-}
-
-/* The deletes of a batch: all happen, one already gone is no error; a
- * failed one is named, and fails every later batch of the process. (Last of
- * the tests: the failure stays with the process.) */
-static void test_unlink_batch_deletes_all_and_names_a_failure(void **state)
-{
-	(void)state;
-	char *d = tmpdir();
-	struct fs_root root;
-	struct wd_err re;
-	assert_int_equal(fs_root_open(&root, d, &re), 0);
-	for (int i = 0; i < 100; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "F%03d.TXT", i);
-		touch(d, name);
-		char *p = wd_path_join(d, name);
-		unlink_batch_add(&root, p);
-		if (i % 10 == 0)
-			unlink_batch_add(&root, p); /* queued twice: gone the second time */
-		free(p);
-	}
-	char *missing = wd_path_join(d, "NEVER.TXT");
-	unlink_batch_add(&root, missing);
-	assert_true(unlink_batch_pending());
-	struct wd_err e;
-	assert_int_equal(unlink_batch_run(&e), 0);
-	assert_false(unlink_batch_pending());
-	char *p = wd_path_join(d, "F050.TXT");
-	assert_false(wd_exists(p));
-	free(p);
-	/* a folder with something in it cannot be deleted as a file */
-	touch(d, "SUB/X");
-	char *sub = wd_path_join(d, "SUB");
-	unlink_batch_add(&root, sub);
-	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
-	assert_non_null(strstr(e.msg, sub));
-	assert_non_null(strstr(e.msg, "cannot delete"));
-	assert_true(wd_exists(sub));
-	assert_int_equal(unlink_batch_run(&e), -WD_EFAIL);
-	free(sub);
-	free(missing);
-	fs_root_close(&root);
-	rmrf(d);
-	free(d);
 }
 
 /* Paths below a root: a link in any component, a FIFO, ".." are refused
@@ -692,8 +602,6 @@ int main(void)
 		cmocka_unit_test(test_keys_sign_verify_and_keyring),
 		cmocka_unit_test(test_db_is_created_only_when_asked),
 		cmocka_unit_test(test_fs_refuses_hard_links_and_swapped_folders),
-		cmocka_unit_test(test_unlink_batch_sweep_leaves_no_failure_behind),
-		cmocka_unit_test(test_unlink_batch_deletes_all_and_names_a_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
