@@ -328,7 +328,7 @@ int cmd_rollback(struct wd_ctx *ctx, int argc, char **argv)
 		setup_view(s, &pv);
 	/* the guest back as before generation gen (the last by default): an
 	 * adapter --switch-nic switched then goes back too */
-	if (!r && s && pv.generation && !ctx->dry_run && ctx->vm)
+	if (!r && s && pv.applied && ctx->vm)
 		r = ui_unswitch_nic(ctx, argc ? gen : pv.generation - 1, &err);
 	setup_free(s);
 	return r ? ui_fail(ctx, r, &err) : 0;
