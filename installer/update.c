@@ -38,20 +38,6 @@ struct held {
 	const struct update_outcome *o;
 };
 
-static void warn(const struct session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void warn(const struct session *s, const char *fmt, ...)
-{
-	if (!s->o.cb.warn)
-		return;
-	char msg[1100];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	s->o.cb.warn(s->o.cb.ud, msg);
-}
-
 int update_begin(struct session *s, struct update_run *u, struct wd_err *err)
 {
 	struct volume *v;
@@ -127,7 +113,7 @@ static int open_stored(struct upd *d, struct wd_err *err)
 	if (!r && !d->all_light)
 		r = store_open(&d->v->fs, d->path, &d->store, &other, err);
 	if (!r && other)
-		warn(d->s, "%s: a catalog of another warpdrv version: ignored; every index is "
+		session_warn(d->s, "%s: a catalog of another warpdrv version: ignored; every index is "
 		     "fetched again", d->path);
 	return r;
 }
@@ -140,7 +126,7 @@ static int read_stored(struct upd *d, size_t i, struct wd_err *err)
 	struct update_outcome *o = &d->u->o[i];
 	int r = store_get(d->store, c->name, c->url, d->kr, &o->old, &o->have_old, err);
 	if (r == -WD_ETRUST) {
-		warn(d->s, "%s", err->msg);
+		session_warn(d->s, "%s", err->msg);
 		r = 0;
 	}
 	return r;

@@ -15,13 +15,11 @@
 #include "os2/boot_drive.h"
 #include "os2/volfiles.h"
 
-static void warn(const struct session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void warn(const struct session *s, const char *fmt, ...)
+void session_warn(const struct session *s, const char *fmt, ...)
 {
 	if (!s->o.cb.warn)
 		return;
-	char msg[1024];
+	char msg[1100];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -262,7 +260,7 @@ static int db_get_rw(struct session *s, enum session_db_mode mode, bool tell, bo
 	if (!s->pending_told) {
 		char what[512];
 		txn_pending_text(&s->pending, what, sizeof what);
-		warn(s, "the interrupted %s is pending on this volume: what is shown is the state "
+		session_warn(s, "the interrupted %s is pending on this volume: what is shown is the state "
 		     "before it, and nothing was changed; 'warpdrv recover' finishes or undoes it",
 		     what);
 		s->pending_told = true;
@@ -331,7 +329,7 @@ int session_keyring(struct session *s, const struct keyring **kr, struct wd_err 
 		bool found;
 		struct wd_err e;
 		if (!volume_resolve(&s->v, WD_STATE_DIR "/keys", &dir, &found, &e) && found)
-			warn(s, "%s: keys found on the volume are ignored; warpdrv trusts only its "
+			session_warn(s, "%s: keys found on the volume are ignored; warpdrv trusts only its "
 			     "own keys and those given with --keys DIR", dir);
 		free(dir);
 	}
@@ -358,7 +356,7 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct key
 		return;
 	if (!found) {
 		if (!other)
-			warn(s, "repository %s has no catalog yet: run 'warpdrv update'", rc->name);
+			session_warn(s, "repository %s has no catalog yet: run 'warpdrv update'", rc->name);
 		return;
 	}
 	wd_buf_free(&idx.text); /* verified; only update keeps it */
@@ -384,11 +382,11 @@ static void add_stored(const struct session *s, sqlite3 *store, const struct key
 				     "is all that bounds its age)", rc->name);
 	} else if (!seen.known) {
 		wd_date_format(idx.expires, d);
-		warn(s, "repository %s: this host has no record of its index (the volume was "
+		session_warn(s, "repository %s: this host has no record of its index (the volume was "
 		     "updated elsewhere): its freshness rests on its expiry, %s", rc->name, d);
 	}
 	if (stale)
-		warn(s, "%s", stale);
+		session_warn(s, "%s", stale);
 	struct repo *rp = catalog_add_index(cat, rc->name, rc->url, rc->mirrors, rc->nmirrors,
 					    rc->subscription, &idx);
 	rp->stale = stale;
@@ -424,7 +422,7 @@ static int add_stored_all(struct session *s, const struct keyring *kr, int today
 	if (!r && l.n)
 		r = store_open(&s->v.fs, path, &store, &other, err);
 	if (!r && other)
-		warn(s, "%s: a catalog of another warpdrv version: ignored; run 'warpdrv update'",
+		session_warn(s, "%s: a catalog of another warpdrv version: ignored; run 'warpdrv update'",
 		     path);
 	for (size_t i = 0; !r && i < l.n; i++) {
 		add_stored(s, store, kr, &l.v[i], today, other, cat, err, &r);

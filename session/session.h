@@ -185,6 +185,9 @@ int session_activation(struct session *s, const struct activation **a, struct wd
 /* 0 when package p may be installed under the volume's subscription; else
  * why not (why filled; -WD_ELICENSE and the like). */
 int session_gate(struct session *s, const struct package *p, struct wd_err *why);
+/* Tells the user a note (the warn callback above; nothing without one). */
+void session_warn(const struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Asks the user (the ask callback above); question and refusal are plain
  * text, escaped by the front end. */
 int session_ask(struct session *s, const char *question, const char *refusal, struct wd_err *err);

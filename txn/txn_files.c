@@ -61,6 +61,15 @@ static int retire_files(struct txn *t, const struct txn_op *ops, size_t n, struc
 	return r;
 }
 
+/* The kept copies' folder flushed, after kept copies were deleted from it. */
+static int flush_kept(struct txn *t, struct wd_err *err)
+{
+	char *d = txn_abs(t, WD_KEPT_DIR);
+	int r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
+	free(d);
+	return r;
+}
+
 /* The upgrade's copies to undo from, then the originals its retired files
  * gave back: once the first is gone, recovery finishes instead of undoing. */
 static int drop_undo_copies(struct txn *t, const struct txn_op *ops, size_t n, bool originals,
@@ -85,12 +94,7 @@ static int drop_undo_copies(struct txn *t, const struct txn_op *ops, size_t n, b
 			free(rel);
 			any = true;
 		}
-	if (!r && any) {
-		char *d = txn_abs(t, WD_KEPT_DIR);
-		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
-		free(d);
-	}
-	return r;
+	return !r && any ? flush_kept(t, err) : r;
 }
 
 int txn_put_files(struct txn *t, const struct txn_op *ops, size_t n, struct wd_err *err)
@@ -200,12 +204,7 @@ static int drop_kept(struct txn *t, const struct txn_op *ops, size_t n, struct w
 			free(k);
 			any = true;
 		}
-	if (!r && any) {
-		char *d = txn_abs(t, WD_KEPT_DIR);
-		r = txn_step(t) < 0 ? txn_sys_fail(err, d, "flush") : fs_fsync_dir(TXN_FS(t), d, err);
-		free(d);
-	}
-	return r;
+	return !r && any ? flush_kept(t, err) : r;
 }
 
 /* Where a removal moves the package's file of op i until its commit: in the
