@@ -21,6 +21,9 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+# The transfer helper's folder (warpdrv finds it beside itself first).
+LIBEXECDIR ?= $(PREFIX)/libexec
+HELPERDIR = $(LIBEXECDIR)/warpdrv
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/warpdrv
@@ -31,9 +34,11 @@ PKG_CONFIG ?= pkg-config
 PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0
 # Linked: all but libguestfs, which session/guestfs_lib.c loads (dlopen) when a
 # disk image is first opened (--disk, --vm); its headers still come from
-# pkg-config, and a package names it itself (debian/control). The linked
-# libraries are found by dpkg-shlibdeps.
-LINK_PKGS := libcurl openssl sqlite3 zlib libxml-2.0
+# pkg-config, and a package names it itself (debian/control). libcurl is
+# linked only into the transfer helper, warpdrv-fetch (xfer/warpdrv_fetch.c),
+# which warpdrv starts on its first transfer. The linked libraries are found
+# by dpkg-shlibdeps.
+LINK_PKGS := openssl sqlite3 zlib libxml-2.0
 
 ifeq ($(SANITIZE),1)
 O ?= build/san
@@ -55,6 +60,7 @@ endif
 # `make deps` works on a machine that lacks the libraries.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS))
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
 OPT ?= -O2 -g
 WERROR ?= 0
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral \
@@ -64,7 +70,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonlit
 # left out of the ones `make install` installs (built in $(O)/release).
 TEST_HOOKS ?= 1
 WD_CPPFLAGS = -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DWD_VERSION='"$(VERSION)"' \
-	-DWD_TEST_HOOKS=$(TEST_HOOKS)
+	-DWD_LIBEXECDIR='"$(HELPERDIR)"' -DWD_TEST_HOOKS=$(TEST_HOOKS)
 # The source folder's path stays out of the objects (reproducible builds).
 WD_CFLAGS = -std=c11 -pthread $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 WD_LDFLAGS = -pthread $(SANFLAGS) $(SANLIBS)
@@ -73,8 +79,9 @@ CFLAGS_ALL = $(WD_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(WD_LDFLAGS) $(LDFLAGS)
 
 # The library: every folder below ui/, in the layer order of docs/architecture.md.
-LIB_DIRS := common fs trust os2 pci netbench state license catalog txn installer session
-LIB_SRCS := $(foreach d,$(LIB_DIRS),$(sort $(wildcard $(d)/*.c)))
+LIB_DIRS := common fs xfer trust os2 pci netbench state license catalog txn installer session
+HELPER_SRC := xfer/warpdrv_fetch.c
+LIB_SRCS := $(filter-out $(HELPER_SRC),$(foreach d,$(LIB_DIRS),$(sort $(wildcard $(d)/*.c))))
 UI_SRCS := $(filter-out ui/main.c ui/admin.c,$(sort $(wildcard ui/*.c)))
 BENCH_SRCS := $(wildcard bench/*.c)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
@@ -86,7 +93,7 @@ BENCHES := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 TESTS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%) $(O)/tests/test_pci_plain
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
 
-all: $(O)/warpdrv $(O)/warpdrv-admin data $(BENCHES) $(O)/lost_unlink.so
+all: $(O)/warpdrv $(O)/warpdrv-admin $(O)/warpdrv-fetch data $(BENCHES) $(O)/lost_unlink.so
 
 # Every object is rebuilt when the flags change (another CFLAGS, WERROR=1).
 FLAGS_LINE = $(CC) $(ALL_CPPFLAGS) $(CFLAGS_ALL) | $(LDFLAGS_ALL)
@@ -115,6 +122,10 @@ $(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/fla
 
 $(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/flags
 	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(PKG_LIBS) $(LDLIBS)
+
+# The transfer helper: libcurl and the library's common/ and xfer/ only.
+$(O)/warpdrv-fetch: $(O)/obj/xfer/warpdrv_fetch.o $(O)/libwarpdrv.a $(O)/flags
+	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(CURL_LIBS) $(LDLIBS)
 
 $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a
 	@mkdir -p $(dir $@)
@@ -255,7 +266,7 @@ tests: $(TESTS)
 RELEASE_O := $(O)/release
 release:
 	@$(MAKE) --no-print-directory O=$(RELEASE_O) TEST_HOOKS=0 SANITIZE= \
-		$(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin
+		$(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(RELEASE_O)/warpdrv-fetch
 
 # The data: the public keys and the repository signed with them; those of a
 # development-key build only with DEV_KEYS=1. Man pages, completions and the
@@ -268,6 +279,8 @@ install: all release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 $(RELEASE_O)/warpdrv $(RELEASE_O)/warpdrv-admin $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(HELPERDIR)
+	install -m 0755 $(RELEASE_O)/warpdrv-fetch $(DESTDIR)$(HELPERDIR)/
 	@if [ -f $(O)/keys/DEVELOPMENT ] && [ "$(DEV_KEYS)" != 1 ]; then \
 		echo "make install: this build trusts development keys; they and the repository" \
 		"signed with them are not installed (DEV_KEYS=1 installs them; make KEYS=DIR" \
@@ -293,13 +306,14 @@ install: all release
 # What `make install` installed, and the folders it made that are left empty.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/warpdrv $(DESTDIR)$(BINDIR)/warpdrv-admin \
+		$(DESTDIR)$(HELPERDIR)/warpdrv-fetch \
 		$(DESTDIR)$(MANDIR)/man1/warpdrv.1 $(DESTDIR)$(MANDIR)/man1/warpdrv-admin.1 \
 		$(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/warpdrv $(DESTDIR)$(BASHCOMPDIR)/warpdrv-admin \
 		$(DESTDIR)$(ZSHCOMPDIR)/_warpdrv
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(USER_DOCS)) LICENSE)
 	rm -rf $(SHARE)/keys $(SHARE)/repo
-	-rmdir $(SHARE) $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(SHARE) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) 2>/dev/null
 
 # The Debian packages (debian/), built with dpkg-buildpackage from a copy of
 # the tracked files in $(O)/deb/src, then checked with lintian; the .deb files

@@ -12,51 +12,17 @@
 
 #include "common/file.h"
 #include "fs/fs.h"
+#include "xfer/proto.h"
 
-bool fetch_sink_add(struct fetch_sink *s, const char *p, size_t len)
-{
-	if (s->have + len > s->limit) {
-		s->over = true; /* the endless-data attack ends here */
-		return false;
-	}
-	if (s->mem) {
-		wd_buf_add(s->mem, p, len);
-	} else {
-		for (size_t off = 0; off < len;) {
-			ssize_t w = write(s->fd, p + off, len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				s->write_errno = errno;
-				return false;
-			}
-			off += (size_t)w;
-		}
-	}
-	s->have += len;
-	return true;
-}
-
-int fetch_sink_error(const struct fetch_sink *s, const char *url, struct wd_err *err)
-{
-	if (s->over)
-		return wd_err_set(err, WD_ETRUST, "%s: longer than the %llu bytes expected; "
-				  "cut off and refused", url, (unsigned long long)s->limit);
-	if (s->write_errno)
-		return wd_err_set(err, WD_EFAIL, "%s: cannot write the download: %s", url,
-				  strerror(s->write_errno));
-	return 0;
-}
-
-/* One transfer by the backend of the URL's scheme: 0, a negative code, or
- * FETCH_FROM_START (the range was not served). */
+/* One transfer: 0, a negative code, or XFER_FROM_START (the range was not
+ * served). */
 static int transfer(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 		    struct fetch_sink *s, struct wd_err *err)
 {
 	if (auth && strncasecmp(url, "https://", 8))
 		return wd_err_set(err, WD_EUSAGE, "%s: a subscription key is sent over https:// "
 				  "only; use an https URL for this repository", url);
-	return fetch_curl(net, url, auth, s, err);
+	return fetch_remote(net, url, auth, s, err);
 }
 
 int fetch_mem_if(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
@@ -245,7 +211,7 @@ int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_
 		if ((r = transfer(net, url, auth, &s, err)) < 0)
 			break;
 		have = s.have;
-		if (r != FETCH_FROM_START)
+		if (r != XFER_FROM_START)
 			break;
 		r = 0;
 		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {

@@ -1,7 +1,8 @@
 /* Downloads, one URL at a time: into memory or onto the end of a partial
  * file (resumed with a Range request), never more bytes than the caller
- * declares. Every URL (file://, http, https) goes through libcurl, loaded on
- * the first transfer (catalog/fetch_curl.c), with a connect time-out, a
+ * declares. Every URL (file://, http, https) goes through libcurl, in the
+ * transfer helper warpdrv-fetch (xfer/warpdrv_fetch.c) that catalog/
+ * fetch_helper.c starts on the first transfer, with a connect time-out, a
  * low-speed limit and a total deadline so that a dead, stalled or dripping
  * server is abandoned; certificates are always checked, --cacert names a
  * private CA. Behaviour in docs/repository.md. */
@@ -113,10 +114,10 @@ void fetch_validators_set_note(struct fetch_validators *vs, const char *key, con
 int fetch_file(const struct fetch_net *net, const char *url, const struct fetch_auth *auth,
 	       int fd, const char *path, uint64_t size, const char *label, struct wd_err *err);
 
-/* OpenSSL's one-time set-up (trust/keys.h: key_crypto_ready) on a thread of
- * its own while the caller does other work (update: the state database's
- * open and the keys), for the first transfer to find done; fetch_preload_end
- * waits for it (the first transfer does too). */
+/* The transfer helper started (libcurl loads in it) and OpenSSL's one-time
+ * set-up (trust/keys.h: key_crypto_ready) on a thread of its own, while the
+ * caller does other work (update: the state database's open and the keys);
+ * fetch_preload_end waits for the set-up. */
 void fetch_preload(void);
 void fetch_preload_end(void);
 
@@ -125,8 +126,8 @@ void fetch_preload_end(void);
  * scheme http, https or file; a host for http and https; no user name or
  * password in it (a subscription's credentials come from the activated key,
  * never from a URL that is stored and shown). -WD_EUSAGE with the reason
- * (the URL in it with any password hidden); -WD_EFAIL when libcurl cannot be
- * loaded. */
+ * (the URL in it with any password hidden); -WD_EFAIL when the transfer helper
+ * cannot be started. */
 int fetch_url_check(const char *url, struct wd_err *err);
 /* url with the user name and password of its authority (user:pass@) shown
  * as "***@"; a copy to free. */

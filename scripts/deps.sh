@@ -4,8 +4,8 @@
 # are missing. Runs apt-get only when something is missing.
 # Usage: scripts/deps.sh build|test|all      (README.md lists both sets)
 set -u
-# build: the compiler, pkg-config, the four libraries (libcurl is loaded at run
-# time, its headers are needed to build), libxml2 (VirtualBox's settings files)
+# build: the compiler, pkg-config, the four libraries (libcurl only for the
+# transfer helper, warpdrv-fetch), libxml2 (VirtualBox's settings files)
 # and libguestfs's header (the library is loaded when --disk or --vm needs it).
 BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev
 libxml2-dev libguestfs-dev"

@@ -9,7 +9,7 @@
 set -eu
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 LAYERS='common
-fs
+fs xfer
 trust os2 pci
 state
 license

@@ -33,11 +33,6 @@ static bool has_volume(const struct session *s)
 	return s->o.root || s->o.disk || s->o.vm;
 }
 
-bool session_may_fetch(const struct session *s)
-{
-	return has_volume(s) || s->o.nrepos > 0;
-}
-
 int session_open(struct session *s, const struct session_opts *o, struct wd_err *err)
 {
 	(void)err;

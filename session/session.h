@@ -123,10 +123,6 @@ struct session {
 /* Takes the options (copied; bundled_keys and bundled_repo become the
  * session's, freed by session_close). Opens nothing yet. */
 int session_open(struct session *s, const struct session_opts *o, struct wd_err *err);
-/* Whether the run's catalog can come to need a transfer from elsewhere: a
- * repository given with --repo, or one the volume names (--root). The
- * bundled repository is read where it is installed. */
-bool session_may_fetch(const struct session *s);
 /* Frees everything the session opened, in one place; s may be closed twice. */
 void session_close(struct session *s);
 /* The same, with the disk image's final unmount, sync and shutdown told: 0,

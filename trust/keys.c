@@ -32,12 +32,11 @@ struct wd_key {
  * EVP_get_cipherbyname finds none in such a process, so a private key
  * encrypted the old PEM way, DEK-Info, is not read: warpdrv-admin, which
  * reads the vendor's keys, keeps the table, key_crypto_legacy_names). The
- * legacy digest table stays, except for a run that makes no TLS connection
- * (key_crypto_quick(true)): a certificate's signature strength is judged
- * through it (X509 verification's security level), and leaving it out costs
- * TLS its chains (tests/e2e/test_remote.sh). What it loads on first use is
- * as before unless key_crypto_quick came first. Once per process,
- * whichever thread comes first (fetch_preload's may). */
+ * legacy digest table stays unless key_crypto_quick came first: a
+ * certificate's signature strength is judged through it (X509
+ * verification's security level), which no warpdrv process does (TLS is the
+ * transfer helper's, a process of its own: xfer/warpdrv_fetch.c). Once per
+ * process, whichever thread comes first (fetch_preload's may). */
 static uint64_t crypto_opts = OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_NO_ADD_ALL_CIPHERS;
 static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
 
@@ -56,17 +55,14 @@ void key_crypto_legacy_names(void)
 	crypto_opts &= ~(uint64_t)OPENSSL_INIT_NO_ADD_ALL_CIPHERS;
 }
 
-void key_crypto_quick(bool no_tls)
+void key_crypto_quick(void)
 {
 	/* neither the configuration file nor the error texts (a key load
-	 * reports its own causes; a run that does reach TLS after all still
-	 * works, its OpenSSL errors then given by number); and for a run that
-	 * makes no TLS connection, not the legacy digest names either (0.76 M
+	 * reports its own causes), nor the legacy digest names (0.76 M
 	 * instructions of detect's 9.2 M: OpenSSL turns each into its name map
 	 * with its object identifier at the first fetch) */
-	crypto_opts |= OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS;
-	if (no_tls)
-		crypto_opts |= OPENSSL_INIT_NO_ADD_ALL_DIGESTS;
+	crypto_opts |= OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
+		       OPENSSL_INIT_NO_ADD_ALL_DIGESTS;
 	crypto_init();
 }
 
@@ -75,28 +71,6 @@ void key_crypto_ready(void)
 	crypto_init();
 	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
 		OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
-}
-
-void key_crypto_full(void)
-{
-#if WD_TEST_HOOKS
-	/* without the legacy digest names X509 verification refuses every
-	 * CA-signed chain: key_crypto_quick(true) promised no TLS */
-	if (crypto_opts & OPENSSL_INIT_NO_ADD_ALL_DIGESTS) {
-		fprintf(stderr, "warpdrv: internal error: TLS after key_crypto_quick(true)\n");
-		abort();
-	}
-#endif
-	if (!(crypto_opts & OPENSSL_INIT_NO_LOAD_CONFIG))
-		return; /* OpenSSL reads it on its first use, as libcurl starts */
-	crypto_opts &= ~(uint64_t)OPENSSL_INIT_NO_LOAD_CONFIG;
-	/* what OpenSSL's own first use does (its default settings): the
-	 * default file (or OPENSSL_CONF), its default section, none there or
-	 * a module's failure being no error */
-	CONF_modules_load_file(NULL, NULL, CONF_MFLAGS_DEFAULT_SECTION |
-				     CONF_MFLAGS_IGNORE_MISSING_FILE |
-				     CONF_MFLAGS_IGNORE_RETURN_CODES);
-	ERR_clear_error();
 }
 
 static int ssl_err(struct wd_err *err, int code, const char *what)

@@ -22,28 +22,21 @@ struct wd_key; /* an Ed25519 key, private or public */
 int key_generate(const char *prefix, char fpr[WD_FPR_HEX], struct wd_err *err);
 int key_load_private(const char *path, struct wd_key **out, struct wd_err *err);
 int key_load_public(const char *path, struct wd_key **out, struct wd_err *err);
-/* For a command that seldom makes a TLS connection (detect), before any key
- * is loaded: OpenSSL is set up without reading the system's configuration
- * file (about a millisecond of a short command; what it sets is TLS policy,
- * and an Ed25519 check does not depend on it). key_crypto_full reads it
- * then, if it was left out, before libcurl starts (catalog/fetch_curl.c),
- * so that a download's TLS keeps the system's policy. no_tls: the run makes
- * no TLS connection at all (nothing it reads can ask for a download), so
- * OpenSSL's legacy digest names, which a certificate chain's check needs,
- * are left out too: they cannot be added later, and a TLS connection after
- * that would have every CA-signed chain refused (the programs built for the
- * tests abort in key_crypto_full instead). */
-void key_crypto_quick(bool no_tls);
+/* For a short command (detect), before any key is loaded: OpenSSL is set up
+ * without reading the system's configuration file (about a millisecond;
+ * what it sets is TLS policy, and an Ed25519 check does not depend on it)
+ * and without its legacy digest names, which only a certificate chain's
+ * check needs: TLS is the transfer helper's, never this process's
+ * (xfer/warpdrv_fetch.c). */
+void key_crypto_quick(void);
 /* Before any key: OpenSSL keeps its legacy cipher names (trust/keys.c), as
  * a program that reads private keys needs for one encrypted the old PEM way
  * (DEK-Info: AES-256-CBC). warpdrv-admin asks for it. */
 void key_crypto_legacy_names(void);
-void key_crypto_full(void);
 /* OpenSSL set up in full now (its configuration file, as the first key
  * load would). fetch_preload's thread calls it while the caller goes on;
  * any thread may call it, and a key load on another thread meanwhile waits
- * for it. The legacy cipher names are left out (trust/keys.c): TLS through libcurl finds every cipher by its provider
- * name (tests/e2e/test_remote.sh's https cases). */
+ * for it. The legacy cipher names are left out (trust/keys.c). */
 void key_crypto_ready(void);
 void key_free(struct wd_key *k);
 const char *key_fingerprint(const struct wd_key *k);

@@ -115,10 +115,7 @@ int cmd_detect(struct wd_ctx *ctx, int argc, char **argv)
 {
 	if (argc > 0)
 		return ui_usage(ctx, "detect takes no arguments (got '%s')", argv[0]);
-	/* detect downloads only a NIC driver whose index entry does not say
-	 * what it drives, and only from a repository of --repo or of the
-	 * volume: with neither, it makes no TLS connection */
-	key_crypto_quick(!session_may_fetch(ctx->s));
+	key_crypto_quick();
 	struct pci_list l;
 	struct wd_err err = {0};
 	int r = pci_read(ctx->pci, &l, &err);

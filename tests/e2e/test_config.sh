@@ -101,12 +101,13 @@ t_bad_settings_are_usage_errors_naming_the_line() {
 }
 
 # The keys of /etc/warpdrv/keys are trusted and listed; the program's own
-# keys are not needed (it is copied alone here), and a key on the volume is
-# never trusted.
+# keys are not needed (it is copied alone here, with its transfer helper),
+# and a key on the volume is never trusted.
 t_the_administrators_keys() {
 	own_repo
 	mkdir -p "$T/bin"
 	cp "$WD" "$T/bin/warpdrv"
+	cp "$(dirname "$WD")/warpdrv-fetch" "$T/bin/"
 	make_volume "$T/v"
 	mkdir -p "$T/v/var/lib/warpdrv/keys/repo"
 	cp "$T/k/repo/test.pub" "$T/v/var/lib/warpdrv/keys/repo/"

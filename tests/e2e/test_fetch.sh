@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Transfers through libcurl: the bundled repository (the program's own data)
 # is read in place without a transfer, and every transfer, file:// included,
-# goes through libcurl.
+# goes through libcurl, in the transfer helper warpdrv-fetch.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pkg_lib.sh"
 . "$FIX/pci/sysfs.sh"
@@ -13,15 +13,61 @@ guest() {
 	make_sysfs "$T/g" "${VBOX_BASE[@]}" "$(vbox_nic 0000:00:03.0 Am79C973)"
 }
 
-# Both programs link libcurl and libsqlite3 (dpkg-shlibdeps names them as
-# the packages' dependencies: test_distro.sh).
-t_programs_link_libcurl_and_libsqlite3() {
+# The two programs link libsqlite3 and not libcurl; the transfer helper links
+# libcurl and nothing of the state (dpkg-shlibdeps names them as the
+# packages' dependencies: test_distro.sh).
+t_programs_link_their_libraries() {
 	local p needed
-	for p in "$WD" "$WDA"; do
+	for p in "$WD" "$WDA" "$B/warpdrv-fetch"; do
 		needed=$(readelf -d "$p" | grep NEEDED)
-		case $needed in *libcurl*) ;; *) fail "$p: not linked with libcurl: $needed" ;; esac
-		case $needed in *libsqlite3*) ;; *) fail "$p: not linked with libsqlite3: $needed" ;; esac
+		case $p:$needed in
+		*warpdrv-fetch:*libsqlite3*) fail "$p: linked with libsqlite3: $needed" ;;
+		*warpdrv-fetch:*libcurl*) ;;
+		*warpdrv-fetch:*) fail "$p: not linked with libcurl: $needed" ;;
+		*libcurl*) fail "$p: linked with libcurl (the helper's): $needed" ;;
+		*libsqlite3*) ;;
+		*) fail "$p: not linked with libsqlite3: $needed" ;;
+		esac
 	done
+}
+
+# A command that transfers nothing starts no helper; one that transfers
+# starts one, which serves the run's transfers and ends with it. The helper
+# refuses to be run by hand. (A wrapper that notes each start stands in the
+# helper's place.)
+t_the_helper_runs_only_for_a_transfer() {
+	guest
+	printf '#!/bin/sh\necho "$$" >>"%s/starts"\nexec "%s" "$@"\n' "$T" "$B/warpdrv-fetch" >"$T/wrap"
+	chmod +x "$T/wrap"
+	WARPDRV_FETCH_HELPER=$T/wrap wd detect --pci "sysfs:$T/g"
+	assert_rc 0
+	[ ! -e "$T/starts" ] || fail "detect started the helper"
+	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
+	WARPDRV_FETCH_HELPER=$T/wrap wd --repo "file://$T/r" info pcntnd
+	assert_rc 0
+	assert_out "pcntnd"
+	# the index, its signature and the package: one helper for them all
+	[ "$(wc -l <"$T/starts")" = 1 ] || fail "not one helper for the run: $(cat "$T/starts")"
+	pid=$(cat "$T/starts")
+	[ ! -e "/proc/$pid" ] || [ "$(cat "/proc/$pid/stat" | cut -d' ' -f3)" = Z ] ||
+		fail "the helper outlived the run"
+	run "$B/warpdrv-fetch" </dev/null
+	assert_rc 2
+	assert_err "warpdrv-fetch: warpdrv's transfer helper: warpdrv starts it for its downloads; it is not run by hand"
+}
+
+# A helper that cannot be started, or that dies during a transfer, is an
+# error naming the URL, exit 1; nothing is written.
+t_a_missing_or_dying_helper_is_a_clear_error() {
+	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
+	WARPDRV_FETCH_HELPER=$T/none wd --repo "file://$T/r" list
+	assert_rc 1
+	assert_err "file://$T/r/INDEX: cannot start the transfer helper $T/none: No such file"
+	assert_err "install it again"
+	printf '#!/bin/sh\nkill -9 $$\n' >"$T/dies" && chmod +x "$T/dies"
+	WARPDRV_FETCH_HELPER=$T/dies wd --repo "file://$T/r" list
+	assert_rc 1
+	assert_err "file://$T/r/INDEX: the transfer helper warpdrv-fetch was killed by signal 9 during the transfer"
 }
 
 # A file:// repository is a transfer like any other: libcurl moves it.

@@ -11,10 +11,12 @@
 PCI="$FIX/pci/vbox-82540em.lspci-n"
 NOREPO="no repository to take packages from: none is bundled with this warpdrv, none is given with --repo, none is stored on the volume; add one with 'warpdrv --root DIR repo add NAME URL', then 'warpdrv --root DIR update' (or give --repo URL for one run)"
 
-# The program alone in $T/bin; the guest volume at $T/v.
+# The program alone (with its transfer helper, without its data) in $T/bin;
+# the guest volume at $T/v.
 alone() {
 	mkdir -p "$T/bin"
 	cp "$WD" "$T/bin/warpdrv"
+	cp "$(dirname "$WD")/warpdrv-fetch" "$T/bin/"
 	cp -a "$FIX/volumes/ecs21-e1000" "$T/v"
 }
 

@@ -1,0 +1,434 @@
+/* warpdrv-fetch: warpdrv's transfer helper, the one program of the project
+ * linked with libcurl. warpdrv starts it on its first transfer (catalog/
+ * fetch_helper.c) with a socket on its standard input and sends it one
+ * request at a time (xfer/proto.h): fetch a URL into the descriptor that
+ * comes with the request, or check a URL's form. It answers with progress
+ * and one result, and ends when warpdrv closes the socket or ends.
+ *
+ * Every URL (file://, http, https) goes through libcurl with a connect
+ * time-out, a low-speed limit and a total deadline, so that a dead, stalled
+ * or dripping server is abandoned; certificates are always checked, with
+ * the system's TLS policy (libcurl starts OpenSSL with its configuration
+ * file). The helper holds nothing but the socket and the descriptor of the
+ * request under way: no handle on the volume, the host's state or a key. */
+#include <curl/curl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "xfer/proto.h"
+
+#define LIBCURL_PACKAGE "libcurl4"
+#define SOCK 0 /* the socket to warpdrv: standard input */
+
+/* One fetch: what the request asked and what the answer brought. */
+struct job {
+	const struct xfer_msg *rq;
+	const char *url;
+	int fd;
+	uint64_t start, have, limit, total;
+	uint64_t sent_have, sent_total; /* what the last progress said */
+	bool sent, over;
+	int write_errno;
+	char *etag, *last_modified, *date; /* the final answer's, malloc'd */
+};
+
+static bool sink_add(struct job *j, const char *p, size_t len)
+{
+	if (j->have + len > j->limit) {
+		j->over = true; /* the endless-data attack ends here */
+		return false;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(j->fd, p + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			j->write_errno = errno;
+			return false;
+		}
+		off += (size_t)w;
+	}
+	j->have += len;
+	return true;
+}
+
+static size_t on_data(char *p, size_t size, size_t n, void *ud)
+{
+	return sink_add(ud, p, size * n) ? size * n : 0;
+}
+
+/* Progress to warpdrv: the first time, and whenever it has changed. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)dlnow, (void)ultotal, (void)ulnow;
+	struct job *j = ud;
+	uint64_t total = j->total ? j->total : dltotal > 0 ? j->start + (uint64_t)dltotal : 0;
+	if (j->sent && j->have == j->sent_have && total == j->sent_total)
+		return 0;
+	j->sent = true;
+	j->sent_have = j->have;
+	j->sent_total = total;
+	struct xfer_msg m;
+	xfer_msg_init(&m, XFER_PROGRESS);
+	xfer_set_num(&m, XN_HAVE, (int64_t)j->have);
+	xfer_set_num(&m, XN_TOTAL, (int64_t)total);
+	/* warpdrv gone: the transfer is abandoned */
+	return xfer_send(SOCK, &m, -1) < 0 && errno == EPIPE;
+}
+
+/* The value of a "Name: value" header line, trimmed; false for others. */
+static bool header_value(const char *p, size_t n, const char *name, struct wd_sv *v)
+{
+	size_t k = strlen(name);
+	if (n <= k || strncasecmp(p, name, k) || p[k] != ':')
+		return false;
+	*v = wd_sv_trim(wd_sv_make(p + k + 1, n - k - 1));
+	while (v->n && (v->p[v->n - 1] == '\r' || v->p[v->n - 1] == '\n'))
+		v->n--;
+	for (size_t i = 0; i < v->n; i++)
+		if ((unsigned char)v->p[i] < 0x20 || v->p[i] == 0x7f)
+			return false; /* not kept: the validators file is line-based */
+	return v->n > 0 && v->n < 256;
+}
+
+static void replace(char **slot, struct wd_sv v)
+{
+	free(*slot);
+	*slot = v.p ? wd_sv_dup(v) : NULL;
+}
+
+/* The validators of the final answer (a redirect's are dropped). */
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+	struct job *j = ud;
+	size_t len = size * n;
+	struct wd_sv v = {0};
+	if (len >= 5 && !memcmp(p, "HTTP/", 5)) {
+		replace(&j->etag, v);
+		replace(&j->last_modified, v);
+		replace(&j->date, v);
+	} else if (header_value(p, len, "Date", &v)) {
+		replace(&j->date, v);
+	} else if (header_value(p, len, "ETag", &v)) {
+		replace(&j->etag, v);
+	} else if (header_value(p, len, "Last-Modified", &v)) {
+		replace(&j->last_modified, v);
+	}
+	return len;
+}
+
+/* Which of the answer's validators are kept: an ETag over a Last-Modified,
+ * and a Last-Modified only a second or more older than the answer's Date
+ * (a file changed again within its second would look unchanged). */
+static void keep_validators(struct job *j)
+{
+	if (j->etag || !j->last_modified)
+		goto drop;
+	time_t lm = j->date ? curl_getdate(j->last_modified, NULL) : -1,
+	       date = j->date ? curl_getdate(j->date, NULL) : -1;
+	if (lm >= 0 && date >= 0 && lm <= date - 1)
+		return;
+drop:
+	free(j->last_modified);
+	j->last_modified = NULL;
+}
+
+static struct curl_slist *cond_headers(const struct xfer_msg *rq)
+{
+	struct curl_slist *h = NULL;
+	char line[300];
+	if (rq->str[XS_ETAG]) {
+		snprintf(line, sizeof line, "If-None-Match: %s", rq->str[XS_ETAG]);
+		h = curl_slist_append(h, line);
+	} else if (rq->str[XS_LAST_MODIFIED]) {
+		snprintf(line, sizeof line, "If-Modified-Since: %s", rq->str[XS_LAST_MODIFIED]);
+		h = curl_slist_append(h, line);
+	}
+	return h;
+}
+
+/* The options of one transfer; an error when the libcurl installed cannot
+ * restrict the protocols (older than 7.85): nothing is fetched then. */
+static int set_options(CURL *h, struct job *j, char *ebuf, struct wd_err *err)
+{
+	const struct xfer_msg *rq = j->rq;
+	bool auth = rq->str[XS_USER] != NULL;
+	curl_easy_setopt(h, CURLOPT_URL, j->url);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "warpdrv");
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, j);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, j);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, j);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
+	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	/* A redirect never leads to file://, and never leaves https when a key
+	 * is sent. */
+	if (curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "file,http,https") != CURLE_OK ||
+	    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, auth ? "https" : "http,https") !=
+		    CURLE_OK)
+		return wd_err_set(err, WD_EFAIL, "%s: the libcurl installed is older than 7.85 "
+				  "(no CURLOPT_PROTOCOLS_STR); upgrade the package %s", j->url,
+				  LIBCURL_PACKAGE);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)rq->num[XN_CONNECT_TIMEOUT]);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, (long)rq->num[XN_SPEED_LIMIT]);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (long)rq->num[XN_SPEED_TIME]);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)rq->num[XN_MAX_TIME]);
+	/* Verification stays on (libcurl's default, said again so no one
+	 * "simplifies" it away); a private CA replaces the system bundle. */
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (rq->str[XS_CACERT])
+		curl_easy_setopt(h, CURLOPT_CAINFO, rq->str[XS_CACERT]);
+	if (auth) {
+		curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(h, CURLOPT_USERNAME, rq->str[XS_USER]);
+		curl_easy_setopt(h, CURLOPT_PASSWORD,
+				 rq->str[XS_PASSWORD] ? rq->str[XS_PASSWORD] : "");
+	}
+	if (j->start)
+		curl_easy_setopt(h, CURLOPT_RESUME_FROM_LARGE, (curl_off_t)j->start);
+	return 0;
+}
+
+static int http_error(const char *url, long status, bool auth, struct wd_err *err)
+{
+	if ((status == 401 || status == 403) && auth)
+		return wd_err_set(err, WD_ELICENSE, "%s: HTTP %ld: the repository refused the "
+				  "subscription key (not entitled, expired or revoked; "
+				  "'warpdrv license' shows it)", url, status);
+	if (status == 401 || status == 403)
+		return wd_err_set(err, WD_EFAIL, "%s: HTTP %ld: the server wants credentials (a "
+				  "subscription repository must be added with 'repo add --subscription')",
+				  url, status);
+	return wd_err_set(err, WD_EFAIL, "%s: HTTP %ld%s", url, status,
+			  status == 404 ? " (not found)" : status >= 500 ? " (server error)" : "");
+}
+
+/* Did the transfer run into its total deadline (rather than a stall)? */
+static bool past_deadline(CURL *h, long max_time)
+{
+	curl_off_t us = 0;
+	curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &us);
+	return us >= (curl_off_t)max_time * 1000000 - 100000;
+}
+
+static int timed_out(CURL *h, const struct job *j, long status, const char *why,
+		     struct wd_err *err)
+{
+	const struct xfer_msg *rq = j->rq;
+	if (past_deadline(h, (long)rq->num[XN_MAX_TIME]))
+		return wd_err_set(err, WD_EFAIL, "%s: not done within %ld s (--max-time), "
+				  "abandoned after %llu bytes", j->url, (long)rq->num[XN_MAX_TIME],
+				  (unsigned long long)(j->have - j->start));
+	if (!j->have && !status)
+		return wd_err_set(err, WD_EFAIL, "%s: no connection within %ld s "
+				  "(--connect-timeout): %s", j->url,
+				  (long)rq->num[XN_CONNECT_TIMEOUT], why);
+	return wd_err_set(err, WD_EFAIL, "%s: stalled: under %ld bytes/s for %ld s "
+			  "(--speed-limit, --speed-time), abandoned after %llu bytes", j->url,
+			  (long)rq->num[XN_SPEED_LIMIT], (long)rq->num[XN_SPEED_TIME],
+			  (unsigned long long)j->have);
+}
+
+/* Turns a finished transfer into 0 or an error naming the URL and the cause. */
+static int outcome(CURL *h, CURLcode c, const struct job *j, long status, const char *ebuf,
+		   struct wd_err *err)
+{
+	const char *why = *ebuf ? ebuf : curl_easy_strerror(c);
+	if (j->over)
+		return wd_err_set(err, WD_ETRUST, "%s: longer than the %llu bytes expected; "
+				  "cut off and refused", j->url, (unsigned long long)j->limit);
+	if (j->write_errno)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot write the download: %s", j->url,
+				  strerror(j->write_errno));
+	switch (c) {
+	case CURLE_OK:
+		return 0;
+	case CURLE_HTTP_RETURNED_ERROR:
+		return http_error(j->url, status, j->rq->str[XS_USER] != NULL, err);
+	case CURLE_OPERATION_TIMEDOUT:
+		return timed_out(h, j, status, why, err);
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_CONNECT_ERROR:
+		return wd_err_set(err, WD_EFAIL, "%s: the server's certificate cannot be checked: %s "
+				  "(a private CA is given with --cacert FILE)", j->url, why);
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+		return wd_err_set(err, WD_EFAIL, "%s: the connection dropped after %llu bytes: %s",
+				  j->url, (unsigned long long)j->have, why);
+	default:
+		return wd_err_set(err, WD_EFAIL, "%s: cannot fetch: %s", j->url, why);
+	}
+}
+
+/* One transfer: 0, a negated exit code, or XFER_FROM_START; *status the
+ * HTTP status. */
+static int transfer(struct job *j, long *status, struct wd_err *err)
+{
+	CURL *h = curl_easy_init();
+	if (!h)
+		return wd_err_set(err, WD_EFAIL, "%s: cannot start libcurl", j->url);
+	char ebuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *hdrs = cond_headers(j->rq);
+	int r = set_options(h, j, ebuf, err);
+	if (!r) {
+		if (hdrs)
+			curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+		CURLcode c = curl_easy_perform(h);
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		keep_validators(j);
+		/* A resume past the server's end (416) is answered like an
+		 * ignored range: the caller starts again from the first byte. */
+		if (c == CURLE_RANGE_ERROR || (j->start && *status == 416))
+			r = XFER_FROM_START;
+		else
+			r = outcome(h, c, j, *status, ebuf, err);
+	}
+	curl_slist_free_all(hdrs);
+	curl_easy_cleanup(h);
+	return r;
+}
+
+static int serve_fetch(const struct xfer_msg *rq, struct xfer_msg *res, struct job *j,
+		       struct wd_err *err)
+{
+	long status = 0;
+	*j = (struct job){.rq = rq, .url = rq->str[XS_URL], .fd = rq->fd,
+			  .start = (uint64_t)rq->num[XN_START], .limit = (uint64_t)rq->num[XN_LIMIT],
+			  .total = (uint64_t)rq->num[XN_TOTAL]};
+	j->have = j->start;
+	if (!j->url || j->fd < 0)
+		return wd_err_set(err, WD_EFAIL, "a request with no %s", j->url ? "file" : "URL");
+	int r = transfer(j, &status, err);
+	xfer_set_num(res, XN_STATUS, status);
+	xfer_set_num(res, XN_HAVE, (int64_t)j->have);
+	res->str[XS_ETAG] = j->etag;
+	res->str[XS_LAST_MODIFIED] = j->last_modified;
+	return r;
+}
+
+/* The part of u, or NULL when it has none (free with curl_free). */
+static char *url_part(CURLU *u, CURLUPart what)
+{
+	char *p = NULL;
+	if (curl_url_get(u, what, &p, 0) != CURLUE_OK)
+		return NULL;
+	return p;
+}
+
+/* A URL's parts by libcurl's own parser (its URL API), for warpdrv to judge
+ * (catalog/fetch_helper.c: fetch_url_check). */
+static int serve_check(const struct xfer_msg *rq, struct xfer_msg *res, char *parts[4],
+		       struct wd_err *err)
+{
+	if (!rq->str[XS_URL])
+		return wd_err_set(err, WD_EFAIL, "a request with no URL");
+	CURLU *u = curl_url();
+	if (!u)
+		return wd_err_set(err, WD_EFAIL, "out of memory");
+	CURLUcode c = curl_url_set(u, CURLUPART_URL, rq->str[XS_URL], CURLU_NON_SUPPORT_SCHEME);
+	int r = 0;
+	if (c != CURLUE_OK) {
+		r = wd_err_set(err, WD_EUSAGE, "%s", curl_url_strerror(c));
+	} else {
+		parts[0] = url_part(u, CURLUPART_SCHEME);
+		parts[1] = url_part(u, CURLUPART_HOST);
+		parts[2] = url_part(u, CURLUPART_USER);
+		parts[3] = url_part(u, CURLUPART_PASSWORD);
+		res->str[XS_SCHEME] = parts[0];
+		res->str[XS_HOST] = parts[1];
+		xfer_set_num(res, XN_CREDS, parts[2] || parts[3]);
+	}
+	curl_url_cleanup(u);
+	return r;
+}
+
+/* Answers one request; false when warpdrv can no longer be told. The
+ * request's descriptor is closed before the result goes: a lock warpdrv
+ * holds on the file's description ends when warpdrv closes its own. */
+static bool serve(struct xfer_msg *rq)
+{
+	struct xfer_msg res;
+	struct wd_err err = {0};
+	struct job j = {0};
+	char *parts[4] = {0};
+	int r;
+	xfer_msg_init(&res, XFER_RESULT);
+	if (rq->type == XFER_FETCH)
+		r = serve_fetch(rq, &res, &j, &err);
+	else if (rq->type == XFER_CHECK)
+		r = serve_check(rq, &res, parts, &err);
+	else
+		r = wd_err_set(&err, WD_EFAIL, "a request of no known type");
+	xfer_set_num(&res, XN_CODE, r);
+	if (r < 0)
+		res.str[XS_MESSAGE] = err.msg;
+	if (rq->fd >= 0)
+		close(rq->fd);
+	rq->fd = -1;
+	bool ok = xfer_send(SOCK, &res, -1) == 0;
+	free(j.etag);
+	free(j.last_modified);
+	free(j.date);
+	for (int i = 0; i < 4; i++)
+		curl_free(parts[i]);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	int type = 0;
+	socklen_t tl = sizeof type;
+	if (getsockopt(SOCK, SOL_SOCKET, SO_TYPE, &type, &tl) || type != SOCK_SEQPACKET) {
+		fprintf(stderr, "warpdrv-fetch: warpdrv's transfer helper: warpdrv starts it for "
+			"its downloads; it is not run by hand\n");
+		return 2;
+	}
+	closefrom(3); /* whatever warpdrv held open is not the helper's */
+	/* Ends with warpdrv, even in the middle of a transfer. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (argc > 1 && getppid() != (pid_t)strtol(argv[1], NULL, 10))
+		return 1;
+	signal(SIGPIPE, SIG_IGN);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "warpdrv-fetch: cannot start libcurl\n");
+		return 1;
+	}
+	int r = 0;
+	for (;;) {
+		struct xfer_msg rq;
+		int got = xfer_recv(SOCK, &rq);
+		if (got <= 0) {
+			if (got < 0)
+				fprintf(stderr, "warpdrv-fetch: a request that does not parse: %s\n",
+					strerror(errno));
+			r = got < 0;
+			break;
+		}
+		if (!serve(&rq))
+			break;
+	}
+	curl_global_cleanup();
+	return r;
+}
