@@ -322,8 +322,9 @@ t_slow_3_debian_packages() {
 	deb=$SHARED/a/src/build/deb
 	ls "$deb"/warpdrv_*.deb "$deb"/warpdrv-admin_*.deb >/dev/null || fail "packages missing: $(ls "$deb")"
 	grep -q '^E: ' "$T/out" && fail "lintian errors: $(grep '^E: ' "$T/out")"
-	# libcurl and libsqlite3 are linked: the Depends name them as
-	# dpkg-shlibdeps wrote them (debian/PACKAGE.substvars), none by hand
+	# libsqlite3 is linked into the programs, libcurl into warpdrv's transfer
+	# helper: the Depends name them as dpkg-shlibdeps wrote them
+	# (debian/PACKAGE.substvars), none by hand
 	local p dep shlibs lib
 	for p in warpdrv warpdrv-admin; do
 		shlibs=$(sed -n 's/^shlibs:Depends=//p' "$deb/src/debian/$p.substvars")
@@ -339,6 +340,11 @@ t_slow_3_debian_packages() {
 			[ "$(echo "$dep" | tr ',' '\n' | grep -c "^ *$lib")" = 1 ] ||
 				fail "$p: $lib named more than once: $dep"
 		done
+		# the SQLite floor warpdrv needs (debian/shlibs.local)
+		case ", $dep," in
+		*", libsqlite3-0 (>= 3.33.0),"*) ;;
+		*) fail "$p: Depends lacks libsqlite3-0 (>= 3.33.0): $dep" ;;
+		esac
 	done
 	# each package's list read whole into a file (grep -q on a pipe would
 	# end dpkg-deb early, and pipefail count that as a failure)
