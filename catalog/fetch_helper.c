@@ -271,6 +271,7 @@ static void fetch_request(struct xfer_msg *rq, const struct fetch_net *net, cons
 	xfer_set_num(rq, XN_START, (int64_t)s->start);
 	xfer_set_num(rq, XN_LIMIT, (int64_t)s->limit);
 	xfer_set_num(rq, XN_TOTAL, (int64_t)s->total);
+	xfer_set_num(rq, XN_PROGRESS, net && net->progress);
 }
 
 /* The answer's validators into the caller's fetch_cond. */

@@ -52,6 +52,7 @@ enum xfer_num {
 	XN_STATUS,  /* result: the HTTP status (0 for a local file) */
 	XN_HAVE,    /* result, progress: bytes the file holds */
 	XN_CREDS,   /* a check's result: 1 when the URL holds a user or password */
+	XN_PROGRESS, /* request: 1 when progress is wanted (at most 20 a second) */
 	XN_N
 };
 

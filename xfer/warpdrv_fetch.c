@@ -38,7 +38,9 @@ struct job {
 	const char *url;
 	int fd;
 	uint64_t start, have, limit, total;
-	uint64_t sent_have, sent_total; /* what the last progress said */
+	uint64_t now_total;             /* the size expected, as known so far */
+	uint64_t sent_have, sent_total; /* what the last progress said, and when */
+	double sent_at;
 	bool sent, over;
 	int write_errno;
 	char *etag, *last_modified, *date; /* the final answer's, malloc'd */
@@ -69,24 +71,45 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud)
 	return sink_add(ud, p, size * n) ? size * n : 0;
 }
 
-/* Progress to warpdrv: the first time, and whenever it has changed. */
-static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
-		       curl_off_t ulnow)
+static double now(void)
 {
-	(void)dlnow, (void)ultotal, (void)ulnow;
-	struct job *j = ud;
-	uint64_t total = j->total ? j->total : dltotal > 0 ? j->start + (uint64_t)dltotal : 0;
-	if (j->sent && j->have == j->sent_have && total == j->sent_total)
-		return 0;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Progress to warpdrv, when asked for: the first time, then whenever it has
+ * changed, at most 20 times a second (and once more at the end: send_last).
+ * false when warpdrv is gone. */
+static bool send_progress(struct job *j, uint64_t total, bool last)
+{
+	double t = now();
+	if (j->sent && (j->have == j->sent_have && total == j->sent_total))
+		return true;
+	if (j->sent && !last && t - j->sent_at < 0.05)
+		return true;
 	j->sent = true;
+	j->sent_at = t;
 	j->sent_have = j->have;
 	j->sent_total = total;
 	struct xfer_msg m;
 	xfer_msg_init(&m, XFER_PROGRESS);
 	xfer_set_num(&m, XN_HAVE, (int64_t)j->have);
 	xfer_set_num(&m, XN_TOTAL, (int64_t)total);
+	return xfer_send(SOCK, &m, -1) == 0 || errno != EPIPE;
+}
+
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)dlnow, (void)ultotal, (void)ulnow;
+	struct job *j = ud;
+	if (j->total)
+		j->now_total = j->total;
+	else if (dltotal > 0)
+		j->now_total = j->start + (uint64_t)dltotal;
 	/* warpdrv gone: the transfer is abandoned */
-	return xfer_send(SOCK, &m, -1) < 0 && errno == EPIPE;
+	return !send_progress(j, j->now_total, false);
 }
 
 /* The value of a "Name: value" header line, trimmed; false for others. */
@@ -170,9 +193,11 @@ static int set_options(CURL *h, struct job *j, char *ebuf, struct wd_err *err)
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "warpdrv");
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, j);
-	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(h, CURLOPT_XFERINFODATA, j);
-	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	if (rq->num[XN_PROGRESS]) {
+		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+		curl_easy_setopt(h, CURLOPT_XFERINFODATA, j);
+		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	}
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, j);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
@@ -297,6 +322,8 @@ static int transfer(struct job *j, long *status, struct wd_err *err)
 			curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 		CURLcode c = curl_easy_perform(h);
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		if (j->rq->num[XN_PROGRESS])
+			send_progress(j, j->now_total, true);
 		keep_validators(j);
 		/* A resume past the server's end (416) is answered like an
 		 * ignored range: the caller starts again from the first byte. */
