@@ -294,7 +294,8 @@ install: all release
 		install -m 0644 $(O)/repo/* $(SHARE)/repo/; \
 	fi
 	for m in warpdrv warpdrv-admin; do sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' \
-		-e 's|/usr/share/warpdrv|$(DATADIR)/warpdrv|g' docs/$$m.1 \
+		-e 's|/usr/share/warpdrv|$(DATADIR)/warpdrv|g' \
+		-e 's|/usr/libexec/warpdrv|$(HELPERDIR)|g' docs/$$m.1 \
 		>$(DESTDIR)$(MANDIR)/man1/$$m.1 && chmod 0644 $(DESTDIR)$(MANDIR)/man1/$$m.1; done
 	sed -e 's|/usr/share/doc/warpdrv|$(DOCDIR)|g' docs/warpdrv.conf.5 \
 		>$(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5 && chmod 0644 $(DESTDIR)$(MANDIR)/man5/warpdrv.conf.5

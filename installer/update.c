@@ -44,7 +44,9 @@ int update_begin(struct session *s, struct update_run *u, struct wd_err *err)
 	struct db *db;
 	const struct keyring *kr;
 	memset(u, 0, sizeof *u);
-	fetch_preload(); /* libcurl loads while the database opens and the keys load */
+	/* the transfer helper (libcurl) starts while the database opens and
+	 * the keys load */
+	fetch_preload();
 	int r = session_volume(s, &v, err);
 	if (!r)
 		r = session_db(s, SESSION_DB_PLAIN, &db, NULL, err);

@@ -30,7 +30,7 @@ struct update_run {
 };
 
 /* The remote repositories the volume names (the database opened as it is,
- * the keys loaded; libcurl starts loading meanwhile). u->l.n 0: none. */
+ * the keys loaded; the transfer helper starts meanwhile). u->l.n 0: none. */
 int update_begin(struct session *s, struct update_run *u, struct wd_err *err);
 /* Fetches each repository of u->l and stores what is new (under the
  * session's dry run nothing is written); each repository's outcome in
