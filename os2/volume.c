@@ -256,6 +256,7 @@ int volume_open(struct volume *v, const char *root, struct wd_err *err)
 		return wd_err_set(err, WD_EFAIL, "%s: no such folder (--root names the OS/2 boot "
 				  "volume): %s", root, e.msg);
 	v->cache = wd_xcalloc(1, sizeof *v->cache);
+	v->lock_wait = -1;
 	v->root = wd_xstrdup(v->fs.path);
 	char *name = volume_find_entry(v, v->root, "CONFIG.SYS");
 	if (!name) {

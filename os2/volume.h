@@ -24,6 +24,10 @@ struct volume {
 	 * by volume_open, freed by volume_close; a volume without one reads
 	 * each folder afresh */
 	struct volume_cache *cache;
+	/* Seconds a command waits for the volume's lock held by another
+	 * process (txn/txn_lock.c), 0 not at all; negative (volume_open's):
+	 * TXN_LOCK_WAIT_DEFAULT. */
+	int lock_wait;
 };
 
 /* Opens the volume at root; refuses a folder without CONFIG.SYS at its top. */

@@ -160,6 +160,7 @@ int session_volume(struct session *s, struct volume **v, struct wd_err *err)
 		r = volume_open(&s->v, s->o.root, err);
 		if (r)
 			return r;
+		s->v.lock_wait = s->o.lock_wait;
 		s->vol_open = true;
 	}
 	*v = &s->v;
@@ -176,6 +177,7 @@ int session_boot_volume(struct session *s, struct volume **v, struct wd_err *err
 		r = boot_volume_open(&s->v, &cs, s->o.root, s->o.boot_drive, err);
 		if (r)
 			return r;
+		s->v.lock_wait = s->o.lock_wait;
 		config_sys_free(&cs);
 		s->vol_open = s->vol_boot = true;
 	} else if (!s->vol_boot) {

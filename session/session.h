@@ -87,6 +87,7 @@ struct session_opts {
 	int nrepos;
 	const struct fetch_net *net;    /* NULL: catalog/fetch.h's defaults */
 	bool dry_run;                   /* write nothing, not even recovery */
+	int lock_wait;                  /* seconds for the volume's lock; negative: the default */
 	/* The database mode the command's table entry declares (ui/ui.h's
 	 * wd_cmd: session_cmd_db opens the database so). */
 	enum session_db_mode db_mode;

@@ -120,11 +120,11 @@ struct txn {
 };
 
 /* How long a command waits for the volume's lock held by another process
- * before it gives up (--lock-wait, WARPDRV_LOCK_WAIT; ui/cli.c reads them):
- * seconds, 0 not at all; negative: the default. Process-wide. */
+ * before it gives up, unless the volume's handle says (v->lock_wait:
+ * --lock-wait, WARPDRV_LOCK_WAIT; ui/cli.c reads them, the session sets it):
+ * seconds. */
 #define TXN_LOCK_WAIT_DEFAULT 3
-void txn_set_lock_wait(int seconds);
-/* Takes the lock (waiting as txn_set_lock_wait says; the message names the
+/* Takes the lock (waiting as v->lock_wait says; the message names the
  * holder from the process table), opens or creates the database, recovers. what
  * ("install mmlem") is written into the lock file for the next one waiting. */
 int txn_begin(struct txn *t, const struct volume *v, const char *what, struct wd_err *err);

@@ -16,14 +16,6 @@
 #include "common/proc.h"
 #include "txn/textlog.h"
 
-/* How many seconds to wait for the lock (txn_set_lock_wait). */
-static int lock_wait = TXN_LOCK_WAIT_DEFAULT;
-
-void txn_set_lock_wait(int seconds)
-{
-	lock_wait = seconds < 0 ? TXN_LOCK_WAIT_DEFAULT : seconds;
-}
-
 /* Who holds the lock, from the process table (the lock file's text is for
  * people and may say anything): "process 123 (warpdrv --root V install
  * e1000)". */
@@ -39,10 +31,12 @@ static void holder_of(long pid, char *out, size_t size)
 	free(cmd);
 }
 
-/* Waits up to lock_wait seconds for a lock of this type (F_WRLCK for a
+/* Waits up to the seconds v says for a lock of this type (F_WRLCK for a
  * writer, F_RDLCK for a reader) on fd; the refusal names the holder. */
-static int wait_lock(int fd, short type, const char *path, struct wd_err *err)
+static int wait_lock(const struct volume *v, int fd, short type, const char *path,
+		     struct wd_err *err)
 {
+	int lock_wait = v->lock_wait < 0 ? TXN_LOCK_WAIT_DEFAULT : v->lock_wait;
 	int tries = lock_wait * 10;
 	struct flock fl = {.l_type = type, .l_whence = SEEK_SET};
 	for (int i = 0;; i++) {
@@ -69,7 +63,7 @@ static int take_lock(struct txn *t, const char *path, const char *what, struct w
 	t->lock_fd = fs_open_inplace(TXN_FS(t), path, 0644, NULL, err);
 	if (t->lock_fd < 0)
 		return t->lock_fd;
-	int r = wait_lock(t->lock_fd, F_WRLCK, path, err);
+	int r = wait_lock(t->v, t->lock_fd, F_WRLCK, path, err);
 	if (r)
 		return r;
 	char line[200];
@@ -97,7 +91,7 @@ int txn_read_lock(const struct volume *v, int *fd, struct wd_err *err)
 	int r = volume_resolve(v, WD_STATE_DIR "/lock", &path, &found, err);
 	if (!r && found) { /* none: no writer ever ran here, and none is created */
 		*fd = fs_open(&v->fs, path, O_RDONLY, err);
-		r = *fd < 0 ? *fd : wait_lock(*fd, F_RDLCK, path, err);
+		r = *fd < 0 ? *fd : wait_lock(v, *fd, F_RDLCK, path, err);
 		if (r && *fd >= 0)
 			close(*fd);
 		if (r)

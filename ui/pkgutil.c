@@ -11,7 +11,6 @@
 
 #include "catalog/versions.h"
 #include "common/date.h"
-#include "txn/txn.h"
 #include "ui/config.h"
 #include "session/session.h"
 #include "ui/progress.h"
@@ -82,12 +81,12 @@ void ui_session_open(struct wd_ctx *ctx, struct session *s)
 		.nrepos = ctx->nrepos,
 		.net = ui_net(ctx),
 		.dry_run = ctx->dry_run,
+		.lock_wait = ctx->lock_wait_set ? (int)ctx->lock_wait : -1,
 		.db_mode = ui_db_mode(ctx->cmd),
 		.cb = {.warn = on_warn, .keys_loaded = on_keys, .ask = on_ask, .ud = ctx},
 	};
 	struct wd_err ignore; /* session_open opens nothing, and cannot fail */
 	session_open(s, &o, &ignore);
-	txn_set_lock_wait(ctx->lock_wait_set ? (int)ctx->lock_wait : -1);
 	ctx->s = s;
 }
 
