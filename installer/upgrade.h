@@ -83,6 +83,28 @@ int upgrade_fetch(struct upgrade_set *u, struct wd_err *err);
  * database (an interrupted run finished first): *s the plan when
  * CONFIG.SYS or PROTOCOL.INI changes (its view has the diff), else NULL. */
 int upgrade_boot_prepare(struct upgrade_set *u, struct setup **s, struct wd_err *err);
+
+/* What upgrade_apply tells the front end and asks it. */
+struct upgrade_apply_cb {
+	struct pkg_cb pkg; /* the packages' plan (a dry run) and what was upgraded */
+	/* The boot files' plan (its diff and notes), before the question. */
+	void (*boot_plan)(void *ud, const struct setup_view *pv);
+	/* The question before anything is written: 0 for yes, else the error. */
+	int (*confirm)(void *ud, struct wd_err *err);
+	void *ud;
+};
+struct upgrade_outcome {
+	bool boot;       /* the boot files change with the packages */
+	bool applied;    /* written */
+	long generation; /* the boot files' generation, when applied (0: none) */
+};
+/* The read versions planned and, unless dry_run, written once cb->confirm
+ * says yes: a new version that changes what CONFIG.SYS or PROTOCOL.INI must
+ * say (a NIC driver, a package with CONFIG.SYS statements) goes with both
+ * files in one transaction and a generation (installer/setup.h); the
+ * others replace the installed packages in one transaction. */
+int upgrade_apply(struct upgrade_set *u, bool dry_run, const struct upgrade_apply_cb *cb,
+		  struct upgrade_outcome *out, struct wd_err *err);
 void upgrade_set_free(struct upgrade_set *u);
 
 #endif

@@ -129,60 +129,34 @@ static void on_event(void *ud, enum pkg_event ev, const char *name, const char *
 		       ui_count(nfiles, "file"));
 }
 
-/* Is any package one whose new version may change the boot files (a NIC
- * driver, or a package with CONFIG.SYS statements)? */
-static bool any_nic(const struct upgrade_run *u)
+/* The boot files' diff is news even after the downloads were agreed to:
+ * the question is asked again. */
+static void on_boot_plan(void *ud, const struct setup_view *pv)
 {
-	for (size_t i = 0; i < u->set.npkgs; i++)
-		if (u->set.pkgs[i].m.kind == PKG_KIND_NIC || u->set.pkgs[i].m.nconfig_need)
-			return true;
-	return false;
+	struct upgrade_run *u = ud;
+	struct wd_ctx *ctx = u->ctx;
+	if (!ctx->json)
+		ui_show_diff(ctx, pv->diff, pv->diff_len);
+	for (size_t i = 0; !ctx->json && i < pv->nnotes; i++)
+		ui_say(ctx, "note: %s\n", ui_esc_text(pv->notes[i], strlen(pv->notes[i])));
+	u->confirmed = false;
 }
 
-/* A NIC driver whose new version changes what CONFIG.SYS or PROTOCOL.INI
- * must say: the packages and both files in one transaction, a generation
- * (installer/setup.h). *done false: the files stay as they are. */
-static int with_boot_files(struct upgrade_run *u, bool *done, struct wd_err *err)
+static int on_confirm(void *ud, struct wd_err *err)
 {
-	struct wd_ctx *ctx = u->ctx;
-	struct setup *s;
-	*done = false;
-	int r = upgrade_boot_prepare(&u->set, &s, err);
-	if (r || !s)
-		return r;
-	*done = true;
-	struct setup_view pv;
-	setup_view(s, &pv);
-	if (!ctx->json)
-		ui_show_diff(ctx, pv.diff, pv.diff_len);
-	for (size_t i = 0; !ctx->json && i < pv.nnotes; i++)
-		ui_say(ctx, "note: %s\n", ui_esc_text(pv.notes[i], strlen(pv.notes[i])));
-	/* the diff is news even after the downloads were agreed to: asked again */
-	u->confirmed = false;
-	if (!ctx->dry_run && !(r = confirm(u, err)) && !(r = setup_apply(s, err))) {
-		setup_view(s, &pv);
-		for (size_t i = 0; i < u->set.npkgs; i++)
-			on_event(ctx, PKG_UPGRADED, u->set.pkgs[i].m.name, u->set.pkgs[i].m.version, NULL,
-				 u->set.pkgs[i].m.nfiles);
-		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
-		       "rollback' puts them back).\n", pv.generation);
-	}
-	setup_free(s);
-	return r;
+	return confirm(ud, err);
 }
 
 static int plan_and_apply(struct upgrade_run *u, struct wd_err *err)
 {
 	struct wd_ctx *ctx = u->ctx;
-	struct pkg_cb cb = {.event = on_event, .plan = on_plan, .ud = ctx};
-	bool done = false;
-	int r = upgrade_preplan(u->set.v, u->set.pkgs, u->set.npkgs, any_nic(u), &cb, err);
-	if (!r && u->set.npkgs && any_nic(u))
-		r = with_boot_files(u, &done, err);
-	if (!r && !done && any_nic(u)) /* the boot files stay: the loaded-file check, unlocked */
-		r = upgrade_preplan(u->set.v, u->set.pkgs, u->set.npkgs, false, NULL, err);
-	if (!r && !done && !ctx->dry_run && u->set.npkgs && !(r = confirm(u, err)))
-		r = upgrade_packages(u->set.v, u->set.cat, u->set.pkgs, u->set.npkgs, &cb, err);
+	struct upgrade_apply_cb cb = {.pkg = {.event = on_event, .plan = on_plan, .ud = ctx},
+				      .boot_plan = on_boot_plan, .confirm = on_confirm, .ud = u};
+	struct upgrade_outcome out;
+	int r = upgrade_apply(&u->set, ctx->dry_run, &cb, &out, err);
+	if (!r && out.applied && out.boot)
+		ui_say(ctx, "CONFIG.SYS and PROTOCOL.INI rewritten: generation %ld ('warpdrv "
+		       "rollback' puts them back).\n", out.generation);
 	if (!r && ctx->json) {
 		json_obj_begin(&ctx->j, NULL);
 		json_bool(&ctx->j, "dry_run", ctx->dry_run);
