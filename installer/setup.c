@@ -68,6 +68,7 @@ void setup_clear(struct setup *s)
 	free(s->own_summary);
 	offer_free(&s->offer);
 	free(s->off_driver);
+	acpi_off_free(&s->acpi_off);
 	wd_buf_free(&s->diff);
 }
 
@@ -111,6 +112,7 @@ void setup_view(const struct setup *s, struct setup_view *out)
 		.diff_len = s->diff.len,
 		.applied = s->applied,
 		.switched = s->switched,
+		.acpi_off = s->acpi_off_done ? &s->acpi_off : NULL,
 	};
 }
 

@@ -23,6 +23,7 @@ enum { F_CONFIG, F_PROTOCOL, NFILES };
  * renders what setup_view gives, and frees it with setup_free. */
 struct setup;
 
+struct acpi_off;
 /* What the front end renders of a plan: read only, valid until the next
  * planning call or setup_free. */
 struct setup_view {
@@ -42,6 +43,7 @@ struct setup_view {
 	bool applied;                     /* setup_apply wrote the plan */
 	int switched;                     /* after setup_commit: the machine's adapters
 					   * --switch-nic switched */
+	const struct acpi_off *acpi_off;  /* configure acpi --off's plan, or NULL */
 };
 void setup_view(const struct setup *s, struct setup_view *out);
 
@@ -51,6 +53,7 @@ struct session;
 struct setup_req {
 	const char *command;   /* "setup", "configure nic", "rollback": named in messages */
 	bool nic, acpi;        /* plan the NIC, the ACPI PSD */
+	bool acpi_off;         /* configure acpi --off (installer/config_off.h) */
 	bool acpi_optional;    /* a refused PSD is a note (setup), not the error */
 	bool off;              /* configure nic --off: back to the driver before */
 	bool switch_nic;       /* setup --switch-nic (--vm): the machine's PCnet adapters */
@@ -65,8 +68,10 @@ struct setup_req {
  * volume and its database (an interrupted run finished first), its
  * configuration files, the packages on offer (installer/offer.h: a download
  * asked first through the session), the NIC and ACPI plans, rendered and
- * checked by the postcondition, and their diff. *out is the plan (freed
- * with setup_free, even on an error). */
+ * checked by the postcondition, and their diff; or (q->acpi_off) configure
+ * acpi --off's plan (installer/config_off.h), the installed manifest checked
+ * with the session's keys. *out is the plan (freed with setup_free, even on
+ * an error). */
 int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **out,
 		  struct wd_err *err);
 /* Writes a prepared plan in one transaction (setup_apply), then, with

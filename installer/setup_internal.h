@@ -5,6 +5,7 @@
 #ifndef WD_SETUP_INTERNAL_H
 #define WD_SETUP_INTERNAL_H
 
+#include "installer/config_off.h"
 #include "installer/offer.h"
 #include "installer/setup.h"
 
@@ -40,6 +41,8 @@ struct setup {
 	struct offer offer;
 	bool switch_nic, verbose;
 	char *off_driver;      /* configure nic --off: the driver before (a copy) */
+	struct acpi_off acpi_off; /* configure acpi --off's plan */
+	bool acpi_off_done;
 	struct wd_buf diff;
 	bool applied;
 	int switched;

@@ -113,6 +113,15 @@ int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **
 	s->switch_nic = q->switch_nic;
 	s->verbose = q->verbose;
 	s->offer = (struct offer){.ss = ss, .command = q->command, .writes = true};
+	if (q->acpi_off) { /* planned, rendered and checked by setup_plan_acpi_off */
+		const struct keyring *kr;
+		if (!(r = session_keyring(ss, &kr, err)) &&
+		    !(r = setup_plan_acpi_off(s, kr, &s->acpi_off, err))) {
+			s->acpi_off_done = true;
+			setup_diff(s, &s->diff);
+		}
+		return r;
+	}
 	r = q->rollback ? setup_plan_rollback(s, q->gen, err) : plan(s, q, err);
 	if (r)
 		return r;

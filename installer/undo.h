@@ -13,6 +13,7 @@
 
 #include "common/err.h"
 #include "installer/setup.h"
+#include "txn/txn.h"
 
 /* The installed packages generations from on installed, each once
  * (malloc'd names and versions). */
@@ -36,5 +37,26 @@ int undo_plan(struct setup *s, struct db *db, char *const *names, size_t n,
 /* Takes the lock, plans again (undo_plan) and applies it as one
  * transaction; s->generation is the generation it recorded (0: none). */
 int undo_apply(struct setup *s, char *const *names, size_t n, struct wd_err *err);
+
+/* installer/undo_run.c: rollback --packages below the front end. */
+struct session;
+struct undo_set {
+	struct setup *s;
+	long gen;                 /* the generation taken back */
+	char **names, **versions; /* the packages removed */
+	size_t n;
+	bool files;               /* CONFIG.SYS or PROTOCOL.INI changes */
+	bool anything;            /* files, or a package to remove */
+	struct txn_plan plan;     /* when anything: undo_plan's */
+	bool have_plan;
+};
+/* rollback --packages GEN (0: the newest generation) through the session:
+ * its boot volume and database (an interrupted run finished first), then
+ * undo_prepare and, when there is anything to do, undo_plan. Free u with
+ * undo_set_free, even on an error. */
+int undo_run_prepare(struct session *ss, long gen, struct undo_set *u, struct wd_err *err);
+/* undo_apply of the prepared set; u->s's view has the generation. */
+int undo_commit(struct undo_set *u, struct wd_err *err);
+void undo_set_free(struct undo_set *u);
 
 #endif

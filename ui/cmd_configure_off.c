@@ -9,27 +9,26 @@
 
 #include "installer/config_off.h"
 #include "installer/setup.h"
-#include "session/session.h"
 #include "ui/commands.h"
 #include "ui/pkgutil.h"
 
-static void show_json(struct wd_ctx *ctx, const struct setup_view *sv, const char *pkg,
-		      const struct wd_buf *diff, bool applied, size_t restored, long from_gen)
+static void show_json(struct wd_ctx *ctx, const struct setup_view *sv)
 {
+	const struct acpi_off *o = sv->acpi_off;
 	struct json *js = &ctx->j;
 	json_obj_begin(js, NULL);
 	json_str(js, "command", sv->command);
 	json_bool(js, "dry_run", ctx->dry_run);
-	json_str(js, "package", pkg);
+	json_str(js, "package", o->name);
 	json_bool(js, "changed", true);
-	json_bool(js, "applied", applied);
-	json_int(js, "restored_line_count", (long long)restored);
-	if (from_gen)
-		json_int(js, "displaced_from_generation", from_gen);
+	json_bool(js, "applied", sv->applied);
+	json_int(js, "restored_line_count", (long long)o->restored);
+	if (o->from_gen)
+		json_int(js, "displaced_from_generation", o->from_gen);
 	else
 		json_null(js, "displaced_from_generation");
-	json_voln(js, "diff", diff->p ? diff->p : "", diff->len);
-	if (applied && sv->generation > 0)
+	json_voln(js, "diff", sv->diff, sv->diff_len);
+	if (sv->applied && sv->generation > 0)
 		json_int(js, "generation", sv->generation);
 	else
 		json_null(js, "generation");
@@ -37,62 +36,51 @@ static void show_json(struct wd_ctx *ctx, const struct setup_view *sv, const cha
 	json_finish(js);
 }
 
+static void show_plan(struct wd_ctx *ctx, const struct setup_view *sv)
+{
+	const struct acpi_off *o = sv->acpi_off;
+	ui_say(ctx, "ACPI: %s %s off: its statements out of %s", ui_esc(o->name),
+	       ui_esc(o->version), ui_esc(o->config));
+	if (o->from_gen)
+		ui_say(ctx, ", the %zu line%s it displaced back (from before generation %ld)",
+		       o->restored, o->restored == 1 ? "" : "s", o->from_gen);
+	ui_say(ctx, ".\n");
+	if (!o->from_gen)
+		ui_say(ctx, "note: no generation recorded what these statements displaced, so "
+		       "nothing is put back in their place\n");
+	if (!ctx->quiet) {
+		ui_say(ctx, "\n");
+		ui_show_diff(ctx, sv->diff, sv->diff_len);
+	}
+}
+
 static int acpi_off(struct wd_ctx *ctx, struct wd_err *err)
 {
-	struct volume *v;
-	struct db *db;
 	struct setup *s = NULL;
-	bool have;
-	struct acpi_off o = {0};
-	int r = session_boot_volume(ctx->s, &v, err);
-	if (!r)
-		r = session_cmd_db(ctx->s, &db, &have, err);
-	if (!r)
-		r = setup_new(&s, "configure acpi --off", v, db, have, err);
-	const struct keyring *kr;
-	if (!r)
-		r = session_keyring(ctx->s, &kr, err);
-	if (!r)
-		r = setup_plan_acpi_off(s, kr, &o, err);
-	struct wd_buf diff = {0};
+	struct setup_req q = {.command = "configure acpi --off", .acpi_off = true};
+	struct setup_view sv;
+	int r = setup_prepare(ctx->s, &q, &s, err);
 	if (!r) {
-		setup_diff(s, &diff);
-		if (!ctx->json) {
-			ui_say(ctx, "ACPI: %s %s off: its statements out of %s", ui_esc(o.name),
-			       ui_esc(o.version), ui_esc(o.config));
-			if (o.from_gen)
-				ui_say(ctx, ", the %zu line%s it displaced back (from before generation "
-				       "%ld)", o.restored, o.restored == 1 ? "" : "s", o.from_gen);
-			ui_say(ctx, ".\n");
-			if (!o.from_gen)
-				ui_say(ctx, "note: no generation recorded what these statements "
-				       "displaced, so nothing is put back in their place\n");
-			if (!ctx->quiet) {
-				ui_say(ctx, "\n");
-				ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
-			}
-		}
-	}
-	bool applied = false;
-	if (!r && !ctx->dry_run) {
-		r = ui_confirm(ctx, "Apply these changes?", err, "configure acpi --off changes the "
-			       "volume");
-		if (!r && !(r = setup_apply(s, err)))
-			applied = true;
-	}
-	struct setup_view sv = {0};
-	if (s)
 		setup_view(s, &sv);
-	if (!r && ctx->json)
-		show_json(ctx, &sv, o.name, &diff, applied, o.restored, o.from_gen);
-	else if (!r && applied)
-		ui_say(ctx, "\nDone: generation %ld. '%s' may now be removed ('warpdrv remove %s'); "
-		       "'warpdrv rollback' undoes this.\n", sv.generation, ui_esc(o.name),
-		       ui_esc(o.name));
-	else if (!r)
-		ui_say(ctx, "\nDry run: nothing was written.\n");
-	wd_buf_free(&diff);
-	acpi_off_free(&o);
+		if (!ctx->json)
+			show_plan(ctx, &sv);
+	}
+	if (!r && !ctx->dry_run &&
+	    !(r = ui_confirm(ctx, "Apply these changes?", err, "configure acpi --off changes "
+			     "the volume")))
+		r = setup_commit(s, err);
+	if (!r) {
+		setup_view(s, &sv);
+		const struct acpi_off *o = sv.acpi_off;
+		if (ctx->json)
+			show_json(ctx, &sv);
+		else if (sv.applied)
+			ui_say(ctx, "\nDone: generation %ld. '%s' may now be removed ('warpdrv "
+			       "remove %s'); 'warpdrv rollback' undoes this.\n", sv.generation,
+			       ui_esc(o->name), ui_esc(o->name));
+		else
+			ui_say(ctx, "\nDry run: nothing was written.\n");
+	}
 	setup_free(s);
 	return r;
 }

@@ -8,55 +8,40 @@
 #include <string.h>
 
 #include "installer/undo.h"
-#include "txn/txn.h"
 #include "ui/commands.h"
-#include "session/session.h"
 #include "ui/pkgutil.h"
 #include "ui/source.h"
 
-struct undo_run {
-	struct wd_ctx *ctx;
-	struct setup *s;
-	struct db *db;          /* the session's */
-	long gen;
-	char **names, **versions;
-	size_t n;
-};
-
-static void show_plan(struct undo_run *u, const struct txn_plan *plan)
+static void show_plan(struct wd_ctx *ctx, const struct undo_set *u)
 {
-	struct wd_ctx *ctx = u->ctx;
 	if (u->n) {
 		ui_say(ctx, "Remove");
 		for (size_t i = 0; i < u->n; i++)
 			ui_say(ctx, "%s %s %s", i ? "," : "", ui_esc(u->names[i]), ui_esc(u->versions[i]));
 		ui_say(ctx, ":\n");
 	}
-	for (size_t k = 0; k < plan->nops; k++) {
-		const struct txn_op *o = &plan->ops[k];
+	for (size_t k = 0; k < u->plan.nops; k++) {
+		const struct txn_op *o = &u->plan.ops[k];
 		if (o->kind == TXN_RETIRE)
 			ui_say(ctx, "  %-30s %s\n", o->kept ? "delete; put back the original"
 							    : "delete", ui_esc(o->os2 ? o->os2 : o->host));
 	}
-	struct wd_buf diff = {0};
-	setup_diff(u->s, &diff);
-	if (diff.len && !ctx->quiet) {
+	struct setup_view sv;
+	setup_view(u->s, &sv);
+	if (sv.diff_len && !ctx->quiet) {
 		ui_say(ctx, "\n");
-		ui_show_diff(ctx, wd_buf_cstr(&diff), diff.len);
+		ui_show_diff(ctx, sv.diff, sv.diff_len);
 	}
-	wd_buf_free(&diff);
 }
 
-static void show_json(struct undo_run *u, bool applied)
+static void show_json(struct wd_ctx *ctx, const struct undo_set *u, bool applied)
 {
-	struct json *js = &u->ctx->j;
-	struct wd_buf diff = {0};
-	setup_diff(u->s, &diff);
+	struct json *js = &ctx->j;
 	struct setup_view sv;
 	setup_view(u->s, &sv);
 	json_obj_begin(js, NULL);
 	json_str(js, "command", sv.command);
-	json_bool(js, "dry_run", u->ctx->dry_run);
+	json_bool(js, "dry_run", ctx->dry_run);
 	json_bool(js, "applied", applied);
 	json_arr_begin(js, "remove");
 	for (size_t i = 0; i < u->n; i++) {
@@ -66,65 +51,55 @@ static void show_json(struct undo_run *u, bool applied)
 		json_obj_end(js);
 	}
 	json_arr_end(js);
-	json_voln(js, "diff", diff.p ? diff.p : "", diff.len);
+	json_voln(js, "diff", sv.diff, sv.diff_len);
 	if (applied && sv.generation > 0)
 		json_int(js, "generation", sv.generation);
 	else
 		json_null(js, "generation");
 	json_obj_end(js);
 	json_finish(js);
-	wd_buf_free(&diff);
 }
 
-static int undo(struct undo_run *u, struct wd_err *err)
+static void show_done(struct wd_ctx *ctx, const struct undo_set *u)
 {
-	struct wd_ctx *ctx = u->ctx;
-	struct volume *v;
-	bool have, files = false;
-	int r = session_boot_volume(ctx->s, &v, err);
-	if (!r)
-		r = session_cmd_db(ctx->s, &u->db, &have, err);
-	if (!r)
-		r = setup_new(&u->s, "rollback --packages", v, u->db, have, err);
-	if (!r)
-		r = undo_prepare(u->s, &u->gen, &u->names, &u->versions, &u->n, &files, err);
-	if (!r && !files && !u->n) {
+	ui_say(ctx, "\n");
+	for (size_t i = 0; i < u->n; i++)
+		ui_say(ctx, "Removed %s %s.\n", ui_esc(u->names[i]), ui_esc(u->versions[i]));
+	struct setup_view sv;
+	setup_view(u->s, &sv);
+	if (sv.generation)
+		ui_say(ctx, "Done: generation %ld; CONFIG.SYS and PROTOCOL.INI are as before "
+		       "generation %ld.\n", sv.generation, u->gen);
+	else
+		ui_say(ctx, "Done: CONFIG.SYS and PROTOCOL.INI did not change.\n");
+}
+
+static int undo(struct wd_ctx *ctx, struct undo_set *u, long gen, struct wd_err *err)
+{
+	int r = undo_run_prepare(ctx->s, gen, u, err);
+	if (!r && !u->anything) {
 		if (ctx->json)
-			show_json(u, false);
+			show_json(ctx, u, false);
 		else
 			ui_say(ctx, "Nothing to do: the files are as before generation %ld, and no "
 			       "package it installed is installed.\n", u->gen);
 		return 0;
 	}
-	struct txn_plan plan;
-	if (!r && !(r = undo_plan(u->s, u->db, u->names, u->n, &plan, err))) {
-		if (!ctx->json)
-			show_plan(u, &plan);
-		txn_plan_free(&plan);
-	}
+	if (!r && !ctx->json)
+		show_plan(ctx, u);
 	bool applied = false;
 	if (!r && !ctx->dry_run) {
 		r = ui_confirm(ctx, "Apply these changes?", err, "rollback --packages changes the "
 			       "volume");
-		if (!r && !(r = undo_apply(u->s, u->names, u->n, err)))
+		if (!r && !(r = undo_commit(u, err)))
 			applied = true;
 	}
-	if (!r && ctx->json) {
-		show_json(u, applied);
-	} else if (!r && applied) {
-		ui_say(ctx, "\n");
-		for (size_t i = 0; i < u->n; i++)
-			ui_say(ctx, "Removed %s %s.\n", ui_esc(u->names[i]), ui_esc(u->versions[i]));
-		struct setup_view sv;
-		setup_view(u->s, &sv);
-		if (sv.generation)
-			ui_say(ctx, "Done: generation %ld; CONFIG.SYS and PROTOCOL.INI are as before "
-			       "generation %ld.\n", sv.generation, u->gen);
-		else
-			ui_say(ctx, "Done: CONFIG.SYS and PROTOCOL.INI did not change.\n");
-	} else if (!r) {
+	if (!r && ctx->json)
+		show_json(ctx, u, applied);
+	else if (!r && applied)
+		show_done(ctx, u);
+	else if (!r)
 		ui_say(ctx, "\nDry run: nothing was written.\n");
-	}
 	if (!r && applied && ctx->vm) /* an adapter --switch-nic switched goes back too */
 		r = ui_unswitch_nic(ctx, u->gen, err);
 	return r;
@@ -140,14 +115,8 @@ int cmd_rollback_packages(struct wd_ctx *ctx, int argc, char **argv)
 		return ui_usage(ctx, "rollback %s: expected a generation number ('warpdrv history' "
 				"lists them)", argv[0]);
 	struct wd_err err = {0};
-	struct undo_run u = {.ctx = ctx, .gen = gen};
-	int r = undo(&u, &err);
-	for (size_t i = 0; i < u.n; i++) {
-		free(u.names[i]);
-		free(u.versions[i]);
-	}
-	free(u.names);
-	free(u.versions);
-	setup_free(u.s);
+	struct undo_set u = {0};
+	int r = undo(ctx, &u, gen, &err);
+	undo_set_free(&u);
 	return r ? ui_fail(ctx, r, &err) : 0;
 }
