@@ -10,9 +10,15 @@
  * or dripping server is abandoned; certificates are always checked, with
  * the system's TLS policy (libcurl starts OpenSSL with its configuration
  * file). The helper holds nothing but the socket and the descriptor of the
- * request under way: no handle on the volume, the host's state or a key. */
+ * request under way: no handle on the volume, the host's state or a key;
+ * and where the kernel has Landlock, it gives up before its first request
+ * every right to change a file by name (sandbox): it reads what libcurl and
+ * OpenSSL read (a file:// repository, the CA files) and writes only the
+ * descriptors it was given. */
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -22,11 +28,13 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/hooks.h"
 #include "xfer/proto.h"
 
 #define LIBCURL_PACKAGE "libcurl4"
@@ -423,6 +431,70 @@ static bool serve(struct xfer_msg *rq)
 	return ok;
 }
 
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* Landlock ABI 3 */
+#endif
+
+/* Every right to change the file system by name, given up for good (with
+ * no_new_privs, which Landlock needs): no file made, written by name,
+ * truncated, removed, renamed or linked, no folder made or removed, nothing
+ * run. Reading is left as it is. The Landlock ABI the kernel has, or 0
+ * with *why (the helper then runs as before): "none (...)" when the kernel
+ * has no Landlock (not built in, or off), "failed (...)" otherwise. */
+static int sandbox(char *why, size_t n)
+{
+	*why = '\0';
+	int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
+			       LANDLOCK_CREATE_RULESET_VERSION);
+	if (abi < 1) {
+		snprintf(why, n, "none (no Landlock in this kernel: %s)", strerror(errno));
+		return 0;
+	}
+	struct landlock_ruleset_attr attr = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |
+			LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+			LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |
+			LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |
+			LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+			LANDLOCK_ACCESS_FS_MAKE_SYM,
+	};
+	if (abi >= 2)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	/* no rule: what the ruleset handles is refused beneath every folder */
+	int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+	if (rs < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_landlock_restrict_self, rs, 0)) {
+		snprintf(why, n, "failed (%s)", strerror(errno));
+		if (rs >= 0)
+			close(rs);
+		return 0;
+	}
+	close(rs);
+	return abi;
+}
+
+/* Test builds: WARPDRV_FETCH_PROBE=PATH makes the helper say on standard
+ * error whether it could create PATH once its sandbox is set. */
+static void probe(int abi, const char *why)
+{
+	const char *path = wd_test_hook("WARPDRV_FETCH_PROBE");
+	if (!path || !*path)
+		return;
+	if (abi)
+		fprintf(stderr, "warpdrv-fetch: sandbox: Landlock ABI %d\n", abi);
+	else
+		fprintf(stderr, "warpdrv-fetch: sandbox: %s\n", why);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* host: the test's */
+	if (fd >= 0) {
+		close(fd);
+		fprintf(stderr, "warpdrv-fetch: probe: %s created\n", path);
+	} else {
+		fprintf(stderr, "warpdrv-fetch: probe: %s refused (%s)\n", path, strerror(errno));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int type = 0;
@@ -438,6 +510,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && getppid() != (pid_t)strtol(argv[1], NULL, 10))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
+	char why[200];
+	int abi = sandbox(why, sizeof why);
+	probe(abi, why);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "warpdrv-fetch: cannot start libcurl\n");
 		return 1;

@@ -56,6 +56,21 @@ t_the_helper_runs_only_for_a_transfer() {
 	assert_err "warpdrv-fetch: warpdrv's transfer helper: warpdrv starts it for its downloads; it is not run by hand"
 }
 
+# Where the kernel has Landlock, the helper can change no file by name: a
+# file it tries to create once its sandbox is set is refused, and its
+# transfers (a file:// repository read, the body written to the descriptor
+# it was given) still work.
+t_the_helper_changes_no_file_by_name() {
+	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
+	WARPDRV_FETCH_PROBE=$T/probe wd --repo "file://$T/r" info pcntnd
+	assert_rc 0
+	assert_out "pcntnd"
+	case $ERR in *"sandbox: none (no Landlock in this kernel"*) skip "$ERR" ;; esac
+	assert_err "warpdrv-fetch: sandbox: Landlock ABI"
+	assert_err "warpdrv-fetch: probe: $T/probe refused (Permission denied)"
+	[ ! -e "$T/probe" ] || fail "the helper created $T/probe"
+}
+
 # A helper that cannot be started, or that dies during a transfer, is an
 # error naming the URL, exit 1; nothing is written.
 t_a_missing_or_dying_helper_is_a_clear_error() {
