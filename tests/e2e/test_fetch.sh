@@ -46,7 +46,7 @@ t_the_helper_runs_only_for_a_transfer() {
 	WARPDRV_FETCH_HELPER=$T/wrap wd --repo "file://$T/r" info pcntnd
 	assert_rc 0
 	assert_out "pcntnd"
-	# the index, its signature and the package: one helper for them all
+	# every transfer of the run through one helper
 	[ "$(wc -l <"$T/starts")" = 1 ] || fail "not one helper for the run: $(cat "$T/starts")"
 	pid=$(cat "$T/starts")
 	[ ! -e "/proc/$pid" ] || [ "$(cat "/proc/$pid/stat" | cut -d' ' -f3)" = Z ] ||
@@ -72,7 +72,7 @@ t_the_helper_changes_no_file_by_name() {
 }
 
 # A helper that cannot be started, or that dies during a transfer, is an
-# error naming the URL, exit 1; nothing is written.
+# error naming the URL, exit 1.
 t_a_missing_or_dying_helper_is_a_clear_error() {
 	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
 	WARPDRV_FETCH_HELPER=$T/none wd --repo "file://$T/r" list
