@@ -31,12 +31,13 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0
+PKGS := libcurl openssl sqlite3 zlib libguestfs libxml-2.0 libseccomp
 # Linked: all but libguestfs, which session/guestfs_lib.c loads (dlopen) when a
 # disk image is first opened (--disk, --vm); its headers still come from
-# pkg-config, and a package names it itself (debian/control). libcurl is
-# linked only into the transfer helper, warpdrv-fetch (xfer/warpdrv_fetch.c),
-# which warpdrv starts on its first transfer. The linked libraries are found
+# pkg-config, and a package names it itself (debian/control). libcurl (and
+# libseccomp, its sandbox) is linked only into the transfer helper,
+# warpdrv-fetch (xfer/warpdrv_fetch.c), which warpdrv starts on its first
+# transfer. The linked libraries are found
 # by dpkg-shlibdeps.
 LINK_PKGS := openssl sqlite3 zlib libxml-2.0
 
@@ -60,7 +61,7 @@ endif
 # `make deps` works on a machine that lacks the libraries.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS))
-CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl libseccomp)
 OPT ?= -O2 -g
 WERROR ?= 0
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral \
@@ -123,7 +124,7 @@ $(O)/warpdrv: $(O)/obj/ui/main.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/fla
 $(O)/warpdrv-admin: $(O)/obj/ui/admin.o $(O)/libwarpdrv-ui.a $(O)/libwarpdrv.a $(O)/flags
 	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(PKG_LIBS) $(LDLIBS)
 
-# The transfer helper: libcurl and the library's common/ and xfer/ only.
+# The transfer helper: libcurl, libseccomp and the library's common/ and xfer/ only.
 $(O)/warpdrv-fetch: $(O)/obj/xfer/warpdrv_fetch.o $(O)/libwarpdrv.a $(O)/flags
 	$(CC) $(LDFLAGS_ALL) -o $@ $(LINK_INPUTS) $(CURL_LIBS) $(LDLIBS)
 

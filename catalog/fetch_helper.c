@@ -79,15 +79,19 @@ static char *helper_path(void)
 	return wd_xstrdup(WD_LIBEXECDIR "/" HELPER);
 }
 
-/* The helper ended: its socket closed, its exit collected; "exit N" or
- * "signal N" into why. */
-static void helper_reap(char *why, size_t n)
+/* The helper ended: its socket closed, its exit collected ("exit N" or
+ * "signal N" into why). stop: it may be in the middle of a transfer (it
+ * answered nonsense), and is killed rather than waited for; else it ends
+ * on its own at the socket's close. */
+static void helper_reap(bool stop, char *why, size_t n)
 {
 	if (helper.sock >= 0)
 		close(helper.sock);
 	helper.sock = -1;
 	int st = 0;
 	snprintf(why, n, "ended");
+	if (stop && helper.pid > 0)
+		kill(helper.pid, SIGKILL);
 	if (helper.pid > 0 && waitpid(helper.pid, &st, 0) == helper.pid) {
 		if (WIFEXITED(st))
 			snprintf(why, n, "ended with exit %d", WEXITSTATUS(st));
@@ -102,32 +106,32 @@ static void helper_stop(void)
 {
 	char why[64];
 	if (helper.pid > 0)
-		helper_reap(why, sizeof why);
+		helper_reap(false, why, sizeof why);
 }
 
 /* posix_spawn's settings: the socket on the helper's standard input, its
- * standard output discarded (warpdrv's may be JSON), the signals warpdrv
- * catches back to their defaults, none blocked. */
+ * standard output discarded (warpdrv's may be JSON), no signal blocked, and
+ * a process group of its own: a Ctrl-C or a hang-up is warpdrv's to handle
+ * (held back in a transaction, ignored under nohup), and the helper ends
+ * with warpdrv (the socket's close, or PR_SET_PDEATHSIG). The helper is
+ * told warpdrv's process ID and the messages' version (xfer/proto.h). */
 static int spawn(const char *path, int sock, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	char parent[24];
+	sigset_t none;
+	char parent[24], version[12];
 	snprintf(parent, sizeof parent, "%ld", (long)getpid());
-	char *argv[] = {(char *)HELPER, parent, NULL};
+	snprintf(version, sizeof version, "%d", XFER_VERSION);
+	char *argv[] = {(char *)HELPER, parent, version, NULL};
 	sigemptyset(&none);
-	sigemptyset(&dfl);
-	int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaddset(&dfl, sigs[i]);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, sock, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawnattr_init(&at);
 	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
 	int e = posix_spawn(pid, path, &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
@@ -149,8 +153,10 @@ static int helper_start(const char *url, struct wd_err *err)
 	close(sv[1]);
 	if (e) {
 		close(sv[0]);
-		wd_err_set(err, WD_EFAIL, "%s: cannot start the transfer helper %s: %s (warpdrv's "
-			   "installation is incomplete: install it again)", url, path, strerror(e));
+		bool missing = e == ENOENT || e == EACCES || e == ENOEXEC;
+		wd_err_set(err, WD_EFAIL, "%s: cannot start the transfer helper %s: %s%s", url, path,
+			   strerror(e), missing ? " (warpdrv's installation is incomplete: install "
+			   "it again)" : "");
 		free(path);
 		return -WD_EFAIL;
 	}
@@ -179,18 +185,43 @@ void fetch_preload_end(void)
 	pre.running = false;
 }
 
-/* Sends rq and reads the helper's messages up to its result (progress to
- * net); 0 with *res, or an error (the helper gone: it is collected, and the
- * next transfer starts another). */
-static int exchange(const struct fetch_net *net, const char *label, const char *url,
-		    struct xfer_msg *rq, int fd, struct xfer_msg *res, struct wd_err *err)
+/* Sends rq (with fd) to a running helper: 0, an error, or GONE: the helper
+ * had ended before the request (it is collected). */
+#define GONE 1
+static int send_request(const char *url, struct xfer_msg *rq, int fd, struct wd_err *err)
 {
 	int r = helper_start(url, err);
 	if (r)
 		return r;
-	if (xfer_send(helper.sock, rq, fd) < 0 && errno != EPIPE)
+	if (xfer_send(helper.sock, rq, fd) == 0)
+		return 0;
+	if (errno == EMSGSIZE)
+		return wd_err_set(err, WD_EFAIL, "%s: the request is too long for the transfer "
+				  "helper (over %d bytes with its URL)", url, XFER_MSG_MAX);
+	if (errno != EPIPE)
 		return wd_err_set(err, WD_EFAIL, "%s: cannot ask the transfer helper: %s", url,
 				  strerror(errno));
+	char why[64];
+	helper_reap(false, why, sizeof why);
+	return GONE;
+}
+
+/* Sends rq and reads the helper's messages up to its result (progress to
+ * net); 0 with *res, or an error. A helper that had ended before the
+ * request (killed while idle) is replaced once; one that ends or answers
+ * nonsense during it is collected (killed if need be), and the next
+ * transfer starts another. */
+static int exchange(const struct fetch_net *net, const char *label, const char *url,
+		    struct xfer_msg *rq, int fd, struct xfer_msg *res, struct wd_err *err)
+{
+	int r = send_request(url, rq, fd, err);
+	if (r == GONE)
+		r = send_request(url, rq, fd, err);
+	if (r == GONE)
+		return wd_err_set(err, WD_EFAIL, "%s: the transfer helper " HELPER " ended before "
+				  "the request, twice", url);
+	if (r)
+		return r;
 	for (;;) {
 		int got = xfer_recv(helper.sock, res);
 		if (got > 0 && res->fd >= 0)
@@ -203,10 +234,12 @@ static int exchange(const struct fetch_net *net, const char *label, const char *
 					      (uint64_t)res->num[XN_TOTAL]);
 			continue;
 		}
+		/* ended (a request left unread is a reset), or nonsense */
+		bool ended = got == 0 || (got < 0 && errno == ECONNRESET);
 		char why[64];
-		helper_reap(why, sizeof why);
+		helper_reap(!ended, why, sizeof why);
 		return wd_err_set(err, WD_EFAIL, "%s: the transfer helper " HELPER " %s "
-				  "during the transfer", url, why);
+				  "during the transfer", url, ended ? why : "answered nonsense");
 	}
 }
 
@@ -215,14 +248,19 @@ static long or_default(long v, long def)
 	return v > 0 ? v : def;
 }
 
-/* A result's error: its code and message. */
-static int result_error(const struct xfer_msg *res, const char *url, struct wd_err *err)
+/* A result's code: 0, XFER_FROM_START (only where a range was asked for:
+ * range), or an error with its message; anything else is the helper's
+ * fault, not the server's answer. */
+static int result_error(const struct xfer_msg *res, const char *url, bool range,
+			struct wd_err *err)
 {
 	int64_t code = res->num[XN_CODE];
+	if (!res->has_num[XN_CODE] || code > XFER_FROM_START || code < -WD_ENODEV ||
+	    (code == XFER_FROM_START && !range))
+		return wd_err_set(err, WD_EFAIL, "%s: the transfer helper answered nonsense "
+				  "(code %lld)", url, (long long)code);
 	if (code >= 0)
 		return (int)code;
-	if (code < -WD_ENODEV)
-		code = -WD_EFAIL;
 	return wd_err_set(err, (int)-code, "%s", res->str[XS_MESSAGE] ? res->str[XS_MESSAGE]
 			  : url);
 }
@@ -299,12 +337,12 @@ int fetch_remote(const struct fetch_net *net, const char *url, const struct fetc
 		s->have = (uint64_t)res.num[XN_HAVE];
 		if (s->cond)
 			take_validators(s->cond, &res);
-		r = result_error(&res, url, err);
+		r = result_error(&res, url, s->start > 0, err);
 		if (!r && s->mem)
 			r = read_back(fd, s, url, err);
-		if (net && net->finished)
-			net->finished(net->ud, s->label, r < 0 ? r : 0);
 	}
+	if (net && net->finished) /* the bar cleared whatever happened */
+		net->finished(net->ud, s->label, r < 0 ? r : 0);
 	if (s->mem)
 		close(fd);
 	return r;
@@ -333,8 +371,8 @@ static int judge_url(const char *shown, const struct xfer_msg *res, struct wd_er
 		return wd_err_set(err, WD_EUSAGE, "%s: not a URL (libcurl: %s); expected "
 				  "http://HOST/..., https://HOST/..., file:///FOLDER or a folder",
 				  shown, res->str[XS_MESSAGE] ? res->str[XS_MESSAGE] : "?");
-	if (res->num[XN_CODE] < 0)
-		return result_error(res, shown, err);
+	if (res->num[XN_CODE] != 0)
+		return result_error(res, shown, false, err);
 	if (!web && (!scheme || strcmp(scheme, "file")))
 		return wd_err_set(err, WD_EUSAGE, "%s: the scheme %s is not one warpdrv reads; "
 				  "expected http://, https://, file:// or a folder", shown,

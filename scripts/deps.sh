@@ -5,10 +5,10 @@
 # Usage: scripts/deps.sh build|test|all      (README.md lists both sets)
 set -u
 # build: the compiler, pkg-config, the four libraries (libcurl only for the
-# transfer helper, warpdrv-fetch), libxml2 (VirtualBox's settings files)
+# transfer helper, warpdrv-fetch, with libseccomp for its sandbox), libxml2 (VirtualBox's settings files)
 # and libguestfs's header (the library is loaded when --disk or --vm needs it).
 BUILD_PKGS="build-essential pkg-config libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev
-libxml2-dev libguestfs-dev"
+libxml2-dev libguestfs-dev libseccomp-dev"
 # test: cmocka, clang's libFuzzer, the tools the end-to-end tests use (nginx
 # for the repository tests, iproute2 and iptables for the network namespaces of
 # the benchmark tests), what the packaging test needs (debhelper, lintian), and
@@ -38,9 +38,9 @@ done
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	# Not Debian: check what the build itself needs.
 	if [ "${1:-all}" = build ]; then
-		pkg-config --exists libcurl openssl sqlite3 zlib libxml-2.0 libguestfs 2>/dev/null && exit 0
+		pkg-config --exists libcurl openssl sqlite3 zlib libxml-2.0 libguestfs libseccomp 2>/dev/null && exit 0
 		echo "make deps: install pkg-config and the development packages of libcurl," >&2
-		echo "OpenSSL 3, SQLite 3, zlib, libxml2 and libguestfs." >&2
+		echo "OpenSSL 3, SQLite 3, zlib, libxml2, libguestfs and libseccomp." >&2
 		exit 1
 	fi
 	if pkg-config --exists cmocka 2>/dev/null && command -v clang >/dev/null; then

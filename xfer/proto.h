@@ -19,6 +19,9 @@
 #include <stdint.h>
 
 #define XFER_MSG_MAX 16384
+/* The messages' version: warpdrv passes it to the helper it starts, which
+ * refuses another (a helper left from another build beside the program). */
+#define XFER_VERSION 1
 
 enum xfer_type {
 	XFER_FETCH = 'F',    /* warpdrv: fetch URL into the descriptor sent */

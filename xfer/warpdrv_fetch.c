@@ -11,14 +11,17 @@
  * the system's TLS policy (libcurl starts OpenSSL with its configuration
  * file). The helper holds nothing but the socket and the descriptor of the
  * request under way: no handle on the volume, the host's state or a key;
- * and where the kernel has Landlock, it gives up before its first request
- * every right to change a file by name (sandbox): it reads what libcurl and
+ * and before its first request it gives up, where the kernel has Landlock,
+ * every right to make, write, remove or rename a file by name (sandbox),
+ * and with a seccomp filter the calls that change a file's mode, owner or
+ * times or reach another process (deny_calls): it reads what libcurl and
  * OpenSSL read (a file:// repository, the CA files) and writes only the
  * descriptors it was given. */
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <seccomp.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -28,6 +31,7 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -423,6 +427,13 @@ static bool serve(struct xfer_msg *rq)
 		close(rq->fd);
 	rq->fd = -1;
 	bool ok = xfer_send(SOCK, &res, -1) == 0;
+	if (!ok && errno == EMSGSIZE) { /* an answer too long: its code alone */
+		struct xfer_msg short_res;
+		xfer_msg_init(&short_res, XFER_RESULT);
+		xfer_set_num(&short_res, XN_CODE, r < 0 ? r : -WD_EFAIL);
+		short_res.str[XS_MESSAGE] = "the transfer helper's answer is too long to send";
+		ok = xfer_send(SOCK, &short_res, -1) == 0;
+	}
 	free(j.etag);
 	free(j.last_modified);
 	free(j.date);
@@ -431,6 +442,9 @@ static bool serve(struct xfer_msg *rq)
 	return ok;
 }
 
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13) /* Landlock ABI 2 */
+#endif
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* Landlock ABI 3 */
 #endif
@@ -475,24 +489,64 @@ static int sandbox(char *why, size_t n)
 	return abi;
 }
 
-/* Test builds: WARPDRV_FETCH_PROBE=PATH makes the helper say on standard
- * error whether it could create PATH once its sandbox is set. */
-static void probe(int abi, const char *why)
+/* The calls Landlock leaves open that no transfer makes, refused (EPERM)
+ * with a seccomp filter (libseccomp): a file's mode, owner, times or
+ * attributes changed by any name or descriptor; another process reached
+ * (kill, ptrace, its memory); the mounts, the root, modules, the swap, a
+ * reboot. 0, or -1 with *why. Names the running kernel's libseccomp does
+ * not know are passed over. Under AddressSanitizer ptrace stays (its leak
+ * check at exit attaches to the process's own threads). */
+static int deny_calls(char *why, size_t n)
+{
+	static const char *const calls[] = {
+		"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
+		"fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+		"lremovexattr", "fremovexattr", "utime", "utimes", "utimensat", "futimesat",
+		"kill", "process_vm_readv", "process_vm_writev", "mount", "umount2",
+		"pivot_root", "chroot", "init_module", "finit_module", "delete_module",
+		"kexec_load", "kexec_file_load", "swapon", "swapoff", "reboot",
+#ifndef __SANITIZE_ADDRESS__
+		"ptrace",
+#endif
+	};
+	scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+	int r = f ? 0 : -ENOMEM;
+	for (size_t i = 0; !r && i < sizeof calls / sizeof *calls; i++) {
+		int nr = seccomp_syscall_resolve_name(calls[i]);
+		if (nr != __NR_SCMP_ERROR)
+			r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	if (!r)
+		r = seccomp_load(f);
+	if (r)
+		snprintf(why, n, "seccomp failed (%s)", strerror(-r));
+	seccomp_release(f);
+	return r ? -1 : 0;
+}
+
+/* Test builds: WARPDRV_FETCH_PROBE=PATH (a file of the test's) makes the
+ * helper say on standard error what its sandbox is, and whether it could
+ * create PATH.new and change PATH's mode once the sandbox is set. */
+static void probe(int abi, const char *why, bool filtered)
 {
 	const char *path = wd_test_hook("WARPDRV_FETCH_PROBE");
 	if (!path || !*path)
 		return;
 	if (abi)
-		fprintf(stderr, "warpdrv-fetch: sandbox: Landlock ABI %d\n", abi);
+		fprintf(stderr, "warpdrv-fetch: sandbox: Landlock ABI %d%s\n", abi,
+			filtered ? ", seccomp" : "");
 	else
-		fprintf(stderr, "warpdrv-fetch: sandbox: %s\n", why);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* host: the test's */
-	if (fd >= 0) {
+		fprintf(stderr, "warpdrv-fetch: sandbox: %s%s\n", why, filtered ? ", seccomp" : "");
+	char *made = wd_xasprintf("%s.new", path);
+	int fd = open(made, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* host: the test's */
+	if (fd >= 0)
 		close(fd);
-		fprintf(stderr, "warpdrv-fetch: probe: %s created\n", path);
-	} else {
-		fprintf(stderr, "warpdrv-fetch: probe: %s refused (%s)\n", path, strerror(errno));
-	}
+	fprintf(stderr, "warpdrv-fetch: probe: create %s %s (%s)\n", made,
+		fd >= 0 ? "done" : "refused", fd >= 0 ? "" : strerror(errno));
+	int c = chmod(path, 0666); /* host: the test's */
+	fprintf(stderr, "warpdrv-fetch: probe: chmod %s %s (%s)\n", path, c ? "refused" : "done",
+		c ? strerror(errno) : "");
+	free(made);
 }
 
 int main(int argc, char **argv)
@@ -505,14 +559,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	closefrom(3); /* whatever warpdrv held open is not the helper's */
+	if (argc != 3 || strtol(argv[2], NULL, 10) != XFER_VERSION) {
+		fprintf(stderr, "warpdrv-fetch: this helper speaks version %d of warpdrv's messages, "
+			"warpdrv another (%s): install warpdrv and its helper together\n",
+			XFER_VERSION, argc == 3 ? argv[2] : "none given");
+		return 2;
+	}
 	/* Ends with warpdrv, even in the middle of a transfer. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (argc > 1 && getppid() != (pid_t)strtol(argv[1], NULL, 10))
+	if (getppid() != (pid_t)strtol(argv[1], NULL, 10))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
-	char why[200];
+	char why[200], why2[200] = "";
 	int abi = sandbox(why, sizeof why);
-	probe(abi, why);
+	bool filtered = deny_calls(why2, sizeof why2) == 0;
+	if (!filtered)
+		fprintf(stderr, "warpdrv-fetch: %s; going on without it\n", why2);
+	probe(abi, why, filtered);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "warpdrv-fetch: cannot start libcurl\n");
 		return 1;

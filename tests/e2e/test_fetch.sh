@@ -56,33 +56,45 @@ t_the_helper_runs_only_for_a_transfer() {
 	assert_err "warpdrv-fetch: warpdrv's transfer helper: warpdrv starts it for its downloads; it is not run by hand"
 }
 
-# Where the kernel has Landlock, the helper can change no file by name: a
-# file it tries to create once its sandbox is set is refused, and its
-# transfers (a file:// repository read, the body written to the descriptor
-# it was given) still work.
+# Where the kernel has Landlock, the helper can change no file by name, and
+# its seccomp filter refuses a change of a file's mode: a file it tries to
+# create and a mode it tries to change once its sandbox is set are refused,
+# and its transfers (a file:// repository read, the body written to the
+# descriptor it was given) still work.
 t_the_helper_changes_no_file_by_name() {
 	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
+	: >"$T/probe" && chmod 600 "$T/probe"
 	WARPDRV_FETCH_PROBE=$T/probe wd --repo "file://$T/r" info pcntnd
 	assert_rc 0
 	assert_out "pcntnd"
+	assert_err "warpdrv-fetch: probe: chmod $T/probe refused (Operation not permitted)"
+	[ "$(stat -c %a "$T/probe")" = 600 ] || fail "the helper changed $T/probe's mode"
 	case $ERR in *"sandbox: none (no Landlock in this kernel"*) skip "$ERR" ;; esac
 	assert_err "warpdrv-fetch: sandbox: Landlock ABI"
-	assert_err "warpdrv-fetch: probe: $T/probe refused (Permission denied)"
-	[ ! -e "$T/probe" ] || fail "the helper created $T/probe"
+	assert_err ", seccomp"
+	assert_err "warpdrv-fetch: probe: create $T/probe.new refused (Permission denied)"
+	[ ! -e "$T/probe.new" ] || fail "the helper created $T/probe.new"
 }
 
-# A helper that cannot be started, or that dies during a transfer, is an
-# error naming the URL, exit 1.
+# A helper that cannot be started, that dies during a transfer, or that
+# speaks another version of the messages is an error naming the URL, exit 1.
 t_a_missing_or_dying_helper_is_a_clear_error() {
 	mkdir -p "$T/r" && cp "$B"/repo/* "$T/r/"
 	WARPDRV_FETCH_HELPER=$T/none wd --repo "file://$T/r" list
 	assert_rc 1
 	assert_err "file://$T/r/INDEX: cannot start the transfer helper $T/none: No such file"
 	assert_err "install it again"
-	printf '#!/bin/sh\nkill -9 $$\n' >"$T/dies" && chmod +x "$T/dies"
+	# one that reads the request and dies
+	printf '#!/bin/sh\nhead -c 1 >/dev/null\nkill -9 $$\n' >"$T/dies" && chmod +x "$T/dies"
 	WARPDRV_FETCH_HELPER=$T/dies wd --repo "file://$T/r" list
 	assert_rc 1
 	assert_err "file://$T/r/INDEX: the transfer helper warpdrv-fetch was killed by signal 9 during the transfer"
+	# one of another build (another version of the messages)
+	printf '#!/bin/sh\nexec "%s" "$1" 999\n' "$B/warpdrv-fetch" >"$T/other" && chmod +x "$T/other"
+	WARPDRV_FETCH_HELPER=$T/other wd --repo "file://$T/r" list
+	assert_rc 1
+	assert_err "warpdrv-fetch: this helper speaks version 1 of warpdrv's messages, warpdrv another (999): install warpdrv and its helper together"
+	assert_err "file://$T/r/INDEX: the transfer helper warpdrv-fetch "
 }
 
 # A file:// repository is a transfer like any other: libcurl moves it.
