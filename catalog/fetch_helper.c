@@ -6,8 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -20,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/hooks.h"
 #include "trust/keys.h"
 #include "xfer/proto.h"
@@ -59,13 +58,11 @@ static char *helper_path(void)
 	const char *hook = wd_test_hook("WARPDRV_FETCH_HELPER");
 	if (hook && *hook)
 		return wd_xstrdup(hook);
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		const char *dir = dirname(self);
+	char *dir = wd_exe_dir();
+	if (dir) {
 		char *cand[] = {wd_xasprintf("%s/" HELPER, dir),
 				wd_xasprintf("%s/../libexec/warpdrv/" HELPER, dir)};
+		free(dir);
 		char *found = NULL;
 		for (size_t i = 0; i < 2; i++) {
 			if (!found && !access(cand[i], X_OK)) /* host: the program's own files */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +275,16 @@ char *wd_dirname(const char *path)
 	if (s == path)
 		return wd_xstrdup("/");
 	return wd_xstrndup(path, (size_t)(s - path));
+}
+
+char *wd_exe_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return wd_dirname(buf);
 }
 
 int wd_check_plain(const char *path, bool *exists, struct wd_err *err)

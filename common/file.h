@@ -83,5 +83,10 @@ bool wd_is_dir(const char *path);
 char *wd_path_join(const char *a, const char *b);
 /* The folder part of a path (malloc'd; "." when there is none). */
 char *wd_dirname(const char *path);
+/* The folder of the running program (/proc/self/exe's), malloc'd; NULL
+ * when the system does not say. The program's own files are found from it:
+ * its data (ui/out.c: ui_data_dir), its transfer helper
+ * (catalog/fetch_helper.c). */
+char *wd_exe_dir(void);
 
 #endif

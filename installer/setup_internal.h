@@ -48,6 +48,13 @@ struct setup {
 	int switched;
 };
 
+/* setup_new on the session's boot volume and its database, opened in the
+ * command's mode (session_cmd_db: an interrupted run finished first where
+ * the command writes); s->ss is the session. What setup_prepare and
+ * rollback --packages (installer/undo_run.c) start from. */
+int setup_from_session(struct session *ss, const char *command, struct setup **out,
+		       struct wd_err *err);
+
 /* Reads the files of s->v (opened, boot drive set); setup_clear frees what
  * setup_open and the plans made, not the volume or database, nor s. */
 int setup_open(struct setup *s, struct wd_err *err);

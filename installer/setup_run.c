@@ -94,8 +94,8 @@ static int plan(struct setup *s, const struct setup_req *q, struct wd_err *err)
 	return r;
 }
 
-int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **out,
-		  struct wd_err *err)
+int setup_from_session(struct session *ss, const char *command, struct setup **out,
+		       struct wd_err *err)
 {
 	struct volume *v;
 	struct db *db;
@@ -105,11 +105,19 @@ int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **
 	if (!r)
 		r = session_cmd_db(ss, &db, &have, err);
 	if (!r)
-		r = setup_new(out, q->command, v, db, have, err);
+		r = setup_new(out, command, v, db, have, err);
+	if (!r)
+		(*out)->ss = ss;
+	return r;
+}
+
+int setup_prepare(struct session *ss, const struct setup_req *q, struct setup **out,
+		  struct wd_err *err)
+{
+	int r = setup_from_session(ss, q->command, out, err);
 	if (r)
 		return r;
 	struct setup *s = *out;
-	s->ss = ss;
 	s->switch_nic = q->switch_nic;
 	s->verbose = q->verbose;
 	s->offer = (struct offer){.ss = ss, .command = q->command, .writes = true};

@@ -5,24 +5,16 @@
 
 #include "installer/setup_internal.h"
 #include "installer/undo.h"
-#include "session/session.h"
 #include "txn/txn.h"
 
 int undo_run_prepare(struct session *ss, long gen, struct undo_set *u, struct wd_err *err)
 {
-	struct volume *v;
-	struct db *db;
-	bool have;
 	*u = (struct undo_set){.gen = gen};
-	int r = session_boot_volume(ss, &v, err);
-	if (!r)
-		r = session_cmd_db(ss, &db, &have, err);
-	if (!r)
-		r = setup_new(&u->s, "rollback --packages", v, db, have, err);
+	int r = setup_from_session(ss, "rollback --packages", &u->s, err);
 	if (!r)
 		r = undo_prepare(u->s, &u->gen, &u->names, &u->versions, &u->n, &u->files, err);
 	u->anything = !r && (u->files || u->n);
-	if (u->anything && !(r = undo_plan(u->s, db, u->names, u->n, &u->plan, err))) {
+	if (u->anything && !(r = undo_plan(u->s, u->s->db, u->names, u->n, &u->plan, err))) {
 		u->have_plan = true;
 		setup_diff(u->s, &u->s->diff); /* the view's */
 	}

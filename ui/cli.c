@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,16 +158,6 @@ static void print_cmd_help(const char *prog, const char *path, const struct wd_c
 		print_opts(c->opts, sizeof c->opts[0], count_opts(c->opts));
 	}
 	printf("\nGlobal options: see '%s --help'.\n", prog);
-}
-
-static char *exe_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return wd_dirname(buf);
 }
 
 /* The bundled keys folder, and whether the build marked its keys as the
@@ -645,7 +634,7 @@ int ui_main(int argc, char **argv, const char *prog, const struct wd_cmd *cmds,
 	const char *env_root = ctx.root;
 	ctx.vbox_dir = vbox_config_dir(getenv("VBOX_USER_HOME"), getenv("HOME"));
 	ctx.host_state = getenv("WARPDRV_HOST_STATE");
-	ctx.exe_dir = exe_dir();
+	ctx.exe_dir = wd_exe_dir();
 	json_init(&ctx.j, stdout);
 	json_hold_top(&ctx.j);
 
